@@ -1,0 +1,23 @@
+# Top-level build helpers. The Go code needs only `go build ./cmd/dpclsh`; the prebuilt
+# PowerPC target binaries are committed, and `make apps` rebuilds every one of them with
+# the cross compiler (powerpc-linux-gnu-gcc, DESIGN.md section 7) by running each
+# directory's own Makefile.
+
+APP_DIRS = ppc/testdata/isa ppc/testdata/exec bgl/testdata probes/testdata examples/apps
+
+.PHONY: all apps dpclsh clean-apps
+
+all: dpclsh
+
+dpclsh:
+	go build -o dpclsh ./cmd/dpclsh
+
+apps:
+	@set -e; for d in $(APP_DIRS); do \
+		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d; else echo "make apps: $$d has no Makefile yet, skipped"; fi; \
+	done
+
+clean-apps:
+	@set -e; for d in $(APP_DIRS); do \
+		if [ -f $$d/Makefile ]; then $(MAKE) -C $$d clean; fi; \
+	done

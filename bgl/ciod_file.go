@@ -1,0 +1,333 @@
+package bgl
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"github.com/dpclsh/dpclsh/bgl/abi"
+)
+
+// Flag values of the PowerPC Linux ABI (O_DIRECTORY and O_NOFOLLOW differ from x86).
+const (
+	atFDCWD           = -100
+	atSymlinkNofollow = 0x100
+	atRemoveDir       = 0x200
+	atEmptyPath       = 0x1000
+
+	oAccMode   = 03
+	oCreat     = 0100
+	oExcl      = 0200
+	oTrunc     = 01000
+	oAppend    = 02000
+	oDirectory = 040000
+	oNofollow  = 0100000
+	oCloexec   = 02000000
+
+	fDupFD        = 0
+	fGetFD        = 1
+	fSetFD        = 2
+	fGetFL        = 3
+	fSetFL        = 4
+	fDupFDCloexec = 1030
+)
+
+type ciodHandler func(cp *ciodProc, r *shipReq, t uint64) shipReply
+
+// ciodTable is what the CIOD executes for its compute nodes.
+var ciodTable map[abi.Sysno]ciodHandler
+
+func init() {
+	ciodTable = map[abi.Sysno]ciodHandler{
+		abi.SysRead: ciodRead, abi.SysWrite: ciodWrite, abi.SysClose: ciodClose,
+		abi.SysOpen: ciodOpen, abi.SysOpenat: ciodOpenat, abi.SysLseek: ciodLseek,
+		abi.SysLlseek: ciodLlseek, abi.SysStatx: ciodStatx, abi.SysGetcwd: ciodGetcwd,
+		abi.SysUnlink: ciodUnlink, abi.SysUnlinkat: ciodUnlinkat, abi.SysRmdir: ciodRmdir,
+		abi.SysMkdir: ciodMkdir, abi.SysMkdirat: ciodMkdirat, abi.SysAccess: ciodAccess,
+		abi.SysFaccessat: ciodFaccessat, abi.SysRename: ciodRename, abi.SysRenameat: ciodRenameat,
+		abi.SysRenameat2: ciodRenameat, abi.SysReadlink: ciodReadlink, abi.SysReadlinkat: ciodReadlinkat,
+		abi.SysDup: ciodDup, abi.SysDup2: ciodDup2, abi.SysDup3: ciodDup3, abi.SysIoctl: ciodIoctl,
+		abi.SysFcntl: ciodFcntl, abi.SysFcntl64: ciodFcntl, abi.SysFtruncate: ciodFtruncate,
+		abi.SysFtruncate64: ciodFtruncate64, abi.SysFsync: ciodFsync,
+	}
+}
+
+func errRep(e abi.Errno) shipReply { return shipReply{err: e} }
+func valRep(v uint32) shipReply    { return shipReply{val: v} }
+
+func ciodRead(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	d, e := cp.get(r.args[0])
+	if e != 0 {
+		return errRep(e)
+	}
+	of := d.of
+	if of.flags&oAccMode == 1 {
+		return errRep(abi.EBADF)
+	}
+	buf := make([]byte, r.args[2])
+	var n int
+	var err error
+	switch {
+	case of.kind == fdConsole && cp.rank == 0 && cp.io.stdin != nil:
+		n, err = cp.io.stdin.Read(buf)
+	case of.kind == fdConsole:
+		return valRep(0)
+	case of.dir:
+		return errRep(abi.EISDIR)
+	default:
+		n, err = of.f.Read(buf)
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return errRep(hostErrno(err))
+	}
+	return shipReply{val: uint32(n), data: buf[:n]}
+}
+
+func ciodWrite(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	d, e := cp.get(r.args[0])
+	if e != 0 {
+		return errRep(e)
+	}
+	of := d.of
+	if of.flags&oAccMode == 0 {
+		return errRep(abi.EBADF)
+	}
+	if of.kind == fdConsole {
+		cp.io.console.Write(cp.rank, of.stream, t, r.data)
+		return valRep(uint32(len(r.data)))
+	}
+	n, err := of.f.Write(r.data)
+	if err != nil && n == 0 {
+		return errRep(hostErrno(err))
+	}
+	return valRep(uint32(n))
+}
+
+func ciodClose(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	if e := cp.closeFD(int32(r.args[0])); e != 0 {
+		return errRep(e)
+	}
+	return valRep(0)
+}
+
+func ciodOpen(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.openAt(atFDCWD&0xffffffff, r.path, r.args[1], r.args[2])
+}
+
+func ciodOpenat(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.openAt(r.args[0], r.path, r.args[2], r.args[3])
+}
+
+// hostOpenFlags keeps the flags whose values the PowerPC and host ABIs share.
+func hostOpenFlags(flags uint32) int {
+	return int(flags & (oAccMode | oCreat | oExcl | oTrunc | oAppend))
+}
+
+func (cp *ciodProc) openAt(dirfd uint32, path string, flags, mode uint32) shipReply {
+	base, e := cp.baseDir(dirfd)
+	if e != 0 {
+		return errRep(e)
+	}
+	rel, e := cp.io.sb.resolve(base, path, flags&oNofollow == 0)
+	if e != 0 {
+		return errRep(e)
+	}
+	if flags&oNofollow != 0 {
+		if fi, err := cp.io.sb.root.Lstat(rel); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return errRep(abi.ELOOP)
+		}
+	}
+	f, err := cp.io.sb.root.OpenFile(rel, hostOpenFlags(flags), os.FileMode(mode&0o7777))
+	if err != nil {
+		return errRep(hostErrno(err))
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return errRep(hostErrno(err))
+	}
+	if flags&oDirectory != 0 && !fi.IsDir() {
+		f.Close()
+		return errRep(abi.ENOTDIR)
+	}
+	fd, e := cp.lowestFree(0)
+	if e != 0 {
+		f.Close()
+		return errRep(e)
+	}
+	cp.install(fd, &openFile{kind: fdFile, f: f, rel: rel, dir: fi.IsDir(), flags: flags}, flags&oCloexec != 0)
+	return valRep(uint32(fd))
+}
+
+func (cp *ciodProc) seek(fd uint32, off int64, whence uint32) (int64, abi.Errno) {
+	d, e := cp.get(fd)
+	if e != 0 {
+		return 0, e
+	}
+	if d.of.kind == fdConsole {
+		return 0, abi.ESPIPE
+	}
+	if whence > 2 {
+		return 0, abi.EINVAL
+	}
+	pos, err := d.of.f.Seek(off, int(whence))
+	if err != nil {
+		return 0, hostErrno(err)
+	}
+	return pos, 0
+}
+
+func ciodLseek(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	pos, e := cp.seek(r.args[0], int64(int32(r.args[1])), r.args[2])
+	if e != 0 {
+		return errRep(e)
+	}
+	if pos > 1<<31-1 {
+		return errRep(abi.EOVERFLOW)
+	}
+	return valRep(uint32(pos))
+}
+
+func ciodLlseek(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	off := int64(uint64(r.args[1])<<32 | uint64(r.args[2]))
+	pos, e := cp.seek(r.args[0], off, r.args[4])
+	if e != 0 {
+		return errRep(e)
+	}
+	return shipReply{val64: uint64(pos)}
+}
+
+func ciodGetcwd(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	b := append([]byte(cp.io.sb.dir), 0)
+	if uint32(len(b)) > r.args[1] {
+		return errRep(abi.ERANGE)
+	}
+	return shipReply{val: uint32(len(b)), data: b}
+}
+
+// resolveAt resolves a path argument relative to dirfd.
+func (cp *ciodProc) resolveAt(dirfd uint32, path string, follow bool) (string, abi.Errno) {
+	base, e := cp.baseDir(dirfd)
+	if e != 0 {
+		return "", e
+	}
+	return cp.io.sb.resolve(base, path, follow)
+}
+
+func (cp *ciodProc) remove(dirfd uint32, path string, dir bool) shipReply {
+	rel, e := cp.resolveAt(dirfd, path, false)
+	if e != 0 {
+		return errRep(e)
+	}
+	fi, err := cp.io.sb.root.Lstat(rel)
+	switch {
+	case err != nil:
+		return errRep(hostErrno(err))
+	case rel == ".":
+		return errRep(abi.EBUSY)
+	case dir && !fi.IsDir():
+		return errRep(abi.ENOTDIR)
+	case !dir && fi.IsDir():
+		return errRep(abi.EISDIR)
+	}
+	if err := cp.io.sb.root.Remove(rel); err != nil {
+		return errRep(hostErrno(err))
+	}
+	return valRep(0)
+}
+
+func ciodUnlink(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.remove(atFDCWD&0xffffffff, r.path, false)
+}
+
+func ciodRmdir(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.remove(atFDCWD&0xffffffff, r.path, true)
+}
+
+func ciodUnlinkat(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.remove(r.args[0], r.path, r.args[2]&atRemoveDir != 0)
+}
+
+func (cp *ciodProc) mkdir(dirfd uint32, path string, mode uint32) shipReply {
+	rel, e := cp.resolveAt(dirfd, path, false)
+	if e != 0 {
+		return errRep(e)
+	}
+	if err := cp.io.sb.root.Mkdir(rel, os.FileMode(mode&0o777)); err != nil {
+		return errRep(hostErrno(err))
+	}
+	return valRep(0)
+}
+
+func ciodMkdir(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.mkdir(atFDCWD&0xffffffff, r.path, r.args[1])
+}
+
+func ciodMkdirat(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.mkdir(r.args[0], r.path, r.args[2])
+}
+
+func (cp *ciodProc) access(dirfd uint32, path string, follow bool) shipReply {
+	rel, e := cp.resolveAt(dirfd, path, follow)
+	if e != 0 {
+		return errRep(e)
+	}
+	if _, err := cp.io.sb.root.Lstat(rel); err != nil {
+		return errRep(hostErrno(err))
+	}
+	return valRep(0)
+}
+
+func ciodAccess(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.access(atFDCWD&0xffffffff, r.path, true)
+}
+
+func ciodFaccessat(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.access(r.args[0], r.path, r.args[3]&atSymlinkNofollow == 0)
+}
+
+func (cp *ciodProc) rename(olddir uint32, oldp string, newdir uint32, newp string) shipReply {
+	from, e := cp.resolveAt(olddir, oldp, false)
+	if e != 0 {
+		return errRep(e)
+	}
+	to, e := cp.resolveAt(newdir, newp, false)
+	if e != 0 {
+		return errRep(e)
+	}
+	if err := cp.io.sb.root.Rename(from, to); err != nil {
+		return errRep(hostErrno(err))
+	}
+	return valRep(0)
+}
+
+func ciodRename(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.rename(atFDCWD&0xffffffff, r.path, atFDCWD&0xffffffff, r.path2)
+}
+
+func ciodRenameat(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	if r.num == abi.SysRenameat2 && r.args[4] != 0 {
+		return errRep(abi.EINVAL)
+	}
+	return cp.rename(r.args[0], r.path, r.args[2], r.path2)
+}
+
+func (cp *ciodProc) readlink(dirfd uint32, path string) shipReply {
+	rel, e := cp.resolveAt(dirfd, path, false)
+	if e != 0 {
+		return errRep(e)
+	}
+	target, err := cp.io.sb.root.Readlink(rel)
+	if err != nil {
+		return errRep(hostErrno(err))
+	}
+	return shipReply{data: []byte(target)}
+}
+
+func ciodReadlink(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.readlink(atFDCWD&0xffffffff, r.path)
+}
+
+func ciodReadlinkat(cp *ciodProc, r *shipReq, t uint64) shipReply {
+	return cp.readlink(r.args[0], r.path)
+}

@@ -1,0 +1,155 @@
+package bgl
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/dpclsh/dpclsh/bgl/abi"
+)
+
+// maxSymlinks is Linux's MAXSYMLINKS: more links in one lookup gives ELOOP.
+const maxSymlinks = 40
+
+// sandbox is the job's working directory as the I/O nodes see it. Every path a program
+// names is resolved inside it component by component; whatever would leave it (an absolute
+// path elsewhere, a ".." above it, a symlink pointing out) is EACCES. The resolved path is
+// then used through an os.Root, which refuses escapes again should the tree change between
+// the two steps.
+type sandbox struct {
+	dir   string   // absolute, symlink-free
+	alias []string // other absolute spellings of dir (as given, before EvalSymlinks)
+	root  *os.Root
+}
+
+func newSandbox(dir string) (*sandbox, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
+	}
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
+	}
+	return &sandbox{dir: real, alias: []string{abs}, root: root}, nil
+}
+
+func (s *sandbox) close() error { return s.root.Close() }
+
+// inside returns the part of absolute path abs below the working directory.
+func (s *sandbox) inside(abs string) (string, bool) {
+	clean := filepath.Clean(abs)
+	for _, d := range append([]string{s.dir}, s.alias...) {
+		if clean == d {
+			return "", true
+		}
+		if strings.HasPrefix(clean, d+"/") {
+			return clean[len(d)+1:], true
+		}
+	}
+	return "", false
+}
+
+func splitPath(p string) []string {
+	var out []string
+	for _, c := range strings.Split(p, "/") {
+		if c != "" && c != "." {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// resolve turns path, relative to base (a root-relative directory), into a root-relative
+// path with no symlinks in its directory part (and none at all when followLast).
+func (s *sandbox) resolve(base, path string, followLast bool) (string, abi.Errno) {
+	if path == "" {
+		return "", abi.ENOENT
+	}
+	if len(path) >= pathMax {
+		return "", abi.ENAMETOOLONG
+	}
+	comps := splitPath(base)
+	if filepath.IsAbs(path) {
+		rel, ok := s.inside(path)
+		if !ok {
+			return "", abi.EACCES
+		}
+		comps, path = nil, rel
+	}
+	pending := splitPath(path)
+	links := 0
+	for len(pending) > 0 {
+		c := pending[0]
+		pending = pending[1:]
+		if c == ".." {
+			if len(comps) == 0 {
+				return "", abi.EACCES
+			}
+			comps = comps[:len(comps)-1]
+			continue
+		}
+		cand := append(append([]string(nil), comps...), c)
+		last := len(pending) == 0
+		if last && !followLast {
+			comps = cand
+			break
+		}
+		fi, err := os.Lstat(filepath.Join(s.dir, filepath.Join(cand...)))
+		switch {
+		case err != nil && last:
+			comps = cand
+			continue
+		case err != nil:
+			return "", hostErrno(err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			if links++; links > maxSymlinks {
+				return "", abi.ELOOP
+			}
+			target, err := os.Readlink(filepath.Join(s.dir, filepath.Join(cand...)))
+			if err != nil {
+				return "", hostErrno(err)
+			}
+			if filepath.IsAbs(target) {
+				rel, ok := s.inside(target)
+				if !ok {
+					return "", abi.EACCES
+				}
+				comps, target = nil, rel
+			}
+			pending = append(splitPath(target), pending...)
+		case !last && !fi.IsDir():
+			return "", abi.ENOTDIR
+		default:
+			comps = cand
+		}
+	}
+	if len(comps) == 0 {
+		return ".", 0
+	}
+	return filepath.Join(comps...), 0
+}
+
+// hostErrno maps a host error to the errno the program sees. Errors that carry no errno
+// come from os.Root refusing a path that escapes the working directory: EACCES.
+func hostErrno(err error) abi.Errno {
+	var en syscall.Errno
+	if errors.As(err, &en) {
+		return abi.Errno(en)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return abi.ENOENT
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return abi.EEXIST
+	}
+	return abi.EACCES
+}

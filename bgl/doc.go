@@ -1,0 +1,2 @@
+// Package bgl is part of dpclsh; see DESIGN.md.
+package bgl

@@ -1,0 +1,222 @@
+package bgl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/dpclsh/dpclsh/bgl/abi"
+	"github.com/dpclsh/dpclsh/ppc"
+)
+
+// Timing of the machine model (virtual ns).
+const (
+	// TreeLatencyNS is one way over the collective (tree) network between a compute node
+	// and its I/O node: function shipping and ais_send packets pay it.
+	TreeLatencyNS = 2500
+	// DefaultWindowNS is the scheduler's window: no larger than the smallest latency.
+	DefaultWindowNS = 2000
+	// pidBase: the process on rank r has pid pidBase+r (pid 1 is the CIOD).
+	pidBase = 100
+)
+
+// JobConfig describes a job: what to run and on what partition.
+type JobConfig struct {
+	Exe     string   // static PPC32 ELF; argv[0] is this path as given
+	Args    []string // argv[1:]
+	Env     []string
+	Nodes   int    // compute nodes = ranks, 1..65536 (default 1)
+	PerIO   int    // compute nodes per I/O node, 8..64 (default 64)
+	Workdir string // the directory CIOD confines file calls to (default: current directory)
+
+	Stdin          io.Reader // delivered to rank 0's fd 0; nil: EOF
+	Stdout, Stderr io.Writer // the front-end's merged streams (nil: discarded)
+	Label          bool      // prefix each line with its rank, like srun --label
+	Capture        bool      // keep each rank's output for Output(rank)
+
+	Stopped  bool   // launch with every node held (the tool continues them)
+	Seed     uint64 // seeds AT_RANDOM and getrandom per rank
+	Epoch    int64  // CLOCK_REALTIME at virtual time 0, in seconds
+	WindowNS uint64 // scheduler window; 0: DefaultWindowNS
+}
+
+// ProcEntry is one row of the MPIR proctable.
+type ProcEntry struct {
+	Rank, Node, IONode, Pid int
+	Exe                     string
+}
+
+// Job is a launched program on a simulated partition: the compute nodes, their I/O nodes
+// and the scheduler that advances them. A Job is driven by one goroutine (Run, RunUntil,
+// the Debug calls, callbacks); Pause may be called from any goroutine.
+type Job struct {
+	cfg    JobConfig
+	part   *Partition
+	img    *ppc.Image
+	exe    string // absolute path
+	nodes  []*node
+	ionode []*IONode
+	sb     *sandbox
+	fe     *frontEnd
+
+	queue   msgQueue
+	ioSeq   []uint64
+	now     uint64 // virtual ns: no event can happen earlier any more
+	window  uint64
+	pause   atomic.Bool
+	running atomic.Bool
+	onEvent []func(Event)
+	live    int // nodes neither exited nor faulted
+	closed  bool
+}
+
+// Launch loads the executable once and creates every rank's process, sharing the image's
+// pages copy-on-write.
+func Launch(cfg JobConfig) (*Job, error) {
+	cfg = withDefaults(cfg)
+	part, err := NewPartition(cfg.Nodes, cfg.PerIO)
+	if err != nil {
+		return nil, err
+	}
+	img, exe, err := loadImage(cfg.Exe)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := newSandbox(cfg.Workdir)
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS,
+		fe: newFrontEnd(cfg, part.Nodes)}
+	j.ionode = make([]*IONode, part.IONodes())
+	j.ioSeq = make([]uint64, len(j.ionode))
+	for i := range j.ionode {
+		j.ionode[i] = newIONode(i, sb, j.fe, cfg.Stdin)
+	}
+	if err := j.createNodes(); err != nil {
+		sb.close()
+		return nil, err
+	}
+	return j, nil
+}
+
+func withDefaults(cfg JobConfig) JobConfig {
+	if cfg.Nodes == 0 {
+		cfg.Nodes = 1
+	}
+	if cfg.PerIO == 0 {
+		cfg.PerIO = DefaultPerIO
+	}
+	if cfg.Workdir == "" {
+		cfg.Workdir = "."
+	}
+	if cfg.WindowNS == 0 {
+		cfg.WindowNS = DefaultWindowNS
+	}
+	if cfg.Stdout == nil {
+		cfg.Stdout = io.Discard
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	return cfg
+}
+
+func loadImage(path string) (*ppc.Image, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("bgl: launch: %w", err)
+	}
+	defer f.Close()
+	img, err := ppc.LoadELF(f)
+	if err != nil {
+		return nil, "", fmt.Errorf("bgl: launch %s: %w", path, err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("bgl: launch %s: %w", path, err)
+	}
+	return img, abs, nil
+}
+
+// splitmix scrambles the job seed per rank so ranks get independent streams.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func (j *Job) createNodes() error {
+	argv := append([]string{j.cfg.Exe}, j.cfg.Args...)
+	layout := addrLayout{mmapTop: j.img.Stack.Start - abi.PageSize, reserved: j.img.Reserved()}
+	j.nodes = make([]*node, j.part.Nodes)
+	for r := range j.nodes {
+		seed := splitmix(j.cfg.Seed ^ uint64(r)<<32)
+		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed, ExecPath: j.exe})
+		if err != nil {
+			return fmt.Errorf("bgl: launch rank %d: %w", r, err)
+		}
+		io := j.ionode[j.part.IONodeOf(r)]
+		n := &node{rank: r, cpu: cpu, io: io, held: j.cfg.Stopped}
+		n.proc = Proc{Rank: r, Size: j.part.Nodes, IONode: io.Index, Pid: pidBase + r, Exe: j.exe,
+			Mem: cpu.Mem, Cycles: n.clock, Epoch: j.cfg.Epoch, brk: j.img.Brk(), brkStart: j.img.Brk(),
+			layout: layout, rng: splitmix(seed)}
+		io.attach(r)
+		j.nodes[r] = n
+	}
+	j.live = len(j.nodes)
+	return nil
+}
+
+// Partition returns the job's partition.
+func (j *Job) Partition() *Partition { return j.part }
+
+// Image returns the loaded executable (symbols, text, instrumentation region).
+func (j *Job) Image() *ppc.Image { return j.img }
+
+// Size returns the number of ranks.
+func (j *Job) Size() int { return len(j.nodes) }
+
+// Now returns the virtual time (ns) the machine has reached.
+func (j *Job) Now() uint64 { return j.now }
+
+// Proctable returns the MPIR proctable: one entry per rank, 0-based.
+func (j *Job) Proctable() []ProcEntry {
+	out := make([]ProcEntry, len(j.nodes))
+	for r := range out {
+		out[r] = ProcEntry{Rank: r, Node: j.part.NodeOf(r), IONode: j.part.IONodeOf(r), Pid: pidBase + r, Exe: j.exe}
+	}
+	return out
+}
+
+// OnEvent registers a front-end listener for every event, called on the driving goroutine
+// at window ends in (time, rank, sequence) order.
+func (j *Job) OnEvent(fn func(Event)) { j.onEvent = append(j.onEvent, fn) }
+
+// Done reports whether every rank has exited or faulted.
+func (j *Job) Done() bool { return j.live == 0 }
+
+// Output returns what a rank wrote to stdout and stderr (JobConfig.Capture).
+func (j *Job) Output(rank int) (stdout, stderr []byte) { return j.fe.captured(rank) }
+
+// ErrClosed is returned by a closed job's methods.
+var ErrClosed = errors.New("bgl: job is closed")
+
+// Close ends the job: files the ranks left open are closed, output is flushed.
+func (j *Job) Close() error {
+	if j.closed {
+		return nil
+	}
+	j.closed = true
+	for _, io := range j.ionode {
+		for r := range io.procs {
+			io.detach(r)
+		}
+	}
+	j.fe.flushAll()
+	return j.sb.close()
+}

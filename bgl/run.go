@@ -1,0 +1,92 @@
+package bgl
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// RunResult summarises a job run to its end.
+type RunResult struct {
+	Status       []int   // per rank: exit status, or 128+signal
+	Exits        []Event // exit and fault events, in delivery order
+	Unsupported  []Event // system calls that got ENOSYS, in delivery order
+	Stop         StopReason
+	TimeNS       uint64 // virtual time at the end
+	Instructions uint64 // summed over all ranks
+	Wall         time.Duration
+	// PrivateBytes sums what every rank's memory costs beyond the pages it shares
+	// copy-on-write (page tables and private pages), measured at the end.
+	PrivateBytes uint64
+	// Stdout and Stderr hold each rank's output when JobConfig.Capture is set.
+	Stdout, Stderr [][]byte
+}
+
+// ExitStatus is the job's status as srun reports it: the highest rank status.
+func (r *RunResult) ExitStatus() int {
+	hi := 0
+	for _, s := range r.Status {
+		hi = max(hi, s)
+	}
+	return hi
+}
+
+// Run launches cfg, runs it to the end and closes it. A rank killed by a signal gets one
+// line on the job's stderr naming rank, pc and signal, in event order with the output.
+func Run(cfg JobConfig) (*RunResult, error) { return RunContext(context.Background(), cfg) }
+
+// RunContext is Run that pauses the machine and gives up when ctx is done.
+func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
+	start := time.Now()
+	j, err := Launch(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer j.Close()
+	res := &RunResult{Status: make([]int, j.Size())}
+	j.OnEvent(func(ev Event) {
+		switch ev.Kind {
+		case EventExit, EventFault:
+			res.Status[ev.Rank] = ev.Status
+			res.Exits = append(res.Exits, ev)
+			if ev.Signal != 0 {
+				j.fe.notice(1, fmt.Sprintf("dpclsh: rank %d: uncaught signal %d (%s) at pc 0x%08x\n",
+					ev.Rank, ev.Signal, SignalName(ev.Signal), ev.PC))
+			}
+		case EventUnsupported:
+			res.Unsupported = append(res.Unsupported, ev)
+		}
+	})
+	j.Start()
+	stop := context.AfterFunc(ctx, j.Pause)
+	res.Stop = j.Run()
+	stop()
+	res.TimeNS = j.Now()
+	for _, n := range j.nodes {
+		res.Instructions += n.cpu.Count.Instructions
+		res.PrivateBytes += uint64(n.cpu.Mem.Stats().PrivateBytes)
+	}
+	if cfg.Capture {
+		res.Stdout, res.Stderr = make([][]byte, j.Size()), make([][]byte, j.Size())
+		for r := range res.Stdout {
+			res.Stdout[r], res.Stderr[r] = j.Output(r)
+		}
+	}
+	res.Wall = time.Since(start)
+	if res.Stop == StopPaused {
+		return res, fmt.Errorf("bgl: run %s: %w at virtual time %d ns", cfg.Exe, context.Cause(ctx), res.TimeNS)
+	}
+	if res.Stop != StopDone {
+		return res, fmt.Errorf("bgl: run %s: stopped (%v) with %d of %d ranks still alive", cfg.Exe, res.Stop, j.live, j.Size())
+	}
+	return res, nil
+}
+
+// Summary is a one-line account of the run for humans and benchmark scripts.
+func (r *RunResult) Summary() string {
+	n := uint64(max(len(r.Status), 1))
+	return fmt.Sprintf("%d ranks, status %d, %d instructions (%d per rank), virtual time %.1f µs, "+
+		"private memory %d bytes per rank, wall %.2f s",
+		len(r.Status), r.ExitStatus(), r.Instructions, r.Instructions/n, float64(r.TimeNS)/1e3,
+		r.PrivateBytes/n, r.Wall.Seconds())
+}

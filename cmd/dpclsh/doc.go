@@ -1,0 +1,34 @@
+// Command dpclsh is the dynamic-instrumentation shell: a Lua REPL and batch host for
+// instrumenting MPI programs (PowerPC 440 ELF binaries) on a simulated Blue Gene/L, plus
+// subcommands.
+//
+//	dpclsh                              REPL (line editing, history, completion)
+//	dpclsh SCRIPT.lua [ARGS...]         batch; ARGS in the Lua table arg, arg[0] = SCRIPT
+//	dpclsh -e 'CHUNK'                   evaluate and exit; -i: stay in the REPL afterwards
+//	dpclsh -v ...                       verbose errors (Lua traceback, Go stacks)
+//	dpclsh test [PATH...]               run Lua test files (default examples/**/*_test.lua)
+//	dpclsh --help                       lists the other subcommands (exec, disasm, comm)
+//
+// Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with n.
+//
+// Choices where DESIGN.md is silent:
+//   - A line (at the prompt, from a pipe, or given with -e) is first compiled as
+//     "return LINE", so expressions echo their values, as lua 5.3's REPL does; values print
+//     in Lua syntax, several separated by tabs.
+//   - Without a terminal the REPL reads chunks from stdin line by line with no prompts; an
+//     error is reported and reading goes on, and the exit status is 1 if any chunk
+//     failed. -e chunks and scripts stop at their first error (status 1).
+//   - History ($DPCLSH_HISTORY, else ~/.dpclsh_history) is appended after every chunk, so
+//     os.exit and crashes keep it; a multi-line chunk is one entry with \n escaped. The
+//     file keeps the newest 1000 entries.
+//   - Ctrl-C at the prompt clears the line (and a pending multi-line chunk); while a chunk
+//     runs it interrupts it ("interrupted" with the line it was on), pcall notwithstanding.
+//   - Lua tests: global functions named Test*, run in the order they are defined, each
+//     with a t object: t:eq(got, want [, msg]) (tables compared deeply), t:ok(v [, msg]),
+//     t:fail([msg]), t:error(fn [, pattern [, msg]]) (a Lua pattern matched against the
+//     message, which includes file:line). Checks record a failure and the test goes on.
+//     Each failure is one line "FAIL TestName: file:line: message"; the run ends with
+//     "N passed, N failed". A file that fails to load counts as one failure.
+//   - Subcommands register from init in cmd_<name>.go; a subcommand name wins over a
+//     script of the same name (run such a script as ./name).
+package main

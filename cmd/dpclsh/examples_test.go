@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLuaExamples runs every examples/**/*_test.lua through the code `dpclsh test` uses,
+// from the repository root (where example scripts expect to be run): each file is a
+// subtest, each of its Test functions a subtest of that.
+func TestLuaExamples(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	files, err := findTestFiles([]string{defaultTestDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no examples/**/*_test.lua files")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.ToSlash(file), ".lua"), func(t *testing.T) {
+			var out bytes.Buffer
+			res := runTestFile(file, &out, false)
+			if res.err != nil {
+				t.Fatalf("%v\noutput:\n%s", res.err, out.String())
+			}
+			if len(res.tests) == 0 {
+				t.Fatalf("%s defines no Test functions", file)
+			}
+			for _, tc := range res.tests {
+				t.Run(tc.name, func(t *testing.T) {
+					for _, f := range tc.failures {
+						t.Error(f)
+					}
+				})
+			}
+			if t.Failed() && out.Len() > 0 {
+				t.Logf("output of %s:\n%s", file, out.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
+)
+
+// Exit statuses (DESIGN.md section 8).
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole program minus os.Exit, so tests can drive it in-process.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if sub, ok := subcommands[args[0]]; ok {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return sub.run(ctx, args[1:], stdin, stdout, stderr)
+		}
+	}
+	o, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "dpclsh: %v\n%s", err, usageLine)
+		return exitUsage
+	}
+	switch {
+	case o.help:
+		writeHelp(stdout)
+		return exitOK
+	case o.version:
+		fmt.Fprintln(stdout, versionString())
+		return exitOK
+	}
+	return runLua(o, stdin, stdout, stderr)
+}
+
+// options is the parsed command line of the Lua host.
+type options struct {
+	chunks     []string // -e, in order
+	script     string   // "" for none; "-" for standard input
+	scriptArgs []string
+	interact   bool // -i
+	verbose    bool // -v
+	help       bool
+	version    bool
+}
+
+const usageLine = "usage: dpclsh [-v] [-i] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
+	"       dpclsh SUBCOMMAND ARGS... (dpclsh --help lists them)\n"
+
+// parseArgs reads options up to the script name; everything after the script belongs to
+// the script, as with the stand-alone lua interpreter.
+func parseArgs(args []string) (options, error) {
+	var o options
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-e":
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("-e needs a chunk of Lua")
+			}
+			i++
+			o.chunks = append(o.chunks, args[i])
+		case a == "-i":
+			o.interact = true
+		case a == "-v":
+			o.verbose = true
+		case a == "-h" || a == "--help" || a == "-help":
+			o.help = true
+		case a == "--version" || a == "-version":
+			o.version = true
+		case a == "--":
+			if i+1 < len(args) {
+				o.script, o.scriptArgs = args[i+1], args[i+2:]
+			}
+			return o, nil
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			o.script, o.scriptArgs = a, args[i+1:]
+			return o, nil
+		default:
+			return o, fmt.Errorf("unknown option %s", a)
+		}
+	}
+	return o, nil
+}
+
+func writeHelp(w io.Writer) {
+	fmt.Fprintf(w, "dpclsh: a Lua shell for dynamic instrumentation of MPI programs on a simulated Blue Gene/L.\n\n%s\n", usageLine)
+	fmt.Fprint(w, `  dpclsh                       interactive shell (REPL)
+  dpclsh SCRIPT.lua [ARGS...]  run a script; ARGS are in the table arg (arg[0] = SCRIPT)
+  -e CHUNK                     run a chunk of Lua (values it returns are printed)
+  -i                           enter the REPL after -e and SCRIPT
+  -v                           verbose errors: Lua traceback and Go stacks
+  --help, --version
+
+subcommands:
+`)
+	for _, name := range subcommandNames() {
+		sub := subcommands[name]
+		fmt.Fprintf(w, "  dpclsh %s\n      %s\n", sub.usage, sub.brief)
+	}
+	fmt.Fprint(w, `
+Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with status n.
+In the shell, help() lists the modules and help(x) describes x.
+History: $DPCLSH_HISTORY, else ~/.dpclsh_history.
+`)
+}
+
+// version is the release this source tree is; a module build may carry a newer one.
+const version = "0.1.0"
+
+func versionString() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return fmt.Sprintf("dpclsh %s (gopher-lua, Lua 5.1; %s %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}

@@ -1,0 +1,177 @@
+package dpclsh
+
+import (
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/dpclsh/dpclsh"
+
+// layers is DESIGN.md section 1's table: which project packages each package may import
+// (directly or through others) in non-test code. A package not named here follows the
+// nearest enclosing one ("bgl/target/x" follows "bgl") and may also import the other
+// packages of that part ("netreduce/tcp" may import "netreduce"). Packages under cmd/ may import anything.
+var layers = map[string][]string{
+	"ppc":       nil,
+	"contexts":  nil,
+	"netreduce": nil,
+	"bgl/abi":   nil,
+	"bgl":       {"ppc", "bgl/abi"},
+	"probes":    {"ppc", "bgl/abi"},
+	"runtime":   {"bgl", "bgl/abi", "probes", "contexts", "netreduce", "ppc"},
+	"script":    {"ppc", "contexts", "netreduce", "bgl/abi", "bgl", "probes", "runtime"},
+	"":          nil, // the root package: lib.go
+	// Test helpers: only tests may import them, and they import no project package.
+	"internal": nil,
+}
+
+// thirdParty says which packages may use modules outside the standard library: the Lua
+// host and the command. Everything below them is standard library only, so netreduce
+// (for instance) can never pull in gopher-lua.
+var thirdParty = map[string]bool{"script": true}
+
+type listedPackage struct {
+	path string   // relative to the module: "", "ppc", "cmd/dpclsh"
+	deps []string // transitive non-test imports, full import paths
+}
+
+func listPackages(t *testing.T) []listedPackage {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-e", "-f",
+		`{{.ImportPath}}|{{join .Deps ","}}`, "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	var pkgs []listedPackage
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, deps, _ := strings.Cut(line, "|")
+		rel := strings.TrimPrefix(strings.TrimPrefix(path, module), "/")
+		p := listedPackage{path: rel}
+		if deps != "" {
+			p.deps = strings.Split(deps, ",")
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// rule finds the table entry governing rel: itself or its nearest listed ancestor.
+func rule(rel string) (string, bool) {
+	for p := rel; ; {
+		if _, ok := layers[p]; ok {
+			return p, true
+		}
+		if p == "" {
+			return "", false
+		}
+		if i := strings.LastIndex(p, "/"); i >= 0 {
+			p = p[:i]
+		} else {
+			p = ""
+		}
+	}
+}
+
+func isStandard(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// TestImportDirection fails when non-test code breaks DESIGN.md section 1's table.
+func TestImportDirection(t *testing.T) {
+	for _, v := range violations(listPackages(t)) {
+		t.Error(v)
+	}
+}
+
+// violations lists the packages whose dependencies break the table, one message each.
+func violations(pkgs []listedPackage) []string {
+	var out []string
+	for _, p := range pkgs {
+		if strings.HasPrefix(p.path, "cmd/") {
+			continue
+		}
+		layer, ok := rule(p.path)
+		if !ok || (layer == "" && p.path != "") {
+			out = append(out, fmt.Sprintf("package %q is not covered by DESIGN.md section 1's table", p.path))
+			continue
+		}
+		if bad := badDeps(p, layer); len(bad) > 0 {
+			name := p.path
+			if name == "" {
+				name = "the root package"
+			}
+			out = append(out, fmt.Sprintf("%s may import only %v (DESIGN.md section 1) but depends on %s",
+				name, layers[layer], strings.Join(bad, ", ")))
+		}
+	}
+	return out
+}
+
+func badDeps(p listedPackage, layer string) []string {
+	allowed := map[string]bool{}
+	for _, a := range layers[layer] {
+		allowed[a] = true
+	}
+	var bad []string
+	for _, dep := range p.deps {
+		if !strings.HasPrefix(dep, module) {
+			if !isStandard(dep) && !thirdParty[layer] {
+				bad = append(bad, dep+" (outside the standard library)")
+			}
+			continue
+		}
+		d := strings.TrimPrefix(strings.TrimPrefix(dep, module), "/")
+		dl, _ := rule(d)
+		sameLayer := d != "" && dl == layer
+		if !allowed[dl] && !sameLayer {
+			bad = append(bad, d)
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+func TestViolations(t *testing.T) {
+	m := func(rel string) string { return module + "/" + rel }
+	tests := []struct {
+		pkg  listedPackage
+		want string // substring of the one violation; "" for none
+	}{
+		{listedPackage{"runtime", []string{m("bgl"), m("ppc"), "fmt"}}, ""},
+		{listedPackage{"script", []string{m("runtime"), "github.com/yuin/gopher-lua"}}, ""},
+		{listedPackage{"netreduce/tcp", []string{m("netreduce"), "net"}}, ""},
+		{listedPackage{"cmd/dpclsh", []string{m("script"), m("internal/oracletest")}}, ""},
+		{listedPackage{"ppc", []string{m("bgl")}}, "ppc may import only [] (DESIGN.md section 1) but depends on bgl"},
+		{listedPackage{"bgl", []string{m("probes"), m("ppc")}}, "depends on probes"},
+		{listedPackage{"netreduce", []string{"github.com/yuin/gopher-lua"}}, "gopher-lua (outside the standard library)"},
+		{listedPackage{"runtime", []string{m("script")}}, "depends on script"},
+		{listedPackage{"probes", []string{m("internal/oracletest")}}, "depends on internal/oracletest"},
+		{listedPackage{"", []string{m("ppc")}}, "the root package may import only"},
+		{listedPackage{"tools/gen", nil}, `"tools/gen" is not covered`},
+	}
+	for _, tc := range tests {
+		got := violations([]listedPackage{tc.pkg})
+		switch {
+		case tc.want == "" && len(got) > 0:
+			t.Errorf("%s: unexpected %v", tc.pkg.path, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
+			t.Errorf("%s: got %v, want one containing %q", tc.pkg.path, got, tc.want)
+		}
+	}
+}
+
+func TestRuleLookup(t *testing.T) {
+	tests := map[string]string{
+		"ppc": "ppc", "bgl/abi": "bgl/abi", "bgl/target/x": "bgl", "netreduce/tcp": "netreduce",
+		"": "", "internal/oracletest": "internal", "script": "script",
+	}
+	for in, want := range tests {
+		if got, ok := rule(in); !ok || got != want {
+			t.Errorf("rule(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

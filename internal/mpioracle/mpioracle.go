@@ -1,0 +1,143 @@
+package mpioracle
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dpclsh/dpclsh/internal/oracletest"
+)
+
+// CFlags are the native compiler flags, the same as the Makefiles' NATIVE_CFLAGS.
+var CFlags = []string{"-O2", "-g", "-Wall", "-Wextra", "-ffp-contract=off", "-Wno-stringop-overflow"}
+
+// Build compiles the C source src natively with mpicc into a fresh t.TempDir and returns
+// the executable's path. includeDirs are passed as -I. Compiler warnings fail the test:
+// the sources are meant to build cleanly.
+func Build(t testing.TB, src string, includeDirs ...string) string {
+	t.Helper()
+	mpicc := oracletest.Require(t, oracletest.MPICC)
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".c"))
+	args := append([]string{}, CFlags...)
+	for _, d := range includeDirs {
+		args = append(args, "-I", d)
+	}
+	args = append(args, "-o", out, src)
+	cmd := exec.Command(mpicc, args...)
+	msg, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("mpioracle: build %s: %v\n%s", src, err, msg)
+	}
+	if len(bytes.TrimSpace(msg)) != 0 {
+		t.Fatalf("mpioracle: build %s: compiler warnings:\n%s", src, msg)
+	}
+	return out
+}
+
+// Result is what one mpiexec run produced.
+type Result struct {
+	Ranks    int
+	Stdout   string        // as mpiexec wrote it, every rank's line labelled "[rank] "
+	Stderr   string        // likewise
+	Status   int           // mpiexec's exit status; -1 if it was killed
+	TimedOut bool          // killed after the timeout
+	Elapsed  time.Duration // wall time, for reports only
+	Lines    [][]string    // stdout lines of each rank, in the order the rank wrote them
+	Launcher []string      // unlabelled stdout lines, written by mpiexec itself
+}
+
+// Run starts bin under `mpiexec -l -n ranks` with args and waits for it, at most timeout;
+// then the whole process group is killed and the result says TimedOut.
+func Run(t testing.TB, bin string, ranks int, args []string, timeout time.Duration) *Result {
+	t.Helper()
+	mpiexec := oracletest.Require(t, oracletest.MPIExec)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	argv := append([]string{"-l", "-n", strconv.Itoa(ranks), bin}, args...)
+	cmd := exec.CommandContext(ctx, mpiexec, argv...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// mpiexec's proxies and the ranks share its process group: end them all.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := &Result{Ranks: ranks, Stdout: stdout.String(), Stderr: stderr.String(),
+		Elapsed: time.Since(start), TimedOut: ctx.Err() != nil}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		res.Status = exit.ExitCode()
+	case res.TimedOut:
+		res.Status = -1
+	default:
+		t.Fatalf("mpioracle: run %s on %d ranks: %v", bin, ranks, err)
+	}
+	if res.TimedOut {
+		res.Status = -1
+	}
+	res.Lines, res.Launcher = SplitLabeled(res.Stdout, ranks)
+	return res
+}
+
+// SplitLabeled sorts mpiexec -l output into each rank's lines, in order, and the lines
+// that carry no valid rank label (the launcher's own).
+func SplitLabeled(out string, ranks int) (lines [][]string, launcher []string) {
+	lines = make([][]string, ranks)
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if l == "" {
+			continue
+		}
+		l = strings.TrimSuffix(l, "\n")
+		r, text, ok := label(l)
+		if !ok || r >= ranks {
+			launcher = append(launcher, l)
+			continue
+		}
+		lines[r] = append(lines[r], text)
+	}
+	return lines, launcher
+}
+
+// label splits "[r] text" into r and text.
+func label(l string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(l, "[")
+	if !ok {
+		return 0, "", false
+	}
+	num, text, ok := strings.Cut(rest, "]")
+	r, err := strconv.Atoi(num)
+	if !ok || err != nil || r < 0 {
+		return 0, "", false
+	}
+	return r, strings.TrimPrefix(text, " "), true
+}
+
+// Canonical is the comparable form of a run: its exit status, then every rank's lines
+// labelled "[rank] ", rank by rank.
+func (r *Result) Canonical() string {
+	return Canonical(r.Status, r.Lines)
+}
+
+// Canonical formats an exit status and per-rank output lines in the comparable form; the
+// simulated machine's output is to be put through the same function.
+func Canonical(status int, lines [][]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit %d\n", status)
+	for r, ls := range lines {
+		for _, l := range ls {
+			fmt.Fprintf(&b, "[%d] %s\n", r, l)
+		}
+	}
+	return b.String()
+}

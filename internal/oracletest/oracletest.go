@@ -1,0 +1,37 @@
+// Package oracletest finds the reference tools (DESIGN.md section 7) for tests: the PowerPC
+// cross compiler and objdump, qemu-ppc, MPICH. A missing tool skips the test loudly, except
+// when DPCL_REQUIRE_ORACLES=1 (as in CI), where it fails the test.
+package oracletest
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// Tool names of the oracles.
+const (
+	GCC     = "powerpc-linux-gnu-gcc"
+	Objdump = "powerpc-linux-gnu-objdump"
+	QEMU    = "qemu-ppc"
+	MPICC   = "mpicc"
+	MPIExec = "mpiexec"
+)
+
+// Required reports whether missing oracles fail tests instead of skipping them.
+func Required() bool { return os.Getenv("DPCL_REQUIRE_ORACLES") == "1" }
+
+// Require returns the path of tool, or ends the test: Skip normally, Fatal when Required.
+func Require(t testing.TB, tool string) string {
+	t.Helper()
+	path, err := exec.LookPath(tool)
+	if err == nil {
+		return path
+	}
+	msg := "ORACLE MISSING: " + tool + " not found on PATH; install the packages listed in DESIGN.md section 7"
+	if Required() {
+		t.Fatal(msg + " (DPCL_REQUIRE_ORACLES=1)")
+	}
+	t.Skip(msg + "; skipping")
+	return ""
+}

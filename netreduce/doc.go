@@ -1,0 +1,2 @@
+// Package netreduce is part of dpclsh; see DESIGN.md.
+package netreduce

@@ -1,0 +1,290 @@
+package netreduce
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a Network.
+type Options struct {
+	Transport   Transport      // default InProcess{}
+	Backend     BackendHandler // standalone back-end behaviour; nil: back-ends only send what BackendSend gives them
+	ResultQueue int            // packets buffered per stream at the front-end (default 1024)
+}
+
+// Network is a tree as seen from its front-end: the MRNet network object.
+type Network struct {
+	topo  *Topology
+	fab   Fabric
+	host  *backendHost
+	feIn  chan []Msg
+	fe    *runner
+	done  chan struct{}
+	wg    sync.WaitGroup
+	qlen  int
+	close sync.Once
+
+	mu         sync.Mutex
+	streams    map[uint32]*Stream
+	nextID     uint32
+	lost       *RankSet
+	pings      map[uint64]chan struct{}
+	seq        uint64
+	clock      int64
+	backendErr error
+	closed     bool
+}
+
+// LoadTopology reads a generator spec ("b:4^3", "k:2@16", ...) or an MRNet topology file.
+func LoadTopology(spec string) (*Topology, error) {
+	if kind, _, ok := strings.Cut(spec, ":"); ok {
+		if _, gen := generators[kind]; gen {
+			return Generate(spec)
+		}
+	}
+	f, err := os.Open(spec)
+	if err != nil {
+		return nil, fmt.Errorf("netreduce: topology %q is neither a generator spec (b:, k:, g:, flat:, bgl:) nor a readable file: %w", spec, err)
+	}
+	defer f.Close()
+	return ParseTopology(spec, f)
+}
+
+// New instantiates the tree described by topo.
+func New(topo *Topology, opts Options) (*Network, error) {
+	if opts.Transport == nil {
+		opts.Transport = InProcess{}
+	}
+	if opts.ResultQueue <= 0 {
+		opts.ResultQueue = 1024
+	}
+	n := &Network{topo: topo, feIn: make(chan []Msg, 64), done: make(chan struct{}), qlen: opts.ResultQueue,
+		streams: map[uint32]*Stream{}, nextID: 1, lost: NewRankSet(topo.Backends()), pings: map[uint64]chan struct{}{}}
+	n.host = newBackendHost(topo, opts.Backend, n.backendFailed)
+	fab, err := opts.Transport.Start(&TreeConfig{Topo: topo, FrontEnd: n.feIn, Backends: n.host})
+	if err != nil {
+		return nil, err
+	}
+	n.fab = fab
+	n.fe = newRunner(NewNode(topo, topo.Root()), n.host, n.routeFE, n.toApp)
+	n.wg.Add(1)
+	go func() {
+		defer n.wg.Done()
+		n.fe.loop(n.feIn, n.done)
+	}()
+	return n, nil
+}
+
+// Topology returns the tree's shape.
+func (n *Network) Topology() *Topology { return n.topo }
+
+// Backends is the number of back-ends.
+func (n *Network) Backends() int { return n.topo.Backends() }
+
+func (n *Network) routeFE(to int) chan<- []Msg {
+	if to < 0 {
+		return nil
+	}
+	return n.fab.Route(to)
+}
+
+// toApp runs on the front-end goroutine with what the tree sends above the front-end.
+func (n *Network) toApp(_ int, batch []Msg) {
+	for _, m := range batch {
+		switch m.Kind {
+		case MsgData:
+			if s := n.stream(m.Stream); s != nil {
+				select {
+				case s.q <- m.Packet:
+				case <-n.done:
+				}
+			}
+		case MsgLost:
+			n.mu.Lock()
+			for i := 0; i+1 < len(m.Ranks); i += 2 {
+				for r := m.Ranks[i]; r < m.Ranks[i+1]; r++ {
+					n.lost.Add(int(r))
+				}
+			}
+			n.mu.Unlock()
+		case MsgFault:
+			if s := n.stream(m.Stream); s != nil {
+				s.fail(&FilterError{Stream: m.Stream, Rank: int(m.Origin), Msg: m.Text})
+			}
+		case MsgPong:
+			n.mu.Lock()
+			if ch := n.pings[m.Seq]; ch != nil {
+				delete(n.pings, m.Seq)
+				close(ch)
+			}
+			n.mu.Unlock()
+		}
+	}
+}
+
+func (n *Network) stream(id uint32) *Stream {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.streams[id]
+}
+
+func (n *Network) backendFailed(rank int, err error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.backendErr == nil {
+		n.backendErr = fmt.Errorf("netreduce: back-end %d: %w", rank, err)
+	}
+}
+
+// BackendErr is the first error a back-end handler returned, if any.
+func (n *Network) BackendErr() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.backendErr
+}
+
+// post hands app-originated messages to the front-end node.
+func (n *Network) post(ms ...Msg) error {
+	for i := range ms {
+		ms[i].From, ms[i].To = -1, int32(n.topo.Root())
+	}
+	select {
+	case n.feIn <- ms:
+		return nil
+	case <-n.done:
+		return ErrClosed
+	}
+}
+
+// Lost returns the back-ends reported lost so far, ascending.
+func (n *Network) Lost() []int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.lost.List()
+}
+
+// Clock is the front-end's virtual time in ns.
+func (n *Network) Clock() int64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.clock
+}
+
+// Sync waits until every node has processed everything sent before it (a ping that
+// travels down every live link and a pong reduced back up). Packets the back-ends sent
+// in reply are at the front-end when it returns.
+func (n *Network) Sync() error { return n.AdvanceTo(n.Clock()) }
+
+// AdvanceTo moves the tree's virtual clock to t (ns), lets timeout waves that expire by
+// then close, and waits as Sync does.
+func (n *Network) AdvanceTo(t int64) error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return ErrClosed
+	}
+	n.seq++
+	seq := n.seq
+	n.clock = max(n.clock, t)
+	t = n.clock
+	ch := make(chan struct{})
+	n.pings[seq] = ch
+	n.mu.Unlock()
+	if err := n.post(Msg{Kind: MsgPing, Seq: seq, Time: t}); err != nil {
+		return err
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-n.done:
+		return ErrClosed
+	}
+}
+
+// Kill makes a back-end or internal node fail abruptly (failure injection, and what the
+// runtime calls when a daemon is gone). Its parent drops it from every wave and the
+// front-end learns which back-ends were lost.
+func (n *Network) Kill(rank int) error {
+	switch {
+	case n.topo.IsBackend(rank):
+		if !n.host.kill(rank) {
+			return nil
+		}
+		parent := n.topo.Parent(rank)
+		return n.toNode(parent, Msg{Kind: MsgDied, From: int32(rank), To: int32(parent)})
+	case rank >= 0 && rank < n.topo.Root():
+		return n.fab.Kill(rank)
+	}
+	return fmt.Errorf("netreduce: kill rank %d: not a back-end or internal node", rank)
+}
+
+// toNode delivers a message to an internal node (or the front-end) from outside the tree.
+func (n *Network) toNode(rank int, m Msg) error {
+	var ch chan<- []Msg
+	if rank == n.topo.Root() {
+		ch = n.feIn
+	} else if ch = n.fab.Route(rank); ch == nil {
+		return nil
+	}
+	select {
+	case ch <- []Msg{m}:
+		return nil
+	case <-n.done:
+		return ErrClosed
+	}
+}
+
+// BackendSend sends p up from back-end rank on stream id, as the back-end's own process
+// would (used by drivers whose back-ends are not a BackendHandler). Safe from any goroutine.
+func (n *Network) BackendSend(rank int, id uint32, p *Packet) error {
+	if !n.topo.IsBackend(rank) {
+		return fmt.Errorf("netreduce: back-end send: rank %d is not a back-end", rank)
+	}
+	if n.host.isDead(rank) {
+		return fmt.Errorf("netreduce: back-end send: rank %d is dead", rank)
+	}
+	if !n.host.inStream(rank, id) {
+		return fmt.Errorf("netreduce: back-end send: rank %d is not in stream %d", rank, id)
+	}
+	p.Stream, p.Src, p.Count, p.Reduced = id, int32(rank), 1, false
+	parent := n.topo.Parent(rank)
+	return n.toNode(parent, Msg{Kind: MsgData, From: int32(rank), To: int32(parent), Stream: id, Packet: p})
+}
+
+// Close closes every stream, waits (briefly) for the tree to take that in, and stops it.
+func (n *Network) Close() error {
+	n.close.Do(func() {
+		n.mu.Lock()
+		ids := make([]uint32, 0, len(n.streams))
+		for id := range n.streams {
+			ids = append(ids, id)
+		}
+		n.mu.Unlock()
+		for _, id := range ids {
+			n.post(Msg{Kind: MsgClose, Stream: id})
+		}
+		synced := make(chan error, 1)
+		go func() { synced <- n.Sync() }()
+		select {
+		case <-synced:
+		case <-time.After(2 * time.Second):
+		}
+		n.mu.Lock()
+		n.closed = true
+		n.mu.Unlock()
+		close(n.done)
+		n.wg.Wait()
+		n.fab.Close()
+	})
+	return nil
+}
+
+// ErrTimeout is returned by RecvTimeout when the virtual timeout passes with no packet.
+var ErrTimeout = errors.New("netreduce: recv: timeout")
+
+// ErrQuiet is returned by RecvQuiet when no packet is pending and the tree is quiet.
+var ErrQuiet = errors.New("netreduce: recv: no packet pending and the tree is quiet (no wave can complete)")

@@ -1,0 +1,103 @@
+package ppc
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dpclsh/dpclsh/internal/oracletest"
+)
+
+// benchPrograms are the MIPS workloads: call-heavy recursion and a tight arithmetic loop.
+var benchPrograms = []struct {
+	name string
+	args []string
+}{
+	{"fib", []string{"32"}},
+	{"loop", []string{"20000000"}},
+}
+
+// BenchmarkMIPS runs each program to completion in the interpreter and reports simulated
+// instructions per second of wall time (MIPS) and of the thread's CPU time (cpuMIPS, which
+// a busy shared machine disturbs less).
+func BenchmarkMIPS(b *testing.B) {
+	for _, p := range benchPrograms {
+		b.Run(p.name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var insts uint64
+			cpu0 := threadCPU()
+			for b.Loop() {
+				insts = runCount(b, execProg(p.name), p.args...)
+			}
+			cpu := threadCPU() - cpu0
+			b.ReportMetric(float64(insts)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MIPS")
+			b.ReportMetric(float64(insts)*float64(b.N)/cpu.Seconds()/1e6, "cpuMIPS")
+			b.ReportMetric(float64(insts), "insts/run")
+		})
+	}
+}
+
+// BenchmarkQEMU times qemu-ppc -cpu 440epx on the same binaries; with BenchmarkMIPS's
+// instruction counts this gives qemu's MIPS on the same work.
+func BenchmarkQEMU(b *testing.B) {
+	qemu := oracletest.Require(b, oracletest.QEMU)
+	for _, p := range benchPrograms {
+		b.Run(p.name, func(b *testing.B) {
+			insts := runCount(b, execProg(p.name), p.args...)
+			start := time.Now()
+			var cpu time.Duration
+			for b.Loop() {
+				cmd := exec.Command(qemu, append([]string{"-cpu", "440epx", execProg(p.name)}, p.args...)...)
+				if err := cmd.Run(); err != nil {
+					b.Fatal(err)
+				}
+				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			}
+			b.ReportMetric(float64(insts)*float64(b.N)/time.Since(start).Seconds()/1e6, "MIPS")
+			b.ReportMetric(float64(insts)*float64(b.N)/cpu.Seconds()/1e6, "cpuMIPS")
+		})
+	}
+}
+
+// runCount runs a freestanding program and returns the instructions it executed.
+func runCount(b *testing.B, path string, args ...string) uint64 {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	img, err := LoadELF(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := img.NewProcess(ProcessConfig{Args: append([]string{path}, args...)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for {
+		st := c.Run(1 << 40)
+		if st.Kind != StopSyscall {
+			b.Fatalf("%s: %v at 0x%08x", path, st.Kind, c.PC)
+		}
+		switch c.GPR[0] {
+		case 1:
+			return c.Count.Instructions
+		case 4:
+			c.GPR[3] = c.GPR[5]
+		}
+	}
+}
+
+// threadCPU returns the CPU time the calling OS thread has used.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	const rusageThread = 1
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,199 @@
+package ppc
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+)
+
+// semFn executes one predecoded instruction. It returns true when the block must end after
+// it: the function has set c.PC (a branch, sc, a fault via raise, or a store that changed
+// code), and c.stop when the CPU must stop.
+type semFn func(c *CPU, in *inst) bool
+
+// inst is a predecoded instruction: its semantics, its word and address, and fields pulled
+// out once (imm: the sign-extended 16-bit immediate, a branch target, or a rotate mask).
+type inst struct {
+	fn             semFn
+	w, pc, imm     uint32
+	rt, ra, rb, rc uint8
+	class          Class
+	ends           bool
+}
+
+// cacheLen is the number of per-CPU block cache entries.
+const cacheLen = 256
+
+// maxBlock bounds a block's length so the budget check stays cheap and fine-grained.
+const maxBlock = 64
+
+// block is a straight-line run of instructions ending at a branch, sc, trap, an undecodable
+// word or the page end, with its totals for the counters.
+type block struct {
+	insts                []inst
+	cycles               uint64
+	loads, stores, fpops uint64
+	start                uint32
+}
+
+// codePage holds the blocks predecoded from one physical page, by starting word. It is
+// shared by every CPU that maps the page and dropped when the page is written.
+type codePage struct {
+	blocks [PageSize / 4]atomic.Pointer[block]
+}
+
+// blockCache is a small per-CPU direct-mapped cache in front of the page table walk. It is
+// flushed whenever the Memory's code generation moves (code written, page copied, unmapped
+// or reprotected).
+type blockCache struct {
+	gen     uint64
+	mem     *Memory
+	entries [cacheLen]*block
+}
+
+// pageCache remembers the last page read and the last page written (a one-entry TLB each)
+// by virtual page number. The write entry only ever holds a private, writable page without
+// predecoded code, so stores through it need no further checks.
+type pageCache struct {
+	rTag, wTag   uint32
+	rPage, wPage *[PageSize]byte
+}
+
+// noTag is a page number no address has.
+const noTag = 1 << 31
+
+// syncMem flushes the CPU's caches when its Memory changed shape since they were filled.
+func (c *CPU) syncMem() {
+	m := c.Mem
+	if c.cache.gen != m.gen || c.cache.mem != m {
+		c.cache.entries = [cacheLen]*block{}
+		c.cache.gen, c.cache.mem = m.gen, m
+		c.tlb = pageCache{rTag: noTag, wTag: noTag}
+	}
+}
+
+func (c *CPU) lookup(pc uint32) *block {
+	c.syncMem()
+	slot := &c.cache.entries[pc>>2&(cacheLen-1)]
+	if b := *slot; b != nil && b.start == pc {
+		return b
+	}
+	b := c.lookupSlow(pc)
+	c.syncMem()
+	if b != nil {
+		c.cache.entries[pc>>2&(cacheLen-1)] = b
+	}
+	if c.tlb.wTag == pc>>pageShift {
+		c.tlb.wTag = noTag // the page now holds code: stores must see it
+	}
+	return b
+}
+
+func (c *CPU) lookupSlow(pc uint32) *block {
+	m := c.Mem
+	pg, err := m.readPage(pc, PermX)
+	if err != nil || pc&3 != 0 {
+		c.PC = pc
+		c.stop = Stop{Kind: StopFault, Fault: &Fault{Kind: FaultAccess, PC: pc, Addr: pc}}
+		return nil
+	}
+	if pg == nil {
+		// Executable but never written: all zero words, which are illegal. Give it a real
+		// page so it can hold predecoded code.
+		if pg, err = m.writePage(pc, true); err != nil {
+			return nil
+		}
+	}
+	cp := pg.code.Load()
+	if cp == nil {
+		cp = new(codePage)
+		if !pg.code.CompareAndSwap(nil, cp) {
+			cp = pg.code.Load()
+		}
+	}
+	slot := &cp.blocks[pc&pageMask>>2]
+	if b := slot.Load(); b != nil {
+		return b
+	}
+	b := c.decodeBlock(pg, pc)
+	slot.Store(b)
+	return b
+}
+
+func (c *CPU) decodeBlock(pg *page, pc uint32) *block {
+	b := &block{start: pc}
+	costs := &DefaultCosts
+	for a := pc; ; a += 4 {
+		w := binary.BigEndian.Uint32(pg.data[a&pageMask:])
+		in := predecode(w, a)
+		b.insts = append(b.insts, in)
+		b.cycles += uint64(costs[in.class])
+		ld, st, fp := in.events()
+		b.loads, b.stores, b.fpops = b.loads+ld, b.stores+st, b.fpops+fp
+		if in.ends || (a+4)&pageMask == 0 || len(b.insts) == maxBlock {
+			return b
+		}
+	}
+}
+
+// untilBreakpoint returns how many instructions of b run before a breakpoint (at least one:
+// the caller has already stopped for a breakpoint at the current PC).
+func (b *block) untilBreakpoint(bps map[uint32]bool) uint64 {
+	for i := 1; i < len(b.insts); i++ {
+		if bps[b.insts[i].pc] {
+			return uint64(i)
+		}
+	}
+	return uint64(len(b.insts))
+}
+
+// runBlock executes at most limit instructions of b and updates the counters; it returns
+// true when the CPU must stop (c.stop says why).
+func (c *CPU) runBlock(b *block, limit uint64) bool {
+	insts := b.insts
+	if uint64(len(insts)) > limit {
+		insts = insts[:limit]
+	}
+	for i := range insts {
+		in := &insts[i]
+		if in.fn(c, in) {
+			n := i + 1
+			if c.stop.Kind == StopFault || c.stop.Kind == StopTrap {
+				n = i
+			}
+			c.countPartial(b, n)
+			return c.stop != (Stop{})
+		}
+	}
+	if len(insts) == len(b.insts) {
+		c.Count.Instructions += uint64(len(insts))
+		c.Count.Cycles += b.cycles
+		c.Count.Loads += b.loads
+		c.Count.Stores += b.stores
+		c.Count.FPOps += b.fpops
+	} else {
+		c.countPartial(b, len(insts))
+	}
+	c.PC = b.start + 4*uint32(len(insts))
+	return false
+}
+
+// countPartial counts the first n instructions of b (a block left early).
+func (c *CPU) countPartial(b *block, n int) {
+	if n == len(b.insts) {
+		c.Count.Instructions += uint64(n)
+		c.Count.Cycles += b.cycles
+		c.Count.Loads += b.loads
+		c.Count.Stores += b.stores
+		c.Count.FPOps += b.fpops
+		return
+	}
+	for i := range b.insts[:n] {
+		in := &b.insts[i]
+		ld, st, fp := in.events()
+		c.Count.Cycles += uint64(DefaultCosts[in.class])
+		c.Count.Loads += ld
+		c.Count.Stores += st
+		c.Count.FPOps += fp
+	}
+	c.Count.Instructions += uint64(n)
+}

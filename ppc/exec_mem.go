@@ -1,0 +1,277 @@
+package ppc
+
+import "encoding/binary"
+
+// Loads and stores. Every access goes through a fast path for a whole access inside one
+// page and falls back to Memory's general path, which also yields the fault.
+
+func (c *CPU) memFault(in *inst, err error, write bool) bool {
+	addr := uint32(0)
+	if me, ok := err.(*MemError); ok {
+		addr = me.Addr
+	}
+	return c.raise(in, FaultAccess, addr, write)
+}
+
+func (c *CPU) loadSlow(in *inst, ea uint32, p []byte) bool {
+	if err := c.Mem.Read(ea, p); err != nil {
+		return c.memFault(in, err, false)
+	}
+	return false
+}
+
+// Loads try the CPU's last-read page first; readFill refills it from the page table.
+
+func (c *CPU) ld32(in *inst, ea uint32) (uint32, bool) {
+	if ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-4 {
+		o := ea & pageMask
+		return binary.BigEndian.Uint32(c.tlb.rPage[o : o+4]), false
+	}
+	var b [4]byte
+	f := c.readFill(in, ea, b[:])
+	return binary.BigEndian.Uint32(b[:]), f
+}
+
+func (c *CPU) ld16(in *inst, ea uint32) (uint32, bool) {
+	if ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-2 {
+		o := ea & pageMask
+		return uint32(binary.BigEndian.Uint16(c.tlb.rPage[o : o+2])), false
+	}
+	var b [2]byte
+	f := c.readFill(in, ea, b[:])
+	return uint32(binary.BigEndian.Uint16(b[:])), f
+}
+
+func (c *CPU) ld8(in *inst, ea uint32) (uint32, bool) {
+	if ea>>pageShift == c.tlb.rTag {
+		return uint32(c.tlb.rPage[ea&pageMask]), false
+	}
+	var b [1]byte
+	f := c.readFill(in, ea, b[:])
+	return uint32(b[0]), f
+}
+
+func (c *CPU) ld64(in *inst, ea uint32) (uint64, bool) {
+	if ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-8 {
+		o := ea & pageMask
+		return binary.BigEndian.Uint64(c.tlb.rPage[o : o+8]), false
+	}
+	var b [8]byte
+	f := c.readFill(in, ea, b[:])
+	return binary.BigEndian.Uint64(b[:]), f
+}
+
+// readFill reads p at ea through the page table and makes ea's page the last-read page
+// when it is allocated (an untouched page reads as zeros without being cached, since a
+// later store would allocate it).
+func (c *CPU) readFill(in *inst, ea uint32, p []byte) bool {
+	if c.loadSlow(in, ea, p) {
+		return true
+	}
+	if pg, err := c.Mem.readPage(ea, PermR); err == nil && pg != nil {
+		c.tlb.rTag, c.tlb.rPage = ea>>pageShift, &pg.data
+	}
+	return false
+}
+
+// storeSlow writes p through Memory. It returns true when the block must end: a fault, or
+// the Memory changed shape (a page was allocated or copied, or predecoded code dropped);
+// then PC is set past the store. A store inside one page makes it the last-written page.
+func (c *CPU) storeSlow(in *inst, ea uint32, p []byte) bool {
+	m := c.Mem
+	gen := m.gen
+	if err := m.Write(ea, p); err != nil {
+		return c.memFault(in, err, true)
+	}
+	if (ea&pageMask)+uint32(len(p)) <= PageSize {
+		if pg, _ := m.writePage(ea, false); pg != nil && pg.code.Load() == nil {
+			c.tlb.wTag, c.tlb.wPage = ea>>pageShift, &pg.data
+			if c.tlb.rTag == c.tlb.wTag {
+				c.tlb.rPage = &pg.data
+			}
+		}
+	}
+	if m.gen != gen {
+		c.PC = in.pc + 4
+		return true
+	}
+	return false
+}
+
+func (c *CPU) st32(in *inst, ea, v uint32) bool {
+	if ea>>pageShift == c.tlb.wTag && ea&pageMask <= PageSize-4 {
+		o := ea & pageMask
+		binary.BigEndian.PutUint32(c.tlb.wPage[o:o+4], v)
+		return false
+	}
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], v)
+	return c.storeSlow(in, ea, b[:])
+}
+
+func (c *CPU) st16(in *inst, ea, v uint32) bool {
+	if ea>>pageShift == c.tlb.wTag && ea&pageMask <= PageSize-2 {
+		o := ea & pageMask
+		binary.BigEndian.PutUint16(c.tlb.wPage[o:o+2], uint16(v))
+		return false
+	}
+	var b [2]byte
+	binary.BigEndian.PutUint16(b[:], uint16(v))
+	return c.storeSlow(in, ea, b[:])
+}
+
+func (c *CPU) st8(in *inst, ea, v uint32) bool {
+	if ea>>pageShift == c.tlb.wTag {
+		c.tlb.wPage[ea&pageMask] = byte(v)
+		return false
+	}
+	return c.storeSlow(in, ea, []byte{byte(v)})
+}
+
+func (c *CPU) st64(in *inst, ea uint32, v uint64) bool {
+	if ea>>pageShift == c.tlb.wTag && ea&pageMask <= PageSize-8 {
+		o := ea & pageMask
+		binary.BigEndian.PutUint64(c.tlb.wPage[o:o+8], v)
+		return false
+	}
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	return c.storeSlow(in, ea, b[:])
+}
+
+// access performs a load or store at ea; it returns true to end the block.
+type access func(c *CPU, in *inst, ea uint32) bool
+
+// Addressing modes: D is (RA|0)+d, X is (RA|0)+(RB); the U forms use RA and write EA back.
+func modeD(f access) semFn {
+	return func(c *CPU, in *inst) bool { return f(c, in, c.ra0(in)+in.imm) }
+}
+
+func modeX(f access) semFn {
+	return func(c *CPU, in *inst) bool { return f(c, in, c.ra0(in)+c.GPR[in.rb&31]) }
+}
+
+func update(c *CPU, in *inst, ea uint32, f access) bool {
+	end := f(c, in, ea)
+	if c.stop.Fault != nil {
+		return true
+	}
+	c.GPR[in.ra&31] = ea
+	return end
+}
+
+func modeDU(f access) semFn {
+	return func(c *CPU, in *inst) bool { return update(c, in, c.GPR[in.ra&31]+in.imm, f) }
+}
+
+func modeXU(f access) semFn {
+	return func(c *CPU, in *inst) bool { return update(c, in, c.GPR[in.ra&31]+c.GPR[in.rb&31], f) }
+}
+
+// prepLoadUpdate rejects the invalid update loads (RA = 0 or RA = RT), which the 440
+// treats as illegal, as qemu does.
+func prepLoadUpdate(in *inst) {
+	if in.ra == 0 || in.ra == in.rt {
+		in.fn, in.ends = execIllegal, true
+	}
+}
+
+// prepStoreUpdate rejects update stores and FP update loads with RA = 0.
+func prepStoreUpdate(in *inst) {
+	if in.ra == 0 {
+		in.fn, in.ends = execIllegal, true
+	}
+}
+
+func loadGPR(ld func(c *CPU, in *inst, ea uint32) (uint32, bool), ext func(uint32) uint32) access {
+	return func(c *CPU, in *inst, ea uint32) bool {
+		v, f := ld(c, in, ea)
+		if f {
+			return true
+		}
+		c.GPR[in.rt&31] = ext(v)
+		return false
+	}
+}
+
+func storeGPR(st func(c *CPU, in *inst, ea, v uint32) bool, conv func(uint32) uint32) access {
+	return func(c *CPU, in *inst, ea uint32) bool { return st(c, in, ea, conv(c.GPR[in.rt&31])) }
+}
+
+func same(v uint32) uint32   { return v }
+func sext16(v uint32) uint32 { return uint32(int32(int16(v))) }
+func swap16(v uint32) uint32 { return uint32(v>>8&0xff | v&0xff<<8) }
+func swap32(v uint32) uint32 {
+	return v>>24 | v>>8&0xff00 | v<<8&0xff0000 | v<<24
+}
+
+func execLwz(c *CPU, in *inst) bool {
+	ea := c.ra0(in) + in.imm
+	if ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-4 {
+		o := ea & pageMask
+		c.GPR[in.rt&31] = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+		return false
+	}
+	v, f := c.ld32(in, ea)
+	if !f {
+		c.GPR[in.rt&31] = v
+	}
+	return f
+}
+
+func execStw(c *CPU, in *inst) bool {
+	ea := c.ra0(in) + in.imm
+	if ea>>pageShift == c.tlb.wTag && ea&pageMask <= PageSize-4 {
+		o := ea & pageMask
+		binary.BigEndian.PutUint32(c.tlb.wPage[o:o+4], c.GPR[in.rt&31])
+		return false
+	}
+	return c.st32(in, ea, c.GPR[in.rt&31])
+}
+
+func init() {
+	type gprOp struct {
+		name string
+		acc  access
+		x    bool // indexed form (X) instead of D
+		upd  bool
+		load bool
+	}
+	lwz, lhz := loadGPR((*CPU).ld32, same), loadGPR((*CPU).ld16, same)
+	lha, lbz := loadGPR((*CPU).ld16, sext16), loadGPR((*CPU).ld8, same)
+	stw, sth, stb := storeGPR((*CPU).st32, same), storeGPR((*CPU).st16, same), storeGPR((*CPU).st8, same)
+	ops := []gprOp{
+		{"lwzu", lwz, false, true, true}, {"lwzx", lwz, true, false, true}, {"lwzux", lwz, true, true, true},
+		{"lhz", lhz, false, false, true}, {"lhzu", lhz, false, true, true}, {"lhzx", lhz, true, false, true}, {"lhzux", lhz, true, true, true},
+		{"lha", lha, false, false, true}, {"lhau", lha, false, true, true}, {"lhax", lha, true, false, true}, {"lhaux", lha, true, true, true},
+		{"lbz", lbz, false, false, true}, {"lbzu", lbz, false, true, true}, {"lbzx", lbz, true, false, true}, {"lbzux", lbz, true, true, true},
+		{"stwu", stw, false, true, false}, {"stwx", stw, true, false, false}, {"stwux", stw, true, true, false},
+		{"sth", sth, false, false, false}, {"sthu", sth, false, true, false}, {"sthx", sth, true, false, false}, {"sthux", sth, true, true, false},
+		{"stb", stb, false, false, false}, {"stbu", stb, false, true, false}, {"stbx", stb, true, false, false}, {"stbux", stb, true, true, false},
+		{"lwbrx", loadGPR((*CPU).ld32, swap32), true, false, true},
+		{"lhbrx", loadGPR((*CPU).ld16, swap16), true, false, true},
+		{"stwbrx", storeGPR((*CPU).st32, swap32), true, false, false},
+		{"sthbrx", storeGPR((*CPU).st16, swap16), true, false, false},
+	}
+	entries := []semEntry{{name: "lwz", fn: execLwz}, {name: "stw", fn: execStw}}
+	for _, o := range ops {
+		e := semEntry{name: o.name}
+		switch {
+		case o.x && o.upd:
+			e.fn = modeXU(o.acc)
+		case o.x:
+			e.fn = modeX(o.acc)
+		case o.upd:
+			e.fn = modeDU(o.acc)
+		default:
+			e.fn = modeD(o.acc)
+		}
+		if o.upd && o.load {
+			e.prep = prepLoadUpdate
+		} else if o.upd {
+			e.prep = prepStoreUpdate
+		}
+		entries = append(entries, e)
+	}
+	registerSem(entries)
+}

@@ -1,0 +1,325 @@
+package ppc
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// PageSize is the size of a simulated page; memory is allocated one page at a time on first
+// write.
+const PageSize = 4096
+
+const (
+	pageShift = 12
+	leafShift = 22 // a leaf covers 4 MiB: 1024 pages
+	leafLen   = 1 << (leafShift - pageShift)
+	rootLen   = 1 << (32 - leafShift)
+	pageMask  = PageSize - 1
+)
+
+// Perm is a set of page permissions.
+type Perm uint8
+
+// Page permissions. A page with no permission bits is not mapped.
+const (
+	PermR Perm = 1 << iota
+	PermW
+	PermX
+	PermRW  = PermR | PermW
+	PermRX  = PermR | PermX
+	PermRWX = PermR | PermW | PermX
+)
+
+// permMask selects the permission bits of a leaf entry; flagShared marks a page that other
+// Memories may also reference, so it must be copied before it is written.
+const (
+	permMask   Perm = PermRWX
+	flagShared Perm = 1 << 7
+)
+
+func (p Perm) String() string {
+	b := []byte("---")
+	for i, c := range "rwx" {
+		if p&(1<<i) != 0 {
+			b[i] = byte(c)
+		}
+	}
+	return string(b)
+}
+
+// page is one physical page. The bytes come first so the garbage collector, which scans an
+// object only up to its last pointer word, never scans the data: code is the only pointer.
+type page struct {
+	code atomic.Pointer[codePage]
+	data [PageSize]byte
+}
+
+// leaf is the second level of the page table: 1024 page slots and their flags.
+type leaf struct {
+	pages [leafLen]*page
+	flags [leafLen]Perm
+}
+
+// Memory is a 32-bit big-endian address space of 4 KiB pages allocated on first write, with
+// a two-level page table whose leaves and pages can be shared copy-on-write with Clones.
+// A Memory is used by one goroutine at a time; Clone reads and marks its receiver, so the
+// parent must not run concurrently with Clone (a loaded image's base Memory never runs).
+type Memory struct {
+	root   [rootLen]*leaf
+	shared [rootLen]bool // leaf referenced by other Memories too: copy before changing it
+	// gen moves whenever a page mapping, a page's identity or its predecoded code changes,
+	// so CPUs flush the block and page caches they keep in front of the page table.
+	gen uint64
+}
+
+// MemError describes a failed memory access: the address, the direction and why.
+type MemError struct {
+	Addr   uint32
+	Write  bool
+	Reason string
+}
+
+func (e *MemError) Error() string {
+	dir := "read"
+	if e.Write {
+		dir = "write"
+	}
+	return fmt.Sprintf("ppc: %s at 0x%08x: %s", dir, e.Addr, e.Reason)
+}
+
+// Reasons carried by MemError.
+const (
+	reasonUnmapped = "unmapped"
+	reasonPerm     = "permission denied"
+)
+
+// NewMemory returns an empty address space.
+func NewMemory() *Memory { return &Memory{} }
+
+// Clone returns a copy-on-write child: it shares every leaf and page with m until either side
+// writes. Cloning costs the root table only (about 9 KiB).
+func (m *Memory) Clone() *Memory {
+	c := &Memory{root: m.root}
+	for i, l := range m.root {
+		if l != nil {
+			m.shared[i] = true
+			c.shared[i] = true
+		}
+	}
+	return c
+}
+
+// leafFor returns the leaf covering addr, private to m, creating it when create is set.
+func (m *Memory) leafFor(addr uint32, create bool) *leaf {
+	i := addr >> leafShift
+	l := m.root[i]
+	if l == nil {
+		if !create {
+			return nil
+		}
+		l = &leaf{}
+		m.root[i] = l
+		return l
+	}
+	if m.shared[i] {
+		m.gen++
+		n := &leaf{pages: l.pages, flags: l.flags}
+		for j, p := range n.pages {
+			if p != nil {
+				n.flags[j] |= flagShared
+			}
+		}
+		m.root[i] = n
+		m.shared[i] = false
+		l = n
+	}
+	return l
+}
+
+// pageRange calls fn for every page overlapping [addr, addr+size).
+func pageRange(addr, size uint32, fn func(pa uint32) error) error {
+	if size == 0 {
+		return nil
+	}
+	end := uint64(addr) + uint64(size)
+	if end > 1<<32 {
+		return &MemError{Addr: addr, Reason: fmt.Sprintf("range of %d bytes wraps the address space", size)}
+	}
+	for pa := uint64(addr) &^ pageMask; pa < end; pa += PageSize {
+		if err := fn(uint32(pa)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Map makes [addr, addr+size) accessible with perm, rounding out to whole pages. Pages
+// already mapped keep their contents and take the new permissions. Nothing is allocated
+// until a page is first written.
+func (m *Memory) Map(addr, size uint32, perm Perm) error {
+	if perm&permMask == 0 {
+		return &MemError{Addr: addr, Write: true, Reason: "map with no permissions"}
+	}
+	m.gen++
+	return pageRange(addr, size, func(pa uint32) error {
+		l := m.leafFor(pa, true)
+		j := pa >> pageShift & (leafLen - 1)
+		l.flags[j] = l.flags[j]&flagShared | perm&permMask
+		return nil
+	})
+}
+
+// Unmap removes [addr, addr+size); unmapped pages read and write as faults.
+func (m *Memory) Unmap(addr, size uint32) error {
+	m.gen++
+	return pageRange(addr, size, func(pa uint32) error {
+		if l := m.leafFor(pa, false); l != nil {
+			j := pa >> pageShift & (leafLen - 1)
+			l.pages[j] = nil
+			l.flags[j] = 0
+		}
+		return nil
+	})
+}
+
+// Protect changes the permissions of mapped pages in [addr, addr+size); an unmapped page in
+// the range is an error (and pages before it keep their new permissions, as mprotect does).
+func (m *Memory) Protect(addr, size uint32, perm Perm) error {
+	if perm&permMask == 0 {
+		return &MemError{Addr: addr, Write: true, Reason: "protect with no permissions (use Unmap)"}
+	}
+	m.gen++
+	return pageRange(addr, size, func(pa uint32) error {
+		if m.Perm(pa) == 0 {
+			return &MemError{Addr: pa, Write: true, Reason: "protect: " + reasonUnmapped}
+		}
+		l := m.leafFor(pa, false)
+		j := pa >> pageShift & (leafLen - 1)
+		l.flags[j] = l.flags[j]&flagShared | perm&permMask
+		return nil
+	})
+}
+
+// Perm returns the permissions of the page holding addr (0 when unmapped).
+func (m *Memory) Perm(addr uint32) Perm {
+	l := m.root[addr>>leafShift]
+	if l == nil {
+		return 0
+	}
+	return l.flags[addr>>pageShift&(leafLen-1)] & permMask
+}
+
+// Mapped reports whether every page of [addr, addr+size) is mapped.
+func (m *Memory) Mapped(addr, size uint32) bool {
+	return pageRange(addr, size, func(pa uint32) error {
+		if m.Perm(pa) == 0 {
+			return errUnmapped
+		}
+		return nil
+	}) == nil
+}
+
+var errUnmapped = &MemError{Reason: reasonUnmapped}
+
+// readPage returns the page holding addr for reading with the needed permission; a nil
+// page with a nil error is a mapped page never written (all zeros).
+func (m *Memory) readPage(addr uint32, need Perm) (*page, error) {
+	l := m.root[addr>>leafShift]
+	if l == nil {
+		return nil, &MemError{Addr: addr, Reason: reasonUnmapped}
+	}
+	j := addr >> pageShift & (leafLen - 1)
+	f := l.flags[j]
+	if f&permMask == 0 {
+		return nil, &MemError{Addr: addr, Reason: reasonUnmapped}
+	}
+	if f&need != need {
+		return nil, &MemError{Addr: addr, Reason: reasonPerm}
+	}
+	return l.pages[j], nil
+}
+
+// writePage returns the page holding addr, private to m and allocated, ready to be written.
+// force skips the PermW check (debugger writes). Predecoded code on the page is dropped.
+func (m *Memory) writePage(addr uint32, force bool) (*page, error) {
+	l := m.root[addr>>leafShift]
+	if l == nil {
+		return nil, &MemError{Addr: addr, Write: true, Reason: reasonUnmapped}
+	}
+	j := addr >> pageShift & (leafLen - 1)
+	f := l.flags[j]
+	if f&permMask == 0 {
+		return nil, &MemError{Addr: addr, Write: true, Reason: reasonUnmapped}
+	}
+	if !force && f&PermW == 0 {
+		return nil, &MemError{Addr: addr, Write: true, Reason: reasonPerm}
+	}
+	if m.shared[addr>>leafShift] {
+		l = m.leafFor(addr, false)
+		f = l.flags[j]
+	}
+	p := l.pages[j]
+	switch {
+	case p == nil:
+		m.gen++
+		p = new(page)
+		l.pages[j] = p
+	case f&flagShared != 0:
+		m.gen++
+		n := new(page)
+		n.data = p.data
+		p = n
+		l.pages[j] = p
+		l.flags[j] = f &^ flagShared
+	default:
+		if p.code.Load() != nil {
+			p.code.Store(nil)
+			m.gen++
+		}
+	}
+	return p, nil
+}
+
+// MemStats describes how much of an address space is private to it and how much it shares.
+type MemStats struct {
+	MappedPages   int // pages with any permission
+	PrivatePages  int // allocated pages only this Memory references
+	SharedPages   int // allocated pages shared copy-on-write with other Memories
+	PrivateLeaves int
+	SharedLeaves  int
+	// PrivateBytes is what this Memory costs beyond what it shares: private pages, private
+	// leaves and the root table.
+	PrivateBytes int
+}
+
+// Stats counts the pages and page-table leaves of m.
+func (m *Memory) Stats() MemStats {
+	var s MemStats
+	s.PrivateBytes = rootSize
+	for i, l := range m.root {
+		if l == nil {
+			continue
+		}
+		if m.shared[i] {
+			s.SharedLeaves++
+		} else {
+			s.PrivateLeaves++
+			s.PrivateBytes += leafSize
+		}
+		for j, p := range l.pages {
+			f := l.flags[j]
+			if f&permMask != 0 {
+				s.MappedPages++
+			}
+			switch {
+			case p == nil:
+			case m.shared[i] || f&flagShared != 0:
+				s.SharedPages++
+			default:
+				s.PrivatePages++
+				s.PrivateBytes += pageSize
+			}
+		}
+	}
+	return s
+}

@@ -1,0 +1,8 @@
+/* The acceptance program: static glibc printf. */
+#include <stdio.h>
+
+int main(void)
+{
+	printf("hello\n");
+	return 0;
+}

@@ -1,0 +1,250 @@
+package probes
+
+import (
+	"errors"
+	"fmt"
+)
+
+// TypeError is a type error in an expression: the offending node and why.
+type TypeError struct {
+	Node *Exp
+	Why  string
+}
+
+func (e *TypeError) Error() string {
+	return fmt.Sprintf("probes: %s in %s", e.Why, e.Node)
+}
+
+func typeErr(n *Exp, format string, args ...any) error {
+	return &TypeError{Node: n, Why: fmt.Sprintf(format, args...)}
+}
+
+// Limits of the calling convention the code generator follows.
+const (
+	maxIntArgs    = 8 // r3..r10
+	maxDoubleArgs = 8 // f1..f8
+	maxSendValues = 16
+)
+
+// Check type-checks the tree and returns the type of its value.
+func Check(e *Exp) (Type, error) {
+	if e == nil {
+		return Void, errors.New("probes: nil expression")
+	}
+	switch e.Kind {
+	case KConst, KRetval:
+		return e.T, nil
+	case KVar:
+		return e.Var.T, nil
+	case KArg:
+		return checkArg(e)
+	case KRank:
+		return Int, nil
+	case KTimebase:
+		return Int64, nil
+	case KCounter:
+		if counterID(e.Name) < 0 {
+			return Void, typeErr(e, "unknown counter %q (known: %v)", e.Name, CounterNames)
+		}
+		return Int64, nil
+	case KCall:
+		return checkCall(e)
+	case KSend:
+		return checkSend(e)
+	case KNeg, KBNot, KLNot:
+		return checkUnary(e)
+	case KAssign:
+		return checkAssign(e)
+	case KSeq:
+		return checkSeq(e)
+	case KWhen:
+		return checkWhen(e)
+	}
+	if e.Kind < kindCount && len(e.Kids) == 2 {
+		return checkBinary(e)
+	}
+	return Void, typeErr(e, "malformed %s node", e.Kind)
+}
+
+func checkArg(e *Exp) (Type, error) {
+	if e.T == Void {
+		return Void, typeErr(e, "argument type must be int, int64 or double")
+	}
+	if e.Idx < 0 || e.Idx >= maxIntArgs || (e.T == Int64 && e.Idx%2 != 0) {
+		if e.T == Int64 {
+			return Void, typeErr(e, "int64 arguments live in the pairs r3:r4, r5:r6, r7:r8, r9:r10: index must be 0, 2, 4 or 6, not %d", e.Idx)
+		}
+		return Void, typeErr(e, "argument index %d out of range 0..7", e.Idx)
+	}
+	return e.T, nil
+}
+
+func checkCall(e *Exp) (Type, error) {
+	if e.Name == "" {
+		return Void, typeErr(e, "call needs a function name")
+	}
+	ni, nd := 0, 0
+	for i, k := range e.Kids {
+		t, err := Check(k)
+		if err != nil {
+			return Void, err
+		}
+		switch t {
+		case Void:
+			return Void, typeErr(e, "argument %d of call %s has no value", i+1, e.Name)
+		case Double:
+			nd++
+		case Int64:
+			ni += ni % 2
+			ni += 2
+		default:
+			ni++
+		}
+	}
+	if ni > maxIntArgs || nd > maxDoubleArgs {
+		return Void, typeErr(e, "call %s passes more arguments than fit in r3..r10 and f1..f8", e.Name)
+	}
+	return Int, nil
+}
+
+func checkSend(e *Exp) (Type, error) {
+	if len(e.Kids) == 0 || len(e.Kids) > maxSendValues {
+		return Void, typeErr(e, "send takes 1 to %d values, not %d", maxSendValues, len(e.Kids))
+	}
+	for i, k := range e.Kids {
+		t, err := Check(k)
+		if err != nil {
+			return Void, err
+		}
+		if t == Void {
+			return Void, typeErr(e, "value %d of send has no value", i+1)
+		}
+	}
+	return Void, nil
+}
+
+func checkUnary(e *Exp) (Type, error) {
+	if len(e.Kids) != 1 {
+		return Void, typeErr(e, "malformed %s node", e.Kind)
+	}
+	t, err := operand(e, e.Kids[0])
+	if err != nil {
+		return Void, err
+	}
+	switch e.Kind {
+	case KLNot:
+		return Int, nil
+	case KBNot:
+		if t == Double {
+			return Void, typeErr(e, "cannot apply ~ to a double")
+		}
+	}
+	return t, nil
+}
+
+// operand checks a child that must produce a value.
+func operand(parent, kid *Exp) (Type, error) {
+	t, err := Check(kid)
+	if err != nil {
+		return Void, err
+	}
+	if t == Void {
+		return Void, typeErr(parent, "operand %s of %s has no value", kid, parent.Kind)
+	}
+	return t, nil
+}
+
+// promote is C's usual arithmetic conversion over our three types.
+func promote(a, b Type) Type { return max(a, b) }
+
+func checkBinary(e *Exp) (Type, error) {
+	a, err := operand(e, e.Kids[0])
+	if err != nil {
+		return Void, err
+	}
+	b, err := operand(e, e.Kids[1])
+	if err != nil {
+		return Void, err
+	}
+	switch e.Kind {
+	case KAdd, KSub, KMul, KDiv:
+		t := promote(a, b)
+		if e.Kind == KDiv && t == Int64 {
+			return Void, typeErr(e, "int64 division is not supported by the code generator (divide int or double values)")
+		}
+		return t, nil
+	case KMod, KBAnd, KBOr, KBXor:
+		if a == Double || b == Double {
+			return Void, typeErr(e, "cannot apply %s to a double", kinds[e.Kind].c)
+		}
+		t := promote(a, b)
+		if e.Kind == KMod && t == Int64 {
+			return Void, typeErr(e, "int64 remainder is not supported by the code generator (use int operands)")
+		}
+		return t, nil
+	case KShl, KShr:
+		if a == Double || b == Double {
+			return Void, typeErr(e, "cannot shift a double or by a double")
+		}
+		return a, nil
+	case KEq, KNe, KLt, KLe, KGt, KGe, KLAnd, KLOr:
+		return Int, nil
+	}
+	return Void, typeErr(e, "malformed %s node", e.Kind)
+}
+
+// assignable reports whether a value of type from may be stored in a variable of type to:
+// only widening conversions are implicit.
+func assignable(to, from Type) bool { return from != Void && from <= to }
+
+func checkAssign(e *Exp) (Type, error) {
+	if e.Var == nil || len(e.Kids) != 1 {
+		return Void, typeErr(e, "malformed assign node")
+	}
+	t, err := Check(e.Kids[0])
+	if err != nil {
+		return Void, err
+	}
+	if !assignable(e.Var.T, t) {
+		return Void, typeErr(e, "cannot assign %s to %s variable %s", t, e.Var.T, e.Var.Name)
+	}
+	return e.Var.T, nil
+}
+
+func checkSeq(e *Exp) (Type, error) {
+	if len(e.Kids) == 0 {
+		return Void, typeErr(e, "empty sequence")
+	}
+	var t Type
+	for _, k := range e.Kids {
+		var err error
+		if t, err = Check(k); err != nil {
+			return Void, err
+		}
+	}
+	return t, nil
+}
+
+func checkWhen(e *Exp) (Type, error) {
+	if len(e.Kids) < 2 || len(e.Kids) > 3 {
+		return Void, typeErr(e, "malformed when node")
+	}
+	if _, err := operand(e, e.Kids[0]); err != nil {
+		return Void, err
+	}
+	a, err := Check(e.Kids[1])
+	if err != nil {
+		return Void, err
+	}
+	if len(e.Kids) == 2 {
+		return Void, nil
+	}
+	b, err := Check(e.Kids[2])
+	if err != nil {
+		return Void, err
+	}
+	if a == Void || b == Void {
+		return Void, nil
+	}
+	return promote(a, b), nil
+}

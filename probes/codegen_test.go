@@ -1,0 +1,265 @@
+package probes
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dpclsh/dpclsh/ppc"
+)
+
+// treeGen builds random well-typed expression trees over the test machine's variables.
+type treeGen struct {
+	r    *rand.Rand
+	vars []*Var
+	noFP bool // leave doubles out (an interpreter without floating point)
+}
+
+var (
+	intConsts    = []int32{0, 1, -1, 2, 3, 7, 31, 32, 33, 63, 64, -2, 1000, -1000, 0x7fff, 0x8000, -0x8000, 0x12345678, math.MaxInt32, math.MinInt32}
+	int64Consts  = []int64{0, 1, -1, 2, 31, 32, 33, 63, 64, 1 << 32, -1 << 32, 0xffffffff, 0x123456789abcdef, math.MaxInt64, math.MinInt64, -3}
+	doubleConsts = []float64{0, 0.5, -1.5, 1, 3, 1e300, -1e-300, 1e308, math.Inf(1), math.Inf(-1), math.NaN(), math.Copysign(0, -1), 123456789.125}
+)
+
+func newTreeGen(seed uint64, slots *Slots) *treeGen {
+	g := &treeGen{r: rand.New(rand.NewPCG(seed, 99))}
+	for i, t := range []Type{Int, Int64, Double, Int, Int64, Double} {
+		v, err := slots.Alloc(string(rune('a'+i)), t)
+		if err != nil {
+			panic(err)
+		}
+		g.vars = append(g.vars, v)
+	}
+	return g
+}
+
+func (g *treeGen) leaf() *Exp {
+	switch g.r.IntN(9) {
+	case 0, 1:
+		return IntConst(intConsts[g.r.IntN(len(intConsts))])
+	case 2:
+		return Int64Const(int64Consts[g.r.IntN(len(int64Consts))])
+	case 3:
+		if g.noFP {
+			return IntConst(3)
+		}
+		return DoubleConst(doubleConsts[g.r.IntN(len(doubleConsts))])
+	case 4, 5:
+		v := g.vars[g.r.IntN(len(g.vars))]
+		if g.noFP && v.T == Double {
+			return Ref(g.vars[0])
+		}
+		return Ref(v)
+	case 6:
+		t := []Type{Int, Int64, Double}[g.r.IntN(3-b2i(g.noFP))]
+		i := g.r.IntN(8)
+		if t == Int64 {
+			i &^= 1
+		}
+		return Arg(i, t)
+	case 7:
+		return Rank()
+	}
+	return Counter(CounterNames[g.r.IntN(len(CounterNames))])
+}
+
+var genBinaryKinds = []Kind{KAdd, KSub, KMul, KDiv, KMod, KBAnd, KBOr, KBXor, KShl, KShr,
+	KEq, KNe, KLt, KLe, KGt, KGe, KLAnd, KLOr}
+
+// value returns a tree that produces a value.
+func (g *treeGen) value(depth int) *Exp {
+	if depth <= 0 || g.r.IntN(5) == 0 {
+		return g.leaf()
+	}
+	for {
+		e := g.node(depth - 1)
+		if t, err := Check(e); err == nil && t != Void {
+			return e
+		}
+	}
+}
+
+func (g *treeGen) node(d int) *Exp {
+	switch g.r.IntN(12) {
+	case 0:
+		return Unary([]Kind{KNeg, KBNot, KLNot}[g.r.IntN(3)], g.value(d))
+	case 1:
+		x := g.value(d)
+		t, _ := Check(x)
+		for {
+			v := g.vars[g.r.IntN(len(g.vars))]
+			if assignable(v.T, t) {
+				return Assign(v, x)
+			}
+		}
+	case 2:
+		return When(g.value(d), g.value(d), g.value(d))
+	case 3:
+		return Seq(g.effect(d), g.value(d))
+	case 4:
+		return Call("sum2", g.intValue(d), g.intValue(d))
+	}
+	return Binary(genBinaryKinds[g.r.IntN(len(genBinaryKinds))], g.value(d), g.value(d))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (g *treeGen) intValue(d int) *Exp {
+	for {
+		if e := g.value(d); typeOf(e) == Int {
+			return e
+		}
+	}
+}
+
+// effect returns a tree evaluated for its side effects (possibly void).
+func (g *treeGen) effect(d int) *Exp {
+	switch g.r.IntN(3) {
+	case 0:
+		return Send(g.value(d), g.value(d))
+	case 1:
+		return When(g.value(d), g.node(d), nil)
+	}
+	return g.value(d)
+}
+
+// runOnMachine compiles e as "result = e", runs it and returns the result and the env
+// after the reference evaluation.
+func checkOnMachine(t *testing.T, m *machine, g *treeGen, res *Var, e *Exp) bool {
+	code, err := Compile(Assign(res, e), &testTarget)
+	if errors.Is(err, errNoRegs) {
+		return false
+	}
+	var ce *CompileError
+	if errors.As(err, &ce) && ce.Why == errNoRegs.Error() {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("compile %v: %v", e, err)
+	}
+	env := &goEnv{vars: map[*Var]Value{}, rank: m.rank}
+	for i := range env.gprs {
+		env.gprs[i] = g.r.Uint32()
+		env.fprs[i] = doubleConsts[g.r.IntN(len(doubleConsts))] * float64(g.r.IntN(5)-2)
+	}
+	m.sends = nil
+	for _, v := range append(g.vars, res) {
+		x := valueFromBits(v.T, g.r.Uint64())
+		if v.T == Double {
+			x = DoubleValue(doubleConsts[g.r.IntN(len(doubleConsts))])
+		}
+		env.vars[v] = x
+		m.writeVar(t, v, x)
+	}
+	m.setFrame(t, env)
+	want, err := Eval(Assign(res, e), env)
+	if err != nil {
+		t.Fatalf("eval %v: %v", e, err)
+	}
+	m.runSnippet(t, code)
+	got := m.readVar(t, res)
+	if !sameValue(got, want) {
+		t.Fatalf("%v\n = %v on the machine, %v in Go\n%s", e, got, want, code.Disasm(hCode))
+	}
+	for _, v := range g.vars {
+		if got := m.readVar(t, v); !sameValue(got, env.vars[v]) {
+			t.Fatalf("%v: variable %s = %v on the machine, %v in Go", e, v.Name, got, env.vars[v])
+		}
+	}
+	checkSends(t, e, m.sends, env.sends)
+	return true
+}
+
+func checkSends(t *testing.T, e *Exp, got, want [][]Value) {
+	if len(got) != len(want) {
+		t.Fatalf("%v: %d sends on the machine, %d in Go", e, len(got), len(want))
+	}
+	for i := range got {
+		for j := range got[i] {
+			if !sameValue(got[i][j], want[i][j]) {
+				t.Fatalf("%v: send %d value %d = %v, want %v", e, i, j, got[i][j], want[i][j])
+			}
+		}
+	}
+}
+
+// setFrame fills the trampoline frame's save slots with the argument registers.
+func (m *machine) setFrame(t testing.TB, env *goEnv) {
+	mem := m.cpu.Mem
+	for r := uint32(0); r < 13; r++ {
+		if err := mem.Write32(hFrameR1+uint32(gprSlot(r)), env.gprs[r]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f := uint32(0); f < 14; f++ {
+		if err := mem.Write64(hFrameR1+uint32(fprSlot(f)), math.Float64bits(env.fprs[f])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.cpu.GPR[1] = hFrameR1
+}
+
+// runSnippet runs the code followed by the "done" hypercall.
+func (m *machine) runSnippet(t testing.TB, code *Code) {
+	var a asm
+	a.w = append(a.w, code.Words...)
+	a.li32(0, hcDone)
+	a.sc()
+	if err := m.cpu.Mem.Poke(hCode, wordsBytes(a.w)); err != nil {
+		t.Fatal(err)
+	}
+	m.run(t, hCode)
+}
+
+func TestCodegenMatchesEvaluator(t *testing.T) {
+	m := newMachine(t)
+	slots := NewSlots(hVars, 0x800)
+	g := newTreeGen(1, slots)
+	g.noFP = !m.hasFP()
+	if g.noFP {
+		t.Log("the ppc interpreter does not execute floating point yet: double trees left out")
+	}
+	results := map[Type]*Var{}
+	for _, ty := range []Type{Int, Int64, Double} {
+		results[ty], _ = slots.Alloc("result_"+ty.String(), ty)
+	}
+	ran, skipped := map[Type]int{}, 0
+	for range 3000 {
+		e := g.value(4)
+		ty := typeOf(e)
+		if checkOnMachine(t, m, g, results[ty], e) {
+			ran[ty]++
+		} else {
+			skipped++
+		}
+	}
+	for _, ty := range []Type{Int, Int64, Double}[:3-b2i(g.noFP)] {
+		if ran[ty] < 200 {
+			t.Errorf("only %d %s trees ran", ran[ty], ty)
+		}
+	}
+	if skipped > 300 {
+		t.Errorf("%d trees needed too many registers", skipped)
+	}
+	t.Logf("ran %v trees, %d refused for register pressure", ran, skipped)
+}
+
+// hasFP reports whether the interpreter runs lfd.
+func (m *machine) hasFP() bool {
+	var a asm
+	a.lfd(1, 0, 1)
+	a.li32(0, hcDone)
+	a.sc()
+	if err := m.cpu.Mem.Poke(hCode, wordsBytes(a.w)); err != nil {
+		return false
+	}
+	m.cpu.GPR[1] = hFrameR1
+	m.cpu.PC = hCode
+	return m.cpu.Run(100).Kind == ppc.StopSyscall
+}

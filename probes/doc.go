@@ -1,0 +1,75 @@
+// Package probes builds what dpclsh splices into a running PowerPC 440 program: probe
+// expressions (DPCL's ProbeExp, DynInst's snippets), their code, the points they can go
+// to, and the base trampolines that run them. It is pure code over bytes: writing into a
+// node is the runtime's job, through bgl's debug interface.
+//
+// Usage:
+//
+//	prog, _ := probes.OpenProgram(f)                      // symbols, code, DWARF lines
+//	fn, _ := prog.Lookup("MPI_Send")
+//	entry, _ := prog.Points(fn, probes.PointEntry)
+//	slots := probes.NewSlots(region.Start, 4096)           // probe variables
+//	n, _ := slots.Alloc("n", probes.Int)
+//	e := probes.Assign(n, probes.Binary(probes.KAdd, probes.Ref(n), probes.IntConst(1)))
+//	code, _ := probes.Compile(e, &probes.Target{Tag: 1, Resolve: prog.Resolve})
+//	tr, _ := probes.BuildTrampoline(entry[0], []*probes.Code{code}, []bool{false}, base, guard)
+//	// write tr.Bytes() at base, then tr.Patch at entry[0].Addr; toggle with tr.Toggles.
+//
+// # Expressions
+//
+// Three value types: Int (32-bit), Int64, Double; Void for send and when without else.
+// Mixed operands widen int -> int64 -> double (C's usual conversions); assignment only
+// widens ("cannot assign double to int variable n"). Check reports the offending node and
+// why. Eval is the reference semantics the generated code is tested against. Where C is
+// undefined the choice follows what the generated code does: integer arithmetic wraps,
+// x / 0 is 0 and x % 0 is x, INT_MIN / -1 is INT_MIN (so x == x/y*y + x%y always), shift
+// counts are taken modulo 64 and a 32-bit shift by 32..63 gives 0 (<<) or the sign (>>),
+// as slw/sraw do; >> is arithmetic (every type is signed). Comparisons of doubles follow
+// IEEE (NaN is unordered: every comparison but != is false); a double is true when it is
+// not 0 (NaN is true). int64 / and % are refused (the 440 has no 64-bit divide and the
+// generator does not call a library routine).
+//
+// arg(i, type) reads argument registers by class: r(3+i) for int, the pair r(3+i):r(4+i)
+// for int64 (i even, as the SysV ABI aligns pairs), f(1+i) for double; i equals the C
+// argument position when the earlier arguments are word-sized. retval reads r3, r3:r4 or
+// f1. rank() and counter(name) are the HcRank and HcCounter hypercalls of bgl/abi;
+// timebase() reads TBU/TBL; call() calls a program function through CTR with the ABI's
+// registers (at most r3..r10 and f1..f8); send() builds a packet on the frame and makes
+// the HcAisSend hypercall (r3 = address, r4 = length): header {tag, count} then 16-byte
+// records {kind, 0, value}, see DecodeSend.
+//
+// # Code
+//
+// Compile produces position-independent words: internal branches are relative, variables
+// and called functions absolute, constants built with lis/ori and doubles loaded through
+// the frame (no literal pool), so one compilation serves every node and any placement.
+// Registers come from the volatile set (r3..r12, f1..f13; r0 and f0 are scratch): an
+// expression needing more fails with a CompileError rather than spilling; values live
+// across a call or hypercall are saved to the frame. Code records what it clobbers and
+// reads so the trampoline saves exactly that.
+//
+// # Points
+//
+// Program reads a static ELF with debug/elf and debug/dwarf. Entry is the first
+// instruction (Point.BranchTarget warns when a branch inside the function also reaches it:
+// an entry probe there fires on those branches too). Exits are every instruction that
+// leaves the function: blr and conditional returns, b/bc out of it (tail calls), and bctr
+// unless a bounds check (cmplwi) or an indexed load (lwzx) in the 12 instructions before
+// marks it as a switch dispatch. Call sites are bl, bctrl and bcl other than gcc's
+// "bcl 20,31,.+4". Instructions after a lwarx up to its stwcx. are never points.
+//
+// # Trampolines
+//
+// A base trampoline (see Frame* for its frame) decrements r1 past StackGap bytes, saves
+// the registers its snippets clobber or read (every volatile register, CR, LR, CTR, XER and
+// FPSCR when one calls a function), runs each snippet behind a toggle word (nop = active,
+// b over it = inactive), restores, runs the displaced instruction relocated and branches
+// back. Relocation: b/bl retargeted; bc becomes "bc +8; b next; b target"; bl, bcl and
+// bctrl leave LR = original PC + 4 (set through r0, parked under the stack); bclrl is
+// refused. Probes at a conditional exit or call (beqlr, a conditional tail call) run only
+// when the branch is taken: the trampoline tests the condition first. Snippets that call
+// functions are guarded by a per-node word so a probe reached from inside such a call is
+// skipped instead of recursing. A removed or replaced trampoline may be freed once
+// Busy(pc, ReturnAddresses(...)) is false: no PC, LR, saved return address or LR saved by
+// another trampoline's frame points into it.
+package probes

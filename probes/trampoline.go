@@ -1,0 +1,289 @@
+package probes
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/dpclsh/dpclsh/ppc"
+)
+
+// Trampoline is a base trampoline built for one point at one address of the
+// instrumentation region: frame, saves, the snippets each behind a toggle word, restores,
+// the displaced instruction relocated, and the branch back.
+type Trampoline struct {
+	Point   Point
+	Base    uint32
+	Words   []uint32
+	Patch   uint32   // the b that replaces Point.Word at Point.Addr
+	Toggles []Toggle // one per snippet, in order
+	Frame   int32    // bytes below the interrupted r1 (gap included)
+}
+
+// Toggle is a snippet's activation word: On runs the snippet, Off jumps over it.
+type Toggle struct {
+	Addr    uint32
+	On, Off uint32
+}
+
+// Size is the trampoline's length in bytes.
+func (t *Trampoline) Size() uint32 { return uint32(4 * len(t.Words)) }
+
+// Bytes returns the trampoline as big-endian words.
+func (t *Trampoline) Bytes() []byte {
+	b := make([]byte, 4*len(t.Words))
+	for i, w := range t.Words {
+		binary.BigEndian.PutUint32(b[4*i:], w)
+	}
+	return b
+}
+
+// Disasm prints the trampoline at its base address.
+func (t *Trampoline) Disasm() string { return disasmWords(t.Words, t.Base) }
+
+// Contains reports whether addr lies in the trampoline.
+func (t *Trampoline) Contains(addr uint32) bool { return addr-t.Base < t.Size() }
+
+// Busy reports whether a stopped node still needs the trampoline: its PC or one of the
+// addresses it may return to (see ReturnAddresses) lies inside.
+func (t *Trampoline) Busy(pc uint32, returns []uint32) bool {
+	if t.Contains(pc) {
+		return true
+	}
+	for _, a := range returns {
+		if t.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReturnAddresses lists the code addresses a stopped node may still return to: LR, the LR
+// each frame of the r1 back chain saved (SysV PPC32: at the caller's frame + 4) and, for
+// every frame that belongs to a trampoline (inTramp reports trampoline code), the LR the
+// trampoline saved for the code it interrupted (FrameLR) — a trampoline keeps the
+// interrupted LR there, not where the ABI's walk looks. Slots read this way may be stale,
+// which only makes the answer conservative. The walk stops at a null, non-increasing or
+// unreadable link; it is never cut short, since a deep recursion through a snippet's call
+// still returns into every trampoline on its way.
+func ReturnAddresses(pc, lr, r1 uint32, read32 func(addr uint32) (uint32, error), inTramp func(addr uint32) bool) []uint32 {
+	out := []uint32{lr}
+	add := func(addr uint32) {
+		if v, err := read32(addr); err == nil {
+			out = append(out, v)
+		}
+	}
+	if inTramp(pc) || inTramp(lr) {
+		// The frame at r1 is the trampoline's, or (a callee mid-prologue) its back chain is.
+		add(r1 + FrameLR)
+		if up, err := read32(r1); err == nil {
+			add(up + FrameLR)
+		}
+	}
+	for sp := r1; ; {
+		next, err := read32(sp)
+		if err != nil || next == 0 || next <= sp {
+			break
+		}
+		ra, err := read32(next + 4)
+		if err != nil {
+			break
+		}
+		out = append(out, ra)
+		if inTramp(ra) {
+			add(next + FrameLR)
+		}
+		sp = next
+	}
+	return out
+}
+
+// saveSet is what a trampoline saves and restores for its snippets.
+type saveSet struct {
+	gprs, fprs              uint32
+	cr, lr, ctr, xer, fpscr bool
+	scratch                 int32
+}
+
+func saves(snippets []*Code) saveSet {
+	var s saveSet
+	for _, c := range snippets {
+		s.gprs |= c.Clobber | c.Reads
+		s.fprs |= c.FClob | c.FReads
+		s.cr = s.cr || c.CR
+		s.xer = s.xer || c.XER
+		s.ctr = s.ctr || c.CTR
+		s.fpscr = s.fpscr || c.FPSCR
+		s.scratch = max(s.scratch, c.Scratch)
+		if c.Calls {
+			s.gprs |= volatileGPRs
+			s.fprs |= volatileFPRs
+			s.cr, s.lr, s.ctr, s.xer, s.fpscr = true, true, true, true, true
+		}
+	}
+	if s.cr || s.lr || s.ctr || s.xer {
+		s.gprs |= 1 // r0 carries the special registers to and from the frame
+	}
+	if s.fpscr {
+		s.fprs |= 1 // f0 carries FPSCR
+	}
+	return s
+}
+
+// sprSaves lists the special registers saved through r0, with their frame slots.
+func (s saveSet) sprSaves() []struct {
+	spr uint32
+	off int32
+} {
+	type e = struct {
+		spr uint32
+		off int32
+	}
+	var out []e
+	if s.lr {
+		out = append(out, e{sprLR, FrameLR})
+	}
+	if s.ctr {
+		out = append(out, e{sprCTR, FrameCTR})
+	}
+	if s.xer {
+		out = append(out, e{sprXER, FrameXER})
+	}
+	return out
+}
+
+// BuildTrampoline lays out the base trampoline for point p at base with the snippets in
+// order; active[i] says whether snippet i starts enabled (DPCL installs inactive). guard is
+// the address of the node's recursion guard word (zero-initialized, in the instrumentation
+// region): when a snippet calls a program function, the trampoline sets the word around
+// its snippets and skips them while it is set, so a probe inside a function a snippet
+// calls does not recurse (DynInst's trampoline guard). Snippets without calls ignore it.
+func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint32) (*Trampoline, error) {
+	if len(active) != len(snippets) {
+		return nil, fmt.Errorf("probes: trampoline for %v: %d snippets but %d activation flags", p, len(snippets), len(active))
+	}
+	patch, err := ppc.Branch(p.Addr, base, false)
+	if err != nil {
+		return nil, fmt.Errorf("probes: trampoline for %v: instrumentation region out of branch reach: %w", p, err)
+	}
+	s := saves(snippets)
+	frame := StackGap + (FrameScratch+s.scratch+15)&^15
+	t := &Trampoline{Point: p, Base: base, Patch: patch, Frame: frame}
+	var a asm
+	reloc := a.newLabel()
+	if br := decodeBranch(p.Word, p.Addr); guarded(p.Kind, br) {
+		a.bc(br.bo^boCondTrue, br.bi, reloc)
+	}
+	a.stwu(1, -frame, 1)
+	saveRegs(&a, s)
+	skip := a.newLabel()
+	if s.lr { // a snippet calls
+		if guard == 0 {
+			return nil, fmt.Errorf("probes: trampoline for %v: a snippet calls a function but no recursion guard word was given", p)
+		}
+		setGuard(&a, guard, 1, skip)
+	}
+	for i, c := range snippets {
+		skipWord, err := ppc.Branch(0, uint32(4*(len(c.Words)+1)), false)
+		if err != nil {
+			return nil, fmt.Errorf("probes: trampoline for %v: snippet %d: %w", p, i, err)
+		}
+		tog := Toggle{Addr: base + uint32(4*a.pc()), On: nop, Off: skipWord}
+		t.Toggles = append(t.Toggles, tog)
+		if active[i] {
+			a.emit(tog.On)
+		} else {
+			a.emit(tog.Off)
+		}
+		a.w = append(a.w, c.Words...)
+	}
+	if s.lr {
+		setGuard(&a, guard, 0, skip)
+	}
+	a.bind(skip)
+	restoreRegs(&a, s)
+	a.addi(1, 1, frame)
+	a.bind(reloc)
+	a.resolve()
+	words, err := relocate(p, base+uint32(4*a.pc()))
+	if err != nil {
+		return nil, err
+	}
+	t.Words = append(a.w, words...)
+	return t, nil
+}
+
+// setGuard writes v to the guard word; setting it first jumps to skip when it is already
+// set. r11, r12 and CR0 are free here: a calling snippet makes the trampoline save them.
+func setGuard(a *asm, guard, v uint32, skip label) {
+	a.addis(12, 0, ha(guard))
+	if v == 1 {
+		a.lwz(11, lo(guard), 12)
+		a.cmpwi(0, 11, 0)
+		a.bc(boFalse, crEQ, skip)
+	}
+	a.li32(11, v)
+	a.stw(11, lo(guard), 12)
+}
+
+// boCondTrue is the BO bit that selects "branch if the CR bit is set" over "if clear".
+const boCondTrue = 0x08
+
+// guarded reports whether an exit or call point is a branch taken only on a CR condition
+// (beqlr, a conditional tail call, a conditional bcl): its probes then run only when the
+// branch is taken, so an exit probe counts returns, not passes over a beqlr. Conditions
+// that also decrement CTR are not tested ahead (that would change CTR): probes there run
+// on every pass.
+func guarded(k PointKind, br branch) bool {
+	return (k == PointExit || k == PointCall) && br.kind != brNone && br.kind != brB &&
+		br.bo&0x10 == 0 && br.bo&0x04 != 0
+}
+
+func saveRegs(a *asm, s saveSet) {
+	for r := uint32(0); r <= lastGPR; r++ {
+		if s.gprs&(1<<r) != 0 {
+			a.stw(r, gprSlot(r), 1)
+		}
+	}
+	if s.cr {
+		a.mfcr(0)
+		a.stw(0, FrameCR, 1)
+	}
+	for _, e := range s.sprSaves() {
+		a.mfspr(0, e.spr)
+		a.stw(0, e.off, 1)
+	}
+	for f := uint32(0); f <= lastFPR; f++ {
+		if s.fprs&(1<<f) != 0 {
+			a.stfd(f, fprSlot(f), 1)
+		}
+	}
+	if s.fpscr {
+		a.mffs(0)
+		a.stfd(0, FrameFPSCR, 1)
+	}
+}
+
+func restoreRegs(a *asm, s saveSet) {
+	if s.fpscr {
+		a.lfd(0, FrameFPSCR, 1)
+		a.mtfsf(0xff, 0)
+	}
+	for f := uint32(0); f <= lastFPR; f++ {
+		if s.fprs&(1<<f) != 0 {
+			a.lfd(f, fprSlot(f), 1)
+		}
+	}
+	if s.cr {
+		a.lwz(0, FrameCR, 1)
+		a.mtcrf(0xff, 0)
+	}
+	for _, e := range s.sprSaves() {
+		a.lwz(0, e.off, 1)
+		a.mtspr(e.spr, 0)
+	}
+	for r := uint32(0); r <= lastGPR; r++ {
+		if s.gprs&(1<<r) != 0 {
+			a.lwz(r, gprSlot(r), 1)
+		}
+	}
+}

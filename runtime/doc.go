@@ -1,0 +1,2 @@
+// Package runtime is part of dpclsh; see DESIGN.md.
+package runtime

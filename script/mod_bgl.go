@@ -1,0 +1,220 @@
+package script
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/dpclsh/dpclsh/bgl"
+	lua "github.com/yuin/gopher-lua"
+)
+
+func init() {
+	RegisterModule(Module{
+		Name: "bgl",
+		Doc: `bgl — the simulated Blue Gene/L machine without a tool: partitions and plain runs.
+Ranks map to compute nodes in order, compute node n to I/O node n // per_io; every file
+call is shipped to the I/O node and confined to the working directory.`,
+		Funcs: []Function{
+			{"partition", `bgl.partition{nodes = N, per_io = K} -> Partition
+N compute nodes (1..65536) and one I/O node per K (8..64, default 64). Fields: nodes, per_io,
+ionodes, shape ({X, Y, Z} torus). Methods: p:ionode(rank), p:coord(rank) -> x, y, z,
+p:ranks(ionode) -> {first, ..., last}, p:hops(a, b) (torus distance). Accepted by the ctx
+constructors in place of an application.`, bglPartition},
+			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, workdir =, label =, seed =}) -> result
+Runs a static PowerPC ELF to its end. result.status is the job status (the highest rank
+status; 128+S for a rank killed by signal S); result.codes[rank], result.stdout[rank] and
+result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
+streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
+and result.instructions measure the run.`, bglRun},
+		},
+		Init: func(_ *Session, mod *lua.LTable) {
+			mod.RawSetString("max_nodes", lua.LNumber(bgl.MaxNodes))
+			mod.RawSetString("default_per_io", lua.LNumber(bgl.DefaultPerIO))
+		},
+	})
+	RegisterType(Type{
+		Name: partitionTypeName,
+		Doc:  "a Blue Gene/L partition: compute nodes, I/O nodes, torus",
+		Meta: []Function{
+			{"__index", "p.field or p:method(...)", partitionIndex},
+			{"__tostring", "tostring(p)", func(L *lua.LState) int {
+				L.Push(lua.LString(checkPartition(L, 1).String()))
+				return 1
+			}},
+			{"__len", "#p -> nodes", func(L *lua.LState) int {
+				L.Push(lua.LNumber(checkPartition(L, 1).Nodes))
+				return 1
+			}},
+		},
+	})
+}
+
+const partitionTypeName = "bgl.Partition"
+
+func checkPartition(L *lua.LState, n int) *bgl.Partition {
+	return CheckObject[*bgl.Partition](L, n, partitionTypeName)
+}
+
+// optField returns integer field name of table t, or def when absent.
+func optField(L *lua.LState, t *lua.LTable, name string, def int) int {
+	v := t.RawGetString(name)
+	if v == lua.LNil {
+		return def
+	}
+	i, ok := luaInt(v)
+	if !ok {
+		L.RaiseError("%s must be an integer, got %s", name, describe(v))
+	}
+	return i
+}
+
+func bglPartition(L *lua.LState) int {
+	t := L.CheckTable(1)
+	p, err := bgl.NewPartition(optField(L, t, "nodes", 1), optField(L, t, "per_io", bgl.DefaultPerIO))
+	if err != nil {
+		L.RaiseError("bgl.partition: %s", strings.TrimPrefix(err.Error(), "bgl: partition: "))
+	}
+	L.Push(NewObject(L, partitionTypeName, p))
+	return 1
+}
+
+var partitionMethods = map[string]lua.LGFunction{
+	"ionode": func(L *lua.LState) int {
+		p := checkPartition(L, 1)
+		L.Push(lua.LNumber(p.IONodeOf(p.NodeOf(checkRank(L, p, 2)))))
+		return 1
+	},
+	"coord": func(L *lua.LState) int {
+		p := checkPartition(L, 1)
+		c := p.Coord(p.NodeOf(checkRank(L, p, 2)))
+		L.Push(lua.LNumber(c.X))
+		L.Push(lua.LNumber(c.Y))
+		L.Push(lua.LNumber(c.Z))
+		return 3
+	},
+	"ranks": func(L *lua.LState) int {
+		p := checkPartition(L, 1)
+		io := checkInt(L, 2, "ionode")
+		if io < 0 || io >= p.IONodes() {
+			L.ArgError(2, fmt.Sprintf("I/O node %d out of range 0..%d", io, p.IONodes()-1))
+		}
+		first, end := p.NodesOf(io)
+		out := L.CreateTable(end-first, 0)
+		for r := first; r < end; r++ {
+			out.Append(lua.LNumber(r))
+		}
+		L.Push(out)
+		return 1
+	},
+	"hops": func(L *lua.LState) int {
+		p := checkPartition(L, 1)
+		L.Push(lua.LNumber(p.Hops(checkRank(L, p, 2), checkRank(L, p, 3))))
+		return 1
+	},
+}
+
+func checkRank(L *lua.LState, p *bgl.Partition, n int) int {
+	r := checkInt(L, n, "rank")
+	if r < 0 || r >= p.Nodes {
+		L.ArgError(n, fmt.Sprintf("rank %d out of range 0..%d", r, p.Nodes-1))
+	}
+	return r
+}
+
+func partitionIndex(L *lua.LState) int {
+	p := checkPartition(L, 1)
+	key := L.CheckString(2)
+	switch key {
+	case "nodes":
+		L.Push(lua.LNumber(p.Nodes))
+	case "per_io":
+		L.Push(lua.LNumber(p.PerIO))
+	case "ionodes":
+		L.Push(lua.LNumber(p.IONodes()))
+	case "shape":
+		t := L.CreateTable(3, 0)
+		for _, d := range p.Shape {
+			t.Append(lua.LNumber(d))
+		}
+		L.Push(t)
+	default:
+		fn, ok := partitionMethods[key]
+		if !ok {
+			L.Push(lua.LNil)
+			return 1
+		}
+		L.Push(L.NewFunction(fn))
+	}
+	return 1
+}
+
+// runConfig reads bgl.run's options table.
+func runConfig(L *lua.LState, exe string, opts *lua.LTable) bgl.JobConfig {
+	cfg := bgl.JobConfig{Exe: exe, Nodes: 1, PerIO: bgl.DefaultPerIO, Workdir: ".", Capture: true}
+	if opts == nil {
+		return cfg
+	}
+	cfg.Nodes = optField(L, opts, "nodes", 1)
+	cfg.PerIO = optField(L, opts, "per_io", bgl.DefaultPerIO)
+	cfg.Seed = uint64(optField(L, opts, "seed", 0))
+	if w, ok := opts.RawGetString("workdir").(lua.LString); ok {
+		cfg.Workdir = string(w)
+	}
+	cfg.Label = lua.LVAsBool(opts.RawGetString("label"))
+	switch a := opts.RawGetString("args").(type) {
+	case *lua.LTable:
+		a.ForEach(func(_, v lua.LValue) { cfg.Args = append(cfg.Args, lua.LVAsString(v)) })
+	case *lua.LNilType:
+	default:
+		L.RaiseError("bgl.run: args must be a table of strings, got %s", describe(a))
+	}
+	return cfg
+}
+
+func bglRun(L *lua.LState) int {
+	exe := L.CheckString(1)
+	cfg := runConfig(L, exe, L.OptTable(2, nil))
+	if _, err := bgl.NewPartition(cfg.Nodes, cfg.PerIO); err != nil {
+		L.RaiseError("bgl.run: %s", strings.TrimPrefix(err.Error(), "bgl: partition: "))
+	}
+	var out, errs bytes.Buffer
+	cfg.Stdout, cfg.Stderr = &out, &errs
+	res, err := bgl.Run(cfg)
+	if res == nil {
+		L.RaiseError("bgl.run: %s", strings.TrimPrefix(err.Error(), "bgl: "))
+	}
+	L.Push(runResultTable(L, res, out.String(), errs.String()))
+	if err != nil {
+		L.Push(lua.LString(err.Error()))
+		return 2
+	}
+	return 1
+}
+
+func runResultTable(L *lua.LState, res *bgl.RunResult, out, errs string) *lua.LTable {
+	t := L.NewTable()
+	t.RawSetString("status", lua.LNumber(res.ExitStatus()))
+	codes, so, se := L.NewTable(), L.NewTable(), L.NewTable()
+	for r, st := range res.Status {
+		codes.RawSetInt(r, lua.LNumber(st))
+		so.RawSetInt(r, lua.LString(res.Stdout[r]))
+		se.RawSetInt(r, lua.LString(res.Stderr[r]))
+	}
+	faults := L.NewTable()
+	for _, ev := range res.Exits {
+		if ev.Signal != 0 {
+			f := L.NewTable()
+			f.RawSetString("rank", lua.LNumber(ev.Rank))
+			f.RawSetString("pc", lua.LNumber(ev.PC))
+			f.RawSetString("signal", lua.LNumber(ev.Signal))
+			faults.Append(f)
+		}
+	}
+	for k, v := range map[string]lua.LValue{"codes": codes, "stdout": so, "stderr": se, "faults": faults,
+		"output": lua.LString(out), "errors": lua.LString(errs), "size": lua.LNumber(len(res.Status)),
+		"time_ns": lua.LNumber(res.TimeNS), "instructions": lua.LNumber(res.Instructions)} {
+		t.RawSetString(k, v)
+	}
+	return t
+}

@@ -1,0 +1,117 @@
+package script
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+func loadSandboxFunc(t *testing.T, L *lua.LState, src string) *lua.LFunction {
+	t.Helper()
+	fn, err := L.Load(strings.NewReader(src), "filter.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fn
+}
+
+func TestSandboxLibraries(t *testing.T) {
+	L := NewSandbox()
+	defer L.Close()
+	absent := []string{"io", "os", "debug", "package", "coroutine", "channel", "require",
+		"dofile", "loadfile", "load", "loadstring", "module", "collectgarbage", "print"}
+	for _, name := range absent {
+		if v := L.GetGlobal(name); v != lua.LNil {
+			t.Errorf("sandbox global %s = %v, want nil", name, v.Type())
+		}
+	}
+	present := []string{"pairs", "ipairs", "pcall", "error", "tostring", "setmetatable",
+		"table", "string", "math"}
+	for _, name := range present {
+		if v := L.GetGlobal(name); v == lua.LNil {
+			t.Errorf("sandbox global %s missing", name)
+		}
+	}
+	fn := loadSandboxFunc(t, L, `return _G.io, _G.os, string.format("%d", 42), math.max(1, 9), table.concat({1,2}, ",")`)
+	got, err := CallWithDeadline(L, time.Second, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"nil", "nil", "42", "9", "1,2"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d results, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if got[i].String() != w {
+			t.Errorf("result %d = %s, want %s", i, got[i].String(), w)
+		}
+	}
+}
+
+func TestCallWithDeadline(t *testing.T) {
+	tests := []struct {
+		name    string
+		src     string
+		args    []lua.LValue
+		want    string // results joined by ","
+		wantErr string // substring of the error
+	}{
+		{"results", "local a, b = ...; return b, a, a + b", []lua.LValue{lua.LNumber(2), lua.LNumber(3)}, "3,2,5", ""},
+		{"no results", "return", nil, "", ""},
+		{"error names line", "local x = 1\nerror('bad packet')", nil, "", "filter.lua:2: bad packet"},
+		{"infinite loop", "local n = 0\nwhile true do n = n + 1 end", nil, "", "deadline exceeded"},
+		{"pcall cannot keep a loop alive", "while true do pcall(function() while true do end end) end", nil, "", "deadline exceeded"},
+		{"io is absent", "return io.open('x')", nil, "", "filter.lua:1:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			L := NewSandbox()
+			defer L.Close()
+			fn := loadSandboxFunc(t, L, tc.src)
+			start := time.Now()
+			got, err := CallWithDeadline(L, 50*time.Millisecond, fn, tc.args...)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				if strings.Contains(tc.wantErr, "deadline") && !errors.Is(err, ErrDeadline) {
+					t.Errorf("err = %v, not ErrDeadline", err)
+				}
+				if time.Since(start) > 5*time.Second {
+					t.Errorf("call took %v, deadline was 50ms", time.Since(start))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var parts []string
+			for _, v := range got {
+				parts = append(parts, v.String())
+			}
+			if s := strings.Join(parts, ","); s != tc.want {
+				t.Errorf("results = %q, want %q", s, tc.want)
+			}
+			if L.GetTop() != 0 {
+				t.Errorf("stack top = %d after call, want 0", L.GetTop())
+			}
+		})
+	}
+}
+
+func TestCallWithDeadlineReusesState(t *testing.T) {
+	L := NewSandbox()
+	defer L.Close()
+	loop := loadSandboxFunc(t, L, "while true do end")
+	if _, err := CallWithDeadline(L, 10*time.Millisecond, loop); !errors.Is(err, ErrDeadline) {
+		t.Fatalf("loop: err = %v", err)
+	}
+	ok := loadSandboxFunc(t, L, "return 7")
+	got, err := CallWithDeadline(L, time.Second, ok)
+	if err != nil || len(got) != 1 || got[0] != lua.LNumber(7) {
+		t.Fatalf("after a deadline the state must still work: %v %v", got, err)
+	}
+}
