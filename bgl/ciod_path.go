@@ -103,39 +103,62 @@ func (s *sandbox) resolve(base, path string, followLast bool) (string, abi.Errno
 			comps = cand
 			break
 		}
-		fi, err := os.Lstat(filepath.Join(s.dir, filepath.Join(cand...)))
+		link, e := s.lookup(cand, last)
 		switch {
-		case err != nil && last:
+		case e != 0:
+			return "", e
+		case link == nil:
 			comps = cand
 			continue
-		case err != nil:
-			return "", hostErrno(err)
-		case fi.Mode()&fs.ModeSymlink != 0:
-			if links++; links > maxSymlinks {
-				return "", abi.ELOOP
-			}
-			target, err := os.Readlink(filepath.Join(s.dir, filepath.Join(cand...)))
-			if err != nil {
-				return "", hostErrno(err)
-			}
-			if filepath.IsAbs(target) {
-				rel, ok := s.inside(target)
-				if !ok {
-					return "", abi.EACCES
-				}
-				comps, target = nil, rel
-			}
-			pending = append(splitPath(target), pending...)
-		case !last && !fi.IsDir():
-			return "", abi.ENOTDIR
-		default:
-			comps = cand
 		}
+		if links++; links > maxSymlinks {
+			return "", abi.ELOOP
+		}
+		if link.abs {
+			comps = nil
+		}
+		pending = append(link.comps, pending...)
 	}
 	if len(comps) == 0 {
 		return ".", 0
 	}
 	return filepath.Join(comps...), 0
+}
+
+// symlink is a link's target: components to resolve next, from the root when abs.
+type symlink struct {
+	comps []string
+	abs   bool
+}
+
+// lookup examines the resolved components cand: nil when it is a directory (or a missing
+// last component), its target when it is a symlink. A target outside the working
+// directory is EACCES.
+func (s *sandbox) lookup(cand []string, last bool) (*symlink, abi.Errno) {
+	host := filepath.Join(s.dir, filepath.Join(cand...))
+	fi, err := os.Lstat(host)
+	switch {
+	case err != nil && last:
+		return nil, 0
+	case err != nil:
+		return nil, hostErrno(err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(host)
+		if err != nil {
+			return nil, hostErrno(err)
+		}
+		if !filepath.IsAbs(target) {
+			return &symlink{comps: splitPath(target)}, 0
+		}
+		rel, ok := s.inside(target)
+		if !ok {
+			return nil, abi.EACCES
+		}
+		return &symlink{comps: splitPath(rel), abs: true}, 0
+	case !last && !fi.IsDir():
+		return nil, abi.ENOTDIR
+	}
+	return nil, 0
 }
 
 // hostErrno maps a host error to the errno the program sees. Errors that carry no errno

@@ -3,6 +3,7 @@ package bgl
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
@@ -143,4 +144,41 @@ func TestCIODDescriptors(t *testing.T) {
 	if len(io.procs) != 0 {
 		t.Error("detach kept the process")
 	}
+}
+
+// FuzzResolve: whatever the path, a resolved name stays inside the working directory and
+// never spells a way out.
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"a/b.txt", "../x", "/etc/passwd", "in/../up/x", "out/x", "loop", "a/./../f", "//a//b"} {
+		f.Add("", s)
+		f.Add("a", s)
+	}
+	outer := f.TempDir()
+	work := filepath.Join(outer, "work")
+	os.MkdirAll(filepath.Join(work, "a"), 0o755)
+	os.Symlink("/etc", filepath.Join(work, "out"))
+	os.Symlink("..", filepath.Join(work, "up"))
+	os.Symlink("a", filepath.Join(work, "in"))
+	os.Symlink("loop", filepath.Join(work, "loop"))
+	sb, err := newSandbox(work)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { sb.close() })
+	f.Fuzz(func(t *testing.T, base, path string) {
+		if base != "" && base != "a" {
+			return
+		}
+		rel, e := sb.resolve(base, path, true)
+		if e != 0 {
+			return
+		}
+		if filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "/../") {
+			t.Fatalf("resolve(%q, %q) = %q escapes", base, path, rel)
+		}
+		host := filepath.Join(sb.dir, rel)
+		if host != sb.dir && !strings.HasPrefix(host, sb.dir+"/") {
+			t.Fatalf("resolve(%q, %q) = %q lands at %s", base, path, rel, host)
+		}
+	})
 }

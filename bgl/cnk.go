@@ -56,10 +56,9 @@ type Proc struct {
 	Exe                string // path the program was started as (readlink /proc/self/exe)
 	Mem                *ppc.Memory
 
-	// Cycles returns the node's virtual clock in 700 MHz cycles; Counter reads a counter.
-	Cycles  func() uint64
-	Counter func(abi.Counter) uint64
-	Epoch   int64 // seconds CLOCK_REALTIME adds to virtual time
+	// Cycles returns the node's virtual clock in 700 MHz cycles.
+	Cycles func() uint64
+	Epoch  int64 // seconds CLOCK_REALTIME adds to virtual time
 
 	brk, brkStart uint32
 	layout        addrLayout

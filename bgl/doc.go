@@ -1,2 +1,60 @@
-// Package bgl is part of dpclsh; see DESIGN.md.
+// Package bgl is the simulated Blue Gene/L: a partition of compute nodes running real
+// PowerPC 440 ELF programs on package ppc's interpreter under a Compute Node Kernel (CNK),
+// I/O nodes running the CIOD that executes the function-shipped file calls, a conservative
+// windowed scheduler in virtual time, SLURM-like job launch with an MPIR proctable, and the
+// generic tool hooks the BG/L paper's DPCL port builds on: a daemon slot per I/O node and a
+// debug interface (stop/continue, memory, registers, single-step, breakpoints, trap
+// redirection, exit and fault events). bgl knows nothing of probes or trees.
+//
+// Usage:
+//
+//	res, err := bgl.Run(bgl.JobConfig{Exe: "hello.elf", Nodes: 1024, PerIO: 64, Stdout: os.Stdout})
+//	fmt.Println(res.ExitStatus())
+//
+//	j, _ := bgl.Launch(bgl.JobConfig{Exe: "app.elf", Nodes: 256, Stopped: true})
+//	j.SetDaemon(0, myDaemon)               // gets ais_send packets and events of ranks 0..63
+//	j.Exec(func(d *bgl.Debug) error { ... }) // every I/O node's slot, machine still
+//	j.Start(); j.RunUntil(1_000_000)       // virtual ns
+//
+// The model, and what was chosen where DESIGN.md is silent:
+//
+//   - Partition: ranks map to compute nodes in order, node n to I/O node n/PerIO; the torus
+//     is the most cubic X>=Y>=Z factorisation of the node count (64x32x32 for 65,536),
+//     node n at x = n%X, y = n/X%Y, z = n/(X*Y).
+//   - Time: a node's clock is its timebase, TBBase + Count.Cycles at 700 MHz; time spent
+//     blocked or held is added to TBBase, so mftb and every clock syscall see it while the
+//     cycle counter counts only executed cycles. CLOCK_REALTIME adds JobConfig.Epoch.
+//   - Scheduler: a window starts at the earliest runnable clock or pending message and is
+//     DefaultWindowNS (2 µs) long, below the 2.5 µs tree latency. Messages due before the
+//     window's end are delivered first in (arrival, source, sequence) order; then the
+//     runnable nodes run to the window's end on GOMAXPROCS workers (chunks of 32 nodes),
+//     each touching only its own state; what they sent is queued. Blocked and held nodes
+//     are not run. A lone runnable node with nothing in flight runs up to 10 ms at once.
+//     Results depend on inputs only, never on GOMAXPROCS.
+//   - CNK: one table, Syscalls(), {number, handler, support, note}. Function-shipped
+//     calls block the node: the request reaches the I/O node one tree latency later, the
+//     CIOD serves its nodes one call at a time (2 µs plus 1 ns per byte), the reply takes
+//     another tree latency. Console writes reach the front-end in that serving order, i.e.
+//     by (arrival at the I/O node, rank, sequence); --label prefixes "%*d: " per line as
+//     srun does. getrandom and AT_RANDOM are seeded per job and rank (splitmix64). The
+//     process on rank r has pid 100+r; getppid is 1 (the CIOD). Signals: handlers are
+//     accepted but never run; kill/tgkill on itself ends the process by that signal (so
+//     abort() gives 134 like qemu). mremap answers ENOMEM (glibc then copies);
+//     mprotect(PROT_NONE) unmaps. Unknown calls: ENOSYS and EventUnsupported.
+//   - CIOD: paths resolve component by component inside the working directory (absolute
+//     paths are accepted only when they lie inside it); "..", symlinks and absolute paths
+//     that would leave it give EACCES, then the host call goes through an os.Root that
+//     refuses escapes again. fd 0 reads the job's stdin on rank 0 and EOF elsewhere;
+//     consoles are character devices whose ioctls all answer ENOTTY, so glibc buffers
+//     stdout fully, as under qemu with a pipe.
+//   - Hypercalls (package abi): rank, size, I/O node, counters, ais_send (delivered to the
+//     I/O node's Daemon one tree latency later; ENOTCONN with no daemon). The MPI range
+//     answers ENOSYS with an event until an MPI engine exists.
+//   - Faults stop the node with an EventFault (rank, pc, word, address, signal; status
+//     128+signal); the job goes on. Run prints one line per killed rank on stderr:
+//     "dpclsh: rank R: uncaught signal S (NAME) at pc 0xPC".
+//   - Debug: the interface is bound to one I/O node and refuses other ranks; it must be
+//     used from the goroutine driving the job (callbacks, Exec, between Run calls). A
+//     continued node's clock catches up with the machine's. WriteMem patches text copy-on-
+//     write, so only that node sees the change.
 package bgl

@@ -17,30 +17,33 @@ import (
 // corpus lists the differential programs with their arguments. Every one must produce the
 // same stdout bytes and exit status as qemu-ppc -cpu 440epx.
 var corpus = []struct {
-	prog string
-	args []string
+	prog  string
+	args  []string
+	stdin string
 }{
-	{"hello", nil},
-	{"ints", nil},
-	{"floats", nil},
-	{"malloc", nil},
-	{"qsort", nil},
-	{"setjmp", nil},
-	{"fileio", nil},
-	{"argv", []string{"one", "two words", "", "three"}},
-	{"exit", []string{"42"}},
-	{"exit", []string{"255"}},
-	{"segv", nil},
-	{"abort", nil},
-	{"trap", nil},
+	{"hello", nil, ""},
+	{"ints", nil, ""},
+	{"floats", nil, ""},
+	{"malloc", nil, ""},
+	{"qsort", nil, ""},
+	{"setjmp", nil, ""},
+	{"fileio", nil, ""},
+	{"argv", []string{"one", "two words", "", "three"}, ""},
+	{"exit", []string{"42"}, ""},
+	{"exit", []string{"255"}, ""},
+	{"upper", nil, "stdin goes\nto rank 0\n" + strings.Repeat("x", 9000)},
+	{"segv", nil, ""},
+	{"abort", nil, ""},
+	{"trap", nil, ""},
 }
 
 // qemuRun runs prog under qemu in dir and returns stdout, stderr and the shell-style
 // status (128+S when killed by signal S, the signal then).
-func qemuRun(t *testing.T, qemu, dir, prog string, args []string) (string, string, int, int) {
+func qemuRun(t *testing.T, qemu, dir, prog string, args []string, stdin string) (string, string, int, int) {
 	t.Helper()
 	cmd := exec.Command(qemu, append([]string{"-cpu", "440epx", prog}, args...)...)
 	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -65,9 +68,10 @@ func TestDifferentialQEMU(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			exe, _ := filepath.Abs("testdata/bin/" + tc.prog + ".elf")
 			qdir, odir := t.TempDir(), t.TempDir()
-			wantOut, wantErr, wantStatus, wantSig := qemuRun(t, qemu, qdir, exe, tc.args)
+			wantOut, wantErr, wantStatus, wantSig := qemuRun(t, qemu, qdir, exe, tc.args, tc.stdin)
 			var out, errb bytes.Buffer
-			res, err := Run(JobConfig{Exe: exe, Args: tc.args, Workdir: odir, Stdout: &out, Stderr: &errb})
+			res, err := Run(JobConfig{Exe: exe, Args: tc.args, Workdir: odir, Stdout: &out, Stderr: &errb,
+				Stdin: strings.NewReader(tc.stdin)})
 			if err != nil {
 				t.Fatal(err)
 			}

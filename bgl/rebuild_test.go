@@ -32,7 +32,7 @@ func TestCorpusRebuildsByteForByte(t *testing.T) {
 	tmp := t.TempDir()
 	copyTree(t, "testdata", filepath.Join(tmp, "bgl", "testdata"), "bin")
 	copyTree(t, "target", filepath.Join(tmp, "bgl", "target"), "")
-	if out, err := exec.Command("make", "-s", "-C", filepath.Join(tmp, "bgl", "testdata")).CombinedOutput(); err != nil {
+	if out, err := exec.Command("make", "-s", "-j2", "-C", filepath.Join(tmp, "bgl", "testdata")).CombinedOutput(); err != nil {
 		t.Fatalf("make: %v\n%s", err, out)
 	}
 	bins, _ := filepath.Glob("testdata/bin/*.elf")

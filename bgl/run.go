@@ -59,6 +59,9 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 	})
 	j.Start()
 	stop := context.AfterFunc(ctx, j.Pause)
+	if ctx.Err() != nil {
+		j.Pause()
+	}
 	res.Stop = j.Run()
 	stop()
 	res.TimeNS = j.Now()

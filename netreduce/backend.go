@@ -65,6 +65,9 @@ func (h *backendHost) data(rank int, parent int32, m Msg, reply func(Msg)) {
 	}
 	for _, p := range outs {
 		p.Stream, p.Src, p.Count, p.Reduced = m.Stream, int32(rank), 1, false
+		if p.Tag == 0 {
+			p.Tag = m.Packet.Tag
+		}
 		if p.Time < m.Packet.Time {
 			p.Time = m.Packet.Time
 		}

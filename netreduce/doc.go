@@ -1,2 +1,68 @@
-// Package netreduce is part of dpclsh; see DESIGN.md.
+// Package netreduce is dpclsh's MRNet-style multicast/reduction tree: topologies,
+// networks, communicators, streams, typed packets, filters and transports. It imports
+// only the standard library.
+//
+// Usage:
+//
+//	topo, _ := netreduce.Generate("b:4^3")           // or ParseTopology(MRNet file)
+//	net, _ := netreduce.New(topo, netreduce.Options{
+//		Backend: func(rank int, p *netreduce.Packet) ([]*netreduce.Packet, error) {
+//			return []*netreduce.Packet{{Values: []any{int64(rank)}}}, nil
+//		}})
+//	defer net.Close()
+//	s, _ := net.NewStream(net.Broadcast(), netreduce.StreamConfig{Up: &netreduce.FilterSpec{Name: "sum"}})
+//	s.Send(netreduce.FirstAppTag, "%d", 1)
+//	p, _ := s.Recv(ctx)                              // p.Values[0] == int64(2016)
+//
+// # Structure
+//
+// Node is the protocol of one front-end or internal node as a pure state machine (messages
+// in, messages out; no goroutines, no clock, no I/O), tested by driving whole trees in one
+// goroutine with random interleavings. A runner feeds a Node from two bounded inboxes
+// (from the parent, from the children) and queues its output per destination; the
+// Transport decides where internal nodes run: InProcess (goroutines) or TCP (`dpclsh comm`
+// processes). The front-end and the back-ends always live in the caller's process.
+// Back-ends are not goroutines: the node that delivers to a back-end runs its
+// BackendHandler inline, so 65,536 back-ends cost a few bytes each.
+//
+// # Choices where DESIGN.md is silent
+//
+//   - Ranks: back-ends 0..N-1 in depth-first order of the topology (so every subtree's
+//     back-ends are a contiguous range), internal nodes breadth-first, front-end last.
+//   - Generators: b:F^D, b:FxGxH, flat:N, k:K@N (N nodes in all, leaves are back-ends),
+//     g:F:a,b,c (one field per level, one fan-out per node), bgl:N:PER_IO:FANOUT.
+//   - Virtual time: packets carry virtual ns; a node's clock is the largest packet or
+//     ping time it has seen. The tree itself adds no latency: whoever drives it (the
+//     runtime, from the simulated machine) stamps packets. Network.AdvanceTo(t) sends a
+//     ping carrying t down every live link; nodes close expired timeout waves when the
+//     pongs of all their children are back, so virtual time advances leaves first and a
+//     wave that times out below still reaches a parent with the same deadline.
+//     Stream.RecvTimeout(d) first waits for the tree to be quiet (a ping/pong barrier),
+//     then advances the clock by d.
+//   - waitforall: a wave is ready when every live child has a packet queued; a dead
+//     child's queued packets still count, and its absence never blocks a wave again.
+//     timeout: the same, or Timeout ns after the wave's first packet. dontwait: each
+//     packet on its own.
+//   - Filters keep partial forms on the way up and the front-end finalizes them: avg
+//     carries weighted sums (the packet count is the weight), concat carries ranks and
+//     lengths, eqclass carries (value, ranks) pairs, histogram carries counts. eqclass
+//     keys on a packet's first value. histogram clamps values outside [min, max) into
+//     the edge bins.
+//   - A filter error fails its stream at that node; the fault travels up, every node on
+//     the way marks the stream failed and drops later packets, and the front-end gets it
+//     once. Other streams are not affected.
+//   - Failure: Network.Kill (or, over TCP, a broken link) tells the parent; it drops the
+//     child from every wave and reports the back-ends below it as lost (Network.Lost).
+//   - Back-pressure: every queue is bounded. A node stops reading its children while its
+//     upstream output is backed up and its parent while either direction is; waits then
+//     point only toward the front-end upstream and toward the back-ends downstream, so
+//     they cannot form a cycle. A front-end that does not read its streams slows the
+//     back-ends down; nothing is dropped.
+//   - TCP: the front-end listens on loopback unless told otherwise; every connection
+//     proves knowledge of a shared secret (HMAC-SHA256 over a fresh nonce) before anything
+//     else; the secret reaches comm processes through the DPCLSH_COMM_SECRET environment
+//     variable. Comm processes are started by the front-end (TCP.Command) or by hand
+//     (TCP.Manual); each registers with the front-end, which sends it the topology and
+//     its parent's address. Source filters (Lua) travel inside the stream's creation
+//     message and are compiled by each process once.
 package netreduce

@@ -14,7 +14,10 @@ type FilterSpec struct {
 	Kind   string         // "" for built-ins; otherwise a kind registered with RegisterFilterKind
 	Source []byte         // the filter's program text, for Kind != ""
 	Origin string         // where Source came from (a file path), for error messages
-	Params map[string]any // per-stream parameters: float64, int64, string or bool values
+	Params map[string]any // per-stream parameters: bool, float64, int64, string, []any, map[string]any
+	// Deadline bounds one call of a source filter in wall-clock ns (0: the kind's default):
+	// a runaway filter fails its stream instead of stalling its node.
+	Deadline int64
 }
 
 // NodeInfo tells a filter instance where it runs.

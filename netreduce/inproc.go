@@ -16,7 +16,8 @@ type InProcess struct {
 type inprocFabric struct {
 	topo    *Topology
 	fe      chan<- []Msg
-	inbox   []chan []Msg // by rank; nil for back-ends and the front-end
+	up      []chan []Msg // by rank, traffic from children; nil for back-ends and the front-end
+	down    []chan []Msg // by rank, traffic from the parent
 	runners []*runner
 	done    chan struct{}
 	wg      sync.WaitGroup
@@ -31,34 +32,38 @@ func (t InProcess) Start(cfg *TreeConfig) (Fabric, error) {
 	}
 	topo := cfg.Topo
 	f := &inprocFabric{topo: topo, fe: cfg.FrontEnd, done: make(chan struct{}),
-		inbox: make([]chan []Msg, topo.Size()), runners: make([]*runner, topo.Size())}
+		up: make([]chan []Msg, topo.Size()), down: make([]chan []Msg, topo.Size()),
+		runners: make([]*runner, topo.Size())}
 	for _, r := range topo.Internal() {
-		f.inbox[r] = make(chan []Msg, q)
+		f.up[r], f.down[r] = make(chan []Msg, q), make(chan []Msg, q)
+		f.runners[r] = newRunner(NewNode(topo, r), cfg.Backends, f.route, nil)
 	}
 	for _, r := range topo.Internal() {
-		f.runners[r] = newRunner(NewNode(topo, r), cfg.Backends, f.route, nil)
 		f.wg.Add(1)
-		go func(rn *runner, in chan []Msg) {
+		go func(rn *runner, up, down chan []Msg) {
 			defer f.wg.Done()
-			rn.loop(in, f.done)
-		}(f.runners[r], f.inbox[r])
+			rn.loop(up, down, f.done)
+		}(f.runners[r], f.up[r], f.down[r])
 	}
 	return f, nil
 }
 
-// route gives the channel of destination to; nil (drop) for a killed node.
-func (f *inprocFabric) route(to int) chan<- []Msg {
+// route gives the inbox of destination to; nil (drop) for a killed node.
+func (f *inprocFabric) route(to int, up bool) chan<- []Msg {
 	if to == f.topo.Root() {
 		return f.fe
 	}
-	if to < 0 || to >= len(f.inbox) || f.inbox[to] == nil || f.runners[to].killed.Load() {
+	if to < 0 || to >= len(f.runners) || f.runners[to] == nil || f.runners[to].killed.Load() {
 		return nil
 	}
-	return f.inbox[to]
+	if up {
+		return f.up[to]
+	}
+	return f.down[to]
 }
 
 // Route implements Fabric.
-func (f *inprocFabric) Route(to int) chan<- []Msg { return f.route(to) }
+func (f *inprocFabric) Route(to int, up bool) chan<- []Msg { return f.route(to, up) }
 
 func (f *inprocFabric) Kill(rank int) error {
 	if rank < 0 || rank >= len(f.runners) || f.runners[rank] == nil {
@@ -68,7 +73,7 @@ func (f *inprocFabric) Kill(rank int) error {
 		return nil
 	}
 	parent := f.topo.Parent(rank)
-	if ch := f.route(parent); ch != nil {
+	if ch := f.route(parent, true); ch != nil {
 		select {
 		case ch <- []Msg{{Kind: MsgDied, From: int32(rank), To: int32(parent)}}:
 		case <-f.done:

@@ -21,7 +21,8 @@ type Network struct {
 	topo  *Topology
 	fab   Fabric
 	host  *backendHost
-	feIn  chan []Msg
+	feUp   chan []Msg // from the front-end's children
+	feDown chan []Msg // from the application
 	fe    *runner
 	done  chan struct{}
 	wg    sync.WaitGroup
@@ -62,10 +63,10 @@ func New(topo *Topology, opts Options) (*Network, error) {
 	if opts.ResultQueue <= 0 {
 		opts.ResultQueue = 1024
 	}
-	n := &Network{topo: topo, feIn: make(chan []Msg, 64), done: make(chan struct{}), qlen: opts.ResultQueue,
+	n := &Network{topo: topo, feUp: make(chan []Msg, 64), feDown: make(chan []Msg, 64), done: make(chan struct{}), qlen: opts.ResultQueue,
 		streams: map[uint32]*Stream{}, nextID: 1, lost: NewRankSet(topo.Backends()), pings: map[uint64]chan struct{}{}}
 	n.host = newBackendHost(topo, opts.Backend, n.backendFailed)
-	fab, err := opts.Transport.Start(&TreeConfig{Topo: topo, FrontEnd: n.feIn, Backends: n.host})
+	fab, err := opts.Transport.Start(&TreeConfig{Topo: topo, FrontEnd: n.feUp, Backends: n.host})
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func New(topo *Topology, opts Options) (*Network, error) {
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
-		n.fe.loop(n.feIn, n.done)
+		n.fe.loop(n.feUp, n.feDown, n.done)
 	}()
 	return n, nil
 }
@@ -85,11 +86,11 @@ func (n *Network) Topology() *Topology { return n.topo }
 // Backends is the number of back-ends.
 func (n *Network) Backends() int { return n.topo.Backends() }
 
-func (n *Network) routeFE(to int) chan<- []Msg {
+func (n *Network) routeFE(to int, up bool) chan<- []Msg {
 	if to < 0 {
 		return nil
 	}
-	return n.fab.Route(to)
+	return n.fab.Route(to, up)
 }
 
 // toApp runs on the front-end goroutine with what the tree sends above the front-end.
@@ -153,7 +154,7 @@ func (n *Network) post(ms ...Msg) error {
 		ms[i].From, ms[i].To = -1, int32(n.topo.Root())
 	}
 	select {
-	case n.feIn <- ms:
+	case n.feDown <- ms:
 		return nil
 	case <-n.done:
 		return ErrClosed
@@ -226,8 +227,8 @@ func (n *Network) Kill(rank int) error {
 func (n *Network) toNode(rank int, m Msg) error {
 	var ch chan<- []Msg
 	if rank == n.topo.Root() {
-		ch = n.feIn
-	} else if ch = n.fab.Route(rank); ch == nil {
+		ch = n.feUp
+	} else if ch = n.fab.Route(rank, true); ch == nil {
 		return nil
 	}
 	select {

@@ -193,11 +193,6 @@ func (n *Node) ping(m Msg) {
 	if m.Time > n.clock {
 		n.clock = m.Time
 	}
-	for _, id := range n.streamIDs() {
-		if s := n.streams[id]; !s.failed {
-			s.pump(n)
-		}
-	}
 	w := &pingWait{waiting: map[int]bool{}}
 	for slot, k := range n.kids {
 		if !n.dead[slot] {
@@ -225,6 +220,14 @@ func (n *Node) answered(seq uint64, slot int) {
 func (n *Node) checkPing(seq uint64) {
 	if w := n.pings[seq]; w != nil && len(w.waiting) == 0 {
 		delete(n.pings, seq)
+		// Expired timeout waves close only now, after every child has flushed its own:
+		// virtual time advances leaves first, so a wave that times out below still
+		// reaches a parent whose deadline is the same.
+		for _, id := range n.streamIDs() {
+			if s := n.streams[id]; !s.failed {
+				s.pump(n)
+			}
+		}
 		n.up(Msg{Kind: MsgPong, Seq: seq})
 	}
 }

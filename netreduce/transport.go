@@ -17,7 +17,7 @@ type Transport interface {
 // TreeConfig is what a transport needs to bring a tree up.
 type TreeConfig struct {
 	Topo *Topology
-	// FrontEnd receives the batches the tree addresses to the front-end, in order per link.
+	// FrontEnd receives the batches the tree's nodes address to the front-end.
 	FrontEnd chan<- []Msg
 	// Backends runs messages addressed to back-ends; its replies go back to their parents.
 	Backends BackendSink
@@ -33,10 +33,11 @@ type BackendSink interface {
 
 // Fabric is a started tree as seen from the front-end's process.
 type Fabric interface {
-	// Route returns the queue of internal node `to` (a child of the front-end, or the
-	// parent of back-ends hosted here); sends block while it is full. nil means the node
-	// is gone and what is sent to it is dropped.
-	Route(to int) chan<- []Msg
+	// Route returns the inbox of internal node `to` (a child of the front-end, or the
+	// parent of back-ends hosted here) for upstream (from a child) or downstream (from the
+	// parent) traffic; sends block while it is full. nil means the node is gone and what
+	// is sent to it is dropped.
+	Route(to int, up bool) chan<- []Msg
 	// Kill stops internal node rank abruptly, as a crash would (failure injection).
 	Kill(rank int) error
 	// Close stops every internal node.
@@ -47,15 +48,23 @@ type Fabric interface {
 var ErrClosed = errors.New("netreduce: network closed")
 
 // runner drives one Node: it steps inbound batches, runs back-end children inline, and
-// queues the output, batched per destination, on the channels route picks.
+// queues the output, batched per destination, on the queues route picks.
+//
+// Every node has two inboxes: from its parent (downstream traffic) and from its children
+// (upstream traffic). It stops reading its children while its upstream output is backed
+// up, and its parent while either output is backed up (a downstream packet can make
+// back-ends answer upstream). Upstream waits then only ever depend on nodes nearer the
+// front-end and downstream waits on nodes nearer the back-ends, so bounded queues cannot
+// form a cycle of waits: back-pressure reaches the sender and nothing deadlocks.
 type runner struct {
 	node    *Node
 	host    BackendSink // nil when this node's back-ends are in another process
-	route   func(to int) chan<- []Msg
-	inline  func(to int, batch []Msg) // destinations route has no channel for
+	route   func(to int, up bool) chan<- []Msg
+	inline  func(to int, batch []Msg) // destinations route has no queue for
 	pending map[int][]Msg
 	order   []int
-	outq    []outBatch
+	upQ     []outBatch
+	downQ   []outBatch
 	killed  atomic.Bool
 }
 
@@ -64,16 +73,18 @@ type outBatch struct {
 	batch []Msg
 }
 
-// maxOut bounds the batches a node holds while its destinations are full; past it the node
-// stops reading, which is how back-pressure propagates.
+// maxOut bounds the batches a node holds per direction while its destinations are full.
 const maxOut = 64
 
-func newRunner(node *Node, host BackendSink, route func(int) chan<- []Msg, inline func(int, []Msg)) *runner {
+func newRunner(node *Node, host BackendSink, route func(int, bool) chan<- []Msg, inline func(int, []Msg)) *runner {
 	return &runner{node: node, host: host, route: route, inline: inline, pending: map[int][]Msg{}}
 }
 
 // handle steps one inbound batch and queues everything it produced.
 func (r *runner) handle(batch []Msg) {
+	if r.killed.Load() {
+		return
+	}
 	for i := range batch {
 		r.node.Step(batch[i])
 	}
@@ -100,56 +111,54 @@ func (r *runner) flush() {
 	for _, to := range r.order {
 		b := r.pending[to]
 		delete(r.pending, to)
-		if ch := r.route(to); ch != nil {
-			r.outq = append(r.outq, outBatch{ch, b})
-		} else if r.inline != nil {
-			r.inline(to, b)
+		up := to == r.node.parent
+		if ch := r.route(to, up); ch == nil {
+			if r.inline != nil {
+				r.inline(to, b)
+			}
+		} else if up {
+			r.upQ = append(r.upQ, outBatch{ch, b})
+		} else {
+			r.downQ = append(r.downQ, outBatch{ch, b})
 		}
 	}
 	r.order = r.order[:0]
 }
 
-// loop runs the node until done closes or in is closed. While output is queued it keeps
-// reading input (so two nodes sending to each other cannot deadlock) up to maxOut batches.
-func (r *runner) loop(in <-chan []Msg, done <-chan struct{}) {
+// loop runs the node until done closes.
+func (r *runner) loop(fromKids, fromParent <-chan []Msg, done <-chan struct{}) {
 	for {
 		if r.killed.Load() {
-			r.outq = nil
+			r.upQ, r.downQ = nil, nil
 		}
-		if len(r.outq) == 0 {
-			select {
-			case b, ok := <-in:
-				if !ok {
-					return
-				}
-				r.take(b)
-			case <-done:
-				return
-			}
-			continue
+		var upCh, downCh chan<- []Msg
+		var upB, downB []Msg
+		if len(r.upQ) > 0 {
+			upCh, upB = r.upQ[0].ch, r.upQ[0].batch
 		}
-		h := r.outq[0]
-		var rd <-chan []Msg
-		if len(r.outq) < maxOut {
-			rd = in
+		if len(r.downQ) > 0 {
+			downCh, downB = r.downQ[0].ch, r.downQ[0].batch
+		}
+		kids, parent := fromKids, fromParent
+		if len(r.upQ) >= maxOut {
+			kids, parent = nil, nil
+		}
+		if len(r.downQ) >= maxOut {
+			parent = nil
 		}
 		select {
-		case h.ch <- h.batch:
-			r.outq[0] = outBatch{}
-			r.outq = r.outq[1:]
-		case b, ok := <-rd:
-			if !ok {
-				return
-			}
-			r.take(b)
+		case upCh <- upB:
+			r.upQ[0] = outBatch{}
+			r.upQ = r.upQ[1:]
+		case downCh <- downB:
+			r.downQ[0] = outBatch{}
+			r.downQ = r.downQ[1:]
+		case b := <-kids:
+			r.handle(b)
+		case b := <-parent:
+			r.handle(b)
 		case <-done:
 			return
 		}
-	}
-}
-
-func (r *runner) take(b []Msg) {
-	if !r.killed.Load() {
-		r.handle(b)
 	}
 }

@@ -101,3 +101,37 @@ func threadCPU() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkProcessBytes measures what each additional process of one static glibc image
+// costs before it runs: heap bytes per process (Go's accounting) and the Memory's own
+// private bytes (page-table root, private leaves and pages: the stack page).
+func BenchmarkProcessBytes(b *testing.B) {
+	f, err := os.Open(execProg("auxv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	img, err := LoadELF(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 2000
+	procs := make([]*CPU, n)
+	var before, after runtime.MemStats
+	for b.Loop() {
+		clear(procs)
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range procs {
+			procs[i], err = img.NewProcess(ProcessConfig{Args: []string{"auxv"}, Seed: uint64(i)})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+	}
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "heapB/proc")
+	b.ReportMetric(float64(procs[0].Mem.Stats().PrivateBytes), "privateB/proc")
+	runtime.KeepAlive(procs)
+}

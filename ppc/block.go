@@ -156,20 +156,21 @@ func (c *CPU) runBlock(b *block, limit uint64) bool {
 	for i := range insts {
 		in := &insts[i]
 		if in.fn(c, in) {
+			// PC is set. A fault or trap does not count its instruction.
 			n := i + 1
-			if c.stop.Kind == StopFault || c.stop.Kind == StopTrap {
+			if c.stop.Fault != nil {
 				n = i
 			}
-			c.countPartial(b, n)
-			return c.stop != (Stop{})
+			if n == len(b.insts) {
+				c.countBlock(b)
+			} else {
+				c.countPartial(b, n)
+			}
+			return c.stop.Kind != StopBudget
 		}
 	}
 	if len(insts) == len(b.insts) {
-		c.Count.Instructions += uint64(len(insts))
-		c.Count.Cycles += b.cycles
-		c.Count.Loads += b.loads
-		c.Count.Stores += b.stores
-		c.Count.FPOps += b.fpops
+		c.countBlock(b)
 	} else {
 		c.countPartial(b, len(insts))
 	}
@@ -177,16 +178,16 @@ func (c *CPU) runBlock(b *block, limit uint64) bool {
 	return false
 }
 
+func (c *CPU) countBlock(b *block) {
+	c.Count.Instructions += uint64(len(b.insts))
+	c.Count.Cycles += b.cycles
+	c.Count.Loads += b.loads
+	c.Count.Stores += b.stores
+	c.Count.FPOps += b.fpops
+}
+
 // countPartial counts the first n instructions of b (a block left early).
 func (c *CPU) countPartial(b *block, n int) {
-	if n == len(b.insts) {
-		c.Count.Instructions += uint64(n)
-		c.Count.Cycles += b.cycles
-		c.Count.Loads += b.loads
-		c.Count.Stores += b.stores
-		c.Count.FPOps += b.fpops
-		return
-	}
 	for i := range b.insts[:n] {
 		in := &b.insts[i]
 		ld, st, fp := in.events()

@@ -2,9 +2,9 @@ package ppc
 
 import "fmt"
 
-// PVR440 is the processor version register value mfspr returns: PPC440x5 as on BG/L's
-// compute chip (the value qemu uses for 440epx's core).
-const PVR440 = 0x422218D3
+// PVR440 is the processor version register value mfspr returns: the PPC440 core of the
+// 440EPx, the value qemu-ppc -cpu 440epx gives, so programs that print it agree.
+const PVR440 = 0x200008D0
 
 // XER bits.
 const (

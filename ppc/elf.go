@@ -141,6 +141,7 @@ func LoadELF(r io.ReaderAt) (*Image, error) {
 		return nil, elfErr(-1, "entry point 0x%08x is not in an executable segment", img.Entry)
 	}
 	img.Symbols = readSymbols(f)
+	img.base.freeze()
 	return img, nil
 }
 
@@ -235,13 +236,16 @@ func checkSegment(i int, p *elf.Prog) (Segment, error) {
 }
 
 func (img *Image) loadSegment(s Segment, r io.ReaderAt) error {
-	// Pages shared with a neighbouring segment get the union of both permissions.
-	for pa := uint64(s.Vaddr) &^ pageMask; pa < uint64(s.Vaddr)+uint64(s.Memsz); pa += PageSize {
-		perm := s.Perm | img.base.Perm(uint32(pa))
-		if err := img.base.Map(uint32(pa), PageSize, perm); err != nil {
-			return err
-		}
+	// A page shared with a neighbouring segment (only the first and last can be) gets the
+	// union of both permissions.
+	pr := pageRegion(s.Vaddr, s.Memsz)
+	first, last := pr.Start, uint32(pr.End()-PageSize)
+	edge := [2]Perm{img.base.Perm(first), img.base.Perm(last)}
+	if err := img.base.Map(pr.Start, pr.Size, s.Perm); err != nil {
+		return err
 	}
+	img.base.Map(first, PageSize, s.Perm|edge[0])
+	img.base.Map(last, PageSize, s.Perm|edge[1])
 	const chunk = 64 << 10
 	buf := make([]byte, chunk)
 	for done := uint32(0); done < s.Filesz; {
@@ -297,6 +301,9 @@ func (img *Image) layout() error {
 		if r.overlaps(img.Stack) || r.End() > uint64(img.Stack.Start) && uint64(img.brk) > uint64(img.Stack.Start) {
 			return elfErr(int64(s.Offset), "segment at 0x%08x collides with the stack [0x%08x,0x%08x)", s.Vaddr, img.Stack.Start, img.Stack.End())
 		}
+	}
+	if err := img.base.Map(img.Stack.Start, img.Stack.Size, PermRW); err != nil {
+		return err
 	}
 	return img.base.Map(img.InstrRegion.Start, img.InstrRegion.Size, PermRWX)
 }

@@ -27,7 +27,7 @@ func doubleToSingle(b uint64) uint32 {
 	return w
 }
 
-func fpAccess(c *CPU, in *inst, ea uint32, size uint32, store, single bool) bool {
+func fpAccess(c *CPU, in *inst, ea uint32, store, single bool) bool {
 	switch {
 	case store && single:
 		return c.st32(in, ea, doubleToSingle(c.FPR[in.rt&31]))
@@ -59,7 +59,7 @@ func execMffs(c *CPU, in *inst) bool {
 	return false
 }
 
-// mtfsfMask expands FLM to FPSCR bits; FEX and VX are never set directly.
+// execMtfsf copies the FLM-selected fields of FRB; FEX and VX are never set directly.
 func execMtfsf(c *CPU, in *inst) bool {
 	m := fieldMask(in.w >> 17 & 0xff)
 	c.fpSummary(c.FPSCR&^m | uint32(c.FPR[in.rb&31])&m)
@@ -105,11 +105,7 @@ func init() {
 	}
 	var entries []semEntry
 	for _, f := range forms {
-		size := uint32(8)
-		if f.single {
-			size = 4
-		}
-		acc := func(c *CPU, in *inst, ea uint32) bool { return fpAccess(c, in, ea, size, f.store, f.single) }
+		acc := func(c *CPU, in *inst, ea uint32) bool { return fpAccess(c, in, ea, f.store, f.single) }
 		entries = append(entries,
 			semEntry{name: f.name, fn: modeD(acc)},
 			semEntry{name: f.name + "u", fn: modeDU(acc), prep: prepStoreUpdate},

@@ -64,18 +64,6 @@ func execMtspr(c *CPU, in *inst) bool {
 	return false
 }
 
-func execMftb(c *CPU, in *inst) bool {
-	switch sprNum(in.w) {
-	case sprTBL:
-		c.GPR[in.rt&31] = uint32(c.Timebase())
-	case sprTBU:
-		c.GPR[in.rt&31] = uint32(c.Timebase() >> 32)
-	default:
-		return c.raise(in, FaultIllegal, 0, false)
-	}
-	return false
-}
-
 func execNop(c *CPU, in *inst) bool { return false }
 
 func execLwarx(c *CPU, in *inst) bool {
@@ -213,7 +201,6 @@ func init() {
 	registerSem([]semEntry{
 		{name: "mfspr", fn: execMfspr},
 		{name: "mtspr", fn: execMtspr},
-		{name: "mftb", fn: execMftb},
 		{name: "lwarx", fn: execLwarx},
 		{name: "stwcx.", fn: execStwcx},
 		{name: "dcbz", fn: execDcbz},

@@ -32,8 +32,8 @@ const (
 	// fpscrVXArith are the invalid operations (other than a signalling NaN) that clear FR
 	// and FI in qemu-ppc.
 	fpscrVXArith = FpscrVXISI | FpscrVXIDI | FpscrVXZDZ | FpscrVXIMZ | FpscrVXCVI | FpscrVXSQRT
-	qnanBits      = 0x7ff8000000000000
-	quietBit      = 1 << 51
+	qnanBits     = 0x7ff8000000000000
+	quietBit     = 1 << 51
 )
 
 // FPRF result classes.

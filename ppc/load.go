@@ -48,7 +48,8 @@ const (
 type AuxEntry struct{ Tag, Val uint32 }
 
 // NewProcess makes a process of the image: a copy-on-write clone of the image's base Memory
-// (text and data shared until written), an 8 MiB stack mapped on demand, and the PPC32 Linux
+// (text and data shared until written; the base maps the 8 MiB stack too, so only the pages
+// written get allocated), and the PPC32 Linux
 // initial stack (argc, argv, envp, auxv) laid out byte for byte as qemu-ppc -cpu 440epx lays
 // it out, with r1 at argc and PC at the entry point. Every other register is zero.
 // Unlike qemu, which reverses the environment it passes on, envp keeps cfg.Env's order, as
@@ -61,9 +62,6 @@ func (img *Image) NewProcess(cfg ProcessConfig) (*CPU, error) {
 		cfg.ExecPath = cfg.Args[0]
 	}
 	mem := img.base.Clone()
-	if err := mem.Map(img.Stack.Start, img.Stack.Size, PermRW); err != nil {
-		return nil, err
-	}
 	sp, err := img.buildStack(mem, cfg)
 	if err != nil {
 		return nil, err

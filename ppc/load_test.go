@@ -223,12 +223,12 @@ func elfHeader(class, data byte, machine, typ uint16, progs []elf.Prog32, payloa
 	h := elf.Header32{Type: typ, Machine: machine, Version: 1, Entry: 0x10000000, Phoff: 52,
 		Ehsize: 52, Phentsize: 32, Phnum: uint16(len(progs)), Shentsize: 40}
 	binary.Write(&b, bo, struct {
-		Type, Machine        uint16
-		Version, Entry       uint32
-		Phoff, Shoff, Flags  uint32
-		Ehsize, Phentsize    uint16
-		Phnum, Shentsize     uint16
-		Shnum, Shstrndx      uint16
+		Type, Machine       uint16
+		Version, Entry      uint32
+		Phoff, Shoff, Flags uint32
+		Ehsize, Phentsize   uint16
+		Phnum, Shentsize    uint16
+		Shnum, Shstrndx     uint16
 	}{h.Type, h.Machine, h.Version, h.Entry, h.Phoff, 0, 0, h.Ehsize, h.Phentsize, h.Phnum, h.Shentsize, 0, 0})
 	for _, p := range progs {
 		binary.Write(&b, bo, p)

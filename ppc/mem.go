@@ -62,8 +62,9 @@ type leaf struct {
 
 // Memory is a 32-bit big-endian address space of 4 KiB pages allocated on first write, with
 // a two-level page table whose leaves and pages can be shared copy-on-write with Clones.
-// A Memory is used by one goroutine at a time; Clone reads and marks its receiver, so the
-// parent must not run concurrently with Clone (a loaded image's base Memory never runs).
+// A Memory is used by one goroutine at a time. Clone marks its receiver's leaves shared the
+// first time; after that (and always for a loaded image's frozen base Memory) it only
+// reads, so concurrent Clones of one parent are safe.
 type Memory struct {
 	root   [rootLen]*leaf
 	shared [rootLen]bool // leaf referenced by other Memories too: copy before changing it
@@ -102,11 +103,23 @@ func (m *Memory) Clone() *Memory {
 	c := &Memory{root: m.root}
 	for i, l := range m.root {
 		if l != nil {
-			m.shared[i] = true
+			if !m.shared[i] {
+				m.shared[i] = true
+			}
 			c.shared[i] = true
 		}
 	}
 	return c
+}
+
+// freeze marks every leaf shared, so later Clones only read m: a loaded image's base
+// Memory is frozen, and processes may then be made from it concurrently.
+func (m *Memory) freeze() {
+	for i, l := range m.root {
+		if l != nil {
+			m.shared[i] = true
+		}
+	}
 }
 
 // leafFor returns the leaf covering addr, private to m, creating it when create is set.

@@ -36,7 +36,11 @@ func bindSemantics() {
 		ops := Ops()
 		opSem = make([]semEntry, len(ops)+1)
 		for _, op := range ops {
-			opSem[op] = semByName[op.Name()]
+			e := semByName[op.Name()]
+			if f, ok := fastSem[op.Name()]; ok && e.fn != nil {
+				e.fn = f
+			}
+			opSem[op] = e
 		}
 	})
 }
@@ -77,16 +81,3 @@ func predecode(w, pc uint32) inst {
 func execIllegal(c *CPU, in *inst) bool { return c.raise(in, FaultIllegal, 0, false) }
 
 func execPriv(c *CPU, in *inst) bool { return c.raise(in, FaultPriv, 0, false) }
-
-// Semantics returns the names of table instructions that have no semantics (and so raise
-// an illegal-instruction fault), for tests and documentation.
-func unboundOps() []string {
-	bindSemantics()
-	var out []string
-	for _, op := range Ops() {
-		if opSem[op].fn == nil && op.Class() != ClassPriv {
-			out = append(out, op.Name())
-		}
-	}
-	return out
-}

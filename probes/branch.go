@@ -29,6 +29,9 @@ const boAlwaysMask = 0x14
 
 // decodeBranch reads the branch fields of w at pc; non-branches give kind brNone.
 func decodeBranch(w, pc uint32) branch {
+	if op := w >> 26; op != 16 && op != 18 && op != 19 {
+		return branch{} // only primary opcodes 16 (bc), 18 (b) and 19 (bclr, bcctr) branch
+	}
 	inst, err := ppc.Decode(w)
 	if err != nil {
 		return branch{}

@@ -28,6 +28,26 @@ const (
 
 // Check type-checks the tree and returns the type of its value.
 func Check(e *Exp) (Type, error) {
+	return (&checker{types: map[*Exp]Type{}}).check(e)
+}
+
+// checker remembers the type of every node it checked: shared subtrees are checked once.
+type checker struct {
+	types map[*Exp]Type
+}
+
+func (c *checker) check(e *Exp) (Type, error) {
+	if t, ok := c.types[e]; ok {
+		return t, nil
+	}
+	t, err := c.checkNode(e)
+	if err == nil {
+		c.types[e] = t
+	}
+	return t, err
+}
+
+func (c *checker) checkNode(e *Exp) (Type, error) {
 	if e == nil {
 		return Void, errors.New("probes: nil expression")
 	}
@@ -37,7 +57,7 @@ func Check(e *Exp) (Type, error) {
 	case KVar:
 		return e.Var.T, nil
 	case KArg:
-		return checkArg(e)
+		return c.checkArg(e)
 	case KRank:
 		return Int, nil
 	case KTimebase:
@@ -48,25 +68,25 @@ func Check(e *Exp) (Type, error) {
 		}
 		return Int64, nil
 	case KCall:
-		return checkCall(e)
+		return c.checkCall(e)
 	case KSend:
-		return checkSend(e)
+		return c.checkSend(e)
 	case KNeg, KBNot, KLNot:
-		return checkUnary(e)
+		return c.checkUnary(e)
 	case KAssign:
-		return checkAssign(e)
+		return c.checkAssign(e)
 	case KSeq:
-		return checkSeq(e)
+		return c.checkSeq(e)
 	case KWhen:
-		return checkWhen(e)
+		return c.checkWhen(e)
 	}
 	if e.Kind < kindCount && len(e.Kids) == 2 {
-		return checkBinary(e)
+		return c.checkBinary(e)
 	}
 	return Void, typeErr(e, "malformed %s node", e.Kind)
 }
 
-func checkArg(e *Exp) (Type, error) {
+func (c *checker) checkArg(e *Exp) (Type, error) {
 	if e.T == Void {
 		return Void, typeErr(e, "argument type must be int, int64 or double")
 	}
@@ -79,13 +99,13 @@ func checkArg(e *Exp) (Type, error) {
 	return e.T, nil
 }
 
-func checkCall(e *Exp) (Type, error) {
+func (c *checker) checkCall(e *Exp) (Type, error) {
 	if e.Name == "" {
 		return Void, typeErr(e, "call needs a function name")
 	}
 	ni, nd := 0, 0
 	for i, k := range e.Kids {
-		t, err := Check(k)
+		t, err := c.check(k)
 		if err != nil {
 			return Void, err
 		}
@@ -107,12 +127,12 @@ func checkCall(e *Exp) (Type, error) {
 	return Int, nil
 }
 
-func checkSend(e *Exp) (Type, error) {
+func (c *checker) checkSend(e *Exp) (Type, error) {
 	if len(e.Kids) == 0 || len(e.Kids) > maxSendValues {
 		return Void, typeErr(e, "send takes 1 to %d values, not %d", maxSendValues, len(e.Kids))
 	}
 	for i, k := range e.Kids {
-		t, err := Check(k)
+		t, err := c.check(k)
 		if err != nil {
 			return Void, err
 		}
@@ -123,11 +143,11 @@ func checkSend(e *Exp) (Type, error) {
 	return Void, nil
 }
 
-func checkUnary(e *Exp) (Type, error) {
+func (c *checker) checkUnary(e *Exp) (Type, error) {
 	if len(e.Kids) != 1 {
 		return Void, typeErr(e, "malformed %s node", e.Kind)
 	}
-	t, err := operand(e, e.Kids[0])
+	t, err := c.operand(e, e.Kids[0])
 	if err != nil {
 		return Void, err
 	}
@@ -143,8 +163,8 @@ func checkUnary(e *Exp) (Type, error) {
 }
 
 // operand checks a child that must produce a value.
-func operand(parent, kid *Exp) (Type, error) {
-	t, err := Check(kid)
+func (c *checker) operand(parent, kid *Exp) (Type, error) {
+	t, err := c.check(kid)
 	if err != nil {
 		return Void, err
 	}
@@ -157,31 +177,23 @@ func operand(parent, kid *Exp) (Type, error) {
 // promote is C's usual arithmetic conversion over our three types.
 func promote(a, b Type) Type { return max(a, b) }
 
-func checkBinary(e *Exp) (Type, error) {
-	a, err := operand(e, e.Kids[0])
+func (c *checker) checkBinary(e *Exp) (Type, error) {
+	a, err := c.operand(e, e.Kids[0])
 	if err != nil {
 		return Void, err
 	}
-	b, err := operand(e, e.Kids[1])
+	b, err := c.operand(e, e.Kids[1])
 	if err != nil {
 		return Void, err
 	}
 	switch e.Kind {
 	case KAdd, KSub, KMul, KDiv:
-		t := promote(a, b)
-		if e.Kind == KDiv && t == Int64 {
-			return Void, typeErr(e, "int64 division is not supported by the code generator (divide int or double values)")
-		}
-		return t, nil
+		return promote(a, b), nil
 	case KMod, KBAnd, KBOr, KBXor:
 		if a == Double || b == Double {
 			return Void, typeErr(e, "cannot apply %s to a double", kinds[e.Kind].c)
 		}
-		t := promote(a, b)
-		if e.Kind == KMod && t == Int64 {
-			return Void, typeErr(e, "int64 remainder is not supported by the code generator (use int operands)")
-		}
-		return t, nil
+		return promote(a, b), nil
 	case KShl, KShr:
 		if a == Double || b == Double {
 			return Void, typeErr(e, "cannot shift a double or by a double")
@@ -197,11 +209,11 @@ func checkBinary(e *Exp) (Type, error) {
 // only widening conversions are implicit.
 func assignable(to, from Type) bool { return from != Void && from <= to }
 
-func checkAssign(e *Exp) (Type, error) {
+func (c *checker) checkAssign(e *Exp) (Type, error) {
 	if e.Var == nil || len(e.Kids) != 1 {
 		return Void, typeErr(e, "malformed assign node")
 	}
-	t, err := Check(e.Kids[0])
+	t, err := c.check(e.Kids[0])
 	if err != nil {
 		return Void, err
 	}
@@ -211,35 +223,35 @@ func checkAssign(e *Exp) (Type, error) {
 	return e.Var.T, nil
 }
 
-func checkSeq(e *Exp) (Type, error) {
+func (c *checker) checkSeq(e *Exp) (Type, error) {
 	if len(e.Kids) == 0 {
 		return Void, typeErr(e, "empty sequence")
 	}
 	var t Type
 	for _, k := range e.Kids {
 		var err error
-		if t, err = Check(k); err != nil {
+		if t, err = c.check(k); err != nil {
 			return Void, err
 		}
 	}
 	return t, nil
 }
 
-func checkWhen(e *Exp) (Type, error) {
+func (c *checker) checkWhen(e *Exp) (Type, error) {
 	if len(e.Kids) < 2 || len(e.Kids) > 3 {
 		return Void, typeErr(e, "malformed when node")
 	}
-	if _, err := operand(e, e.Kids[0]); err != nil {
+	if _, err := c.operand(e, e.Kids[0]); err != nil {
 		return Void, err
 	}
-	a, err := Check(e.Kids[1])
+	a, err := c.check(e.Kids[1])
 	if err != nil {
 		return Void, err
 	}
 	if len(e.Kids) == 2 {
 		return Void, nil
 	}
-	b, err := Check(e.Kids[2])
+	b, err := c.check(e.Kids[2])
 	if err != nil {
 		return Void, err
 	}

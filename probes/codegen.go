@@ -77,14 +77,18 @@ type CompileError struct {
 
 func (e *CompileError) Error() string { return fmt.Sprintf("probes: compile %s: %s", e.Node, e.Why) }
 
-// Compile type-checks e and generates its code for target t. The result does not depend
-// on where it is placed nor on the node it runs on.
+// Compile type-checks e and generates its code for target t (nil: tag 0, no functions).
+// The result does not depend on where it is placed nor on the node it runs on.
 func Compile(e *Exp, t *Target) (code *Code, err error) {
-	typ, err := Check(e)
+	c := &checker{types: map[*Exp]Type{}}
+	typ, err := c.check(e)
 	if err != nil {
 		return nil, err
 	}
-	g := &gen{t: t, gfree: poolMask(firstGPR, lastGPR), ffree: poolMask(firstFPR, lastFPR)}
+	if t == nil {
+		t = &Target{}
+	}
+	g := &gen{t: t, types: c.types, gfree: poolMask(firstGPR, lastGPR), ffree: poolMask(firstFPR, lastFPR)}
 	defer func() {
 		if r := recover(); r != nil {
 			ce, ok := r.(*CompileError)
@@ -103,6 +107,9 @@ func Compile(e *Exp, t *Target) (code *Code, err error) {
 	}, nil
 }
 
+// typeOf is the checked type of a node of the tree being compiled.
+func (g *gen) typeOf(e *Exp) Type { return g.types[e] }
+
 func poolMask(first, last uint32) uint32 { return (1<<(last+1) - 1) &^ (1<<first - 1) }
 
 // val is where a generated value lives: r for int, hi:r for int64, f for double.
@@ -115,6 +122,7 @@ type val struct {
 type gen struct {
 	a            asm
 	t            *Target
+	types        map[*Exp]Type // every node's checked type
 	gfree, ffree uint32
 	clobG, clobF uint32
 	readG, readF uint32

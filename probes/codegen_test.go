@@ -207,6 +207,11 @@ func (m *machine) setFrame(t testing.TB, env *goEnv) {
 
 // runSnippet runs the code followed by the "done" hypercall.
 func (m *machine) runSnippet(t testing.TB, code *Code) {
+	m.loadSnippet(t, code)
+	m.run(t, hCode)
+}
+
+func (m *machine) loadSnippet(t testing.TB, code *Code) {
 	var a asm
 	a.w = append(a.w, code.Words...)
 	a.li32(0, hcDone)
@@ -214,7 +219,6 @@ func (m *machine) runSnippet(t testing.TB, code *Code) {
 	if err := m.cpu.Mem.Poke(hCode, wordsBytes(a.w)); err != nil {
 		t.Fatal(err)
 	}
-	m.run(t, hCode)
 }
 
 func TestCodegenMatchesEvaluator(t *testing.T) {
@@ -230,8 +234,8 @@ func TestCodegenMatchesEvaluator(t *testing.T) {
 		results[ty], _ = slots.Alloc("result_"+ty.String(), ty)
 	}
 	ran, skipped := map[Type]int{}, 0
-	for range 3000 {
-		e := g.value(4)
+	for i := range 5000 {
+		e := g.value(3 + i%3)
 		ty := typeOf(e)
 		if checkOnMachine(t, m, g, results[ty], e) {
 			ran[ty]++
@@ -244,7 +248,7 @@ func TestCodegenMatchesEvaluator(t *testing.T) {
 			t.Errorf("only %d %s trees ran", ran[ty], ty)
 		}
 	}
-	if skipped > 300 {
+	if skipped > 50 {
 		t.Errorf("%d trees needed too many registers", skipped)
 	}
 	t.Logf("ran %v trees, %d refused for register pressure", ran, skipped)
@@ -262,4 +266,37 @@ func (m *machine) hasFP() bool {
 	m.cpu.GPR[1] = hFrameR1
 	m.cpu.PC = hCode
 	return m.cpu.Run(100).Kind == ppc.StopSyscall
+}
+
+// TestDivisionEdges runs / and % over every pair of interesting constants, for int and
+// int64, through variables so nothing is folded.
+func TestDivisionEdges(t *testing.T) {
+	m := newMachine(t)
+	slots := NewSlots(hVars, 0x800)
+	x, _ := slots.Alloc("x", Int64)
+	y, _ := slots.Alloc("y", Int64)
+	res, _ := slots.Alloc("res", Int64)
+	var vals []int64
+	for _, v := range intConsts {
+		vals = append(vals, int64(v))
+	}
+	vals = append(vals, int64Consts...)
+	for _, k := range []Kind{KDiv, KMod} {
+		code, err := Compile(Assign(res, Binary(k, Ref(x), Ref(y))), &testTarget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.setFrame(t, &goEnv{})
+		m.loadSnippet(t, code)
+		for _, a := range vals {
+			for _, b := range vals {
+				m.writeVar(t, x, Int64Value(a))
+				m.writeVar(t, y, Int64Value(b))
+				m.run(t, hCode)
+				if got, want := m.readVar(t, res).I, int64Op(k, a, b); got != want {
+					t.Fatalf("%d %s %d = %d on the machine, want %d", a, kinds[k].c, b, got, want)
+				}
+			}
+		}
+	}
 }

@@ -26,8 +26,8 @@
 // counts are taken modulo 64 and a 32-bit shift by 32..63 gives 0 (<<) or the sign (>>),
 // as slw/sraw do; >> is arithmetic (every type is signed). Comparisons of doubles follow
 // IEEE (NaN is unordered: every comparison but != is false); a double is true when it is
-// not 0 (NaN is true). int64 / and % are refused (the 440 has no 64-bit divide and the
-// generator does not call a library routine).
+// not 0 (NaN is true). int64 / and % run an inline shift-and-subtract loop (the 440 has
+// no 64-bit divide): up to about 900 instructions.
 //
 // arg(i, type) reads argument registers by class: r(3+i) for int, the pair r(3+i):r(4+i)
 // for int64 (i even, as the SysV ABI aligns pairs), f(1+i) for double; i equals the C
@@ -43,16 +43,20 @@
 // Compile produces position-independent words: internal branches are relative, variables
 // and called functions absolute, constants built with lis/ori and doubles loaded through
 // the frame (no literal pool), so one compilation serves every node and any placement.
-// Registers come from the volatile set (r3..r12, f1..f13; r0 and f0 are scratch): an
-// expression needing more fails with a CompileError rather than spilling; values live
-// across a call or hypercall are saved to the frame. Code records what it clobbers and
-// reads so the trampoline saves exactly that.
+// Registers come from the volatile set (r3..r12, f1..f13; r0 and f0 are scratch). A
+// binary operation parks its left operand in the frame while a non-leaf right operand is
+// computed when GPRs run short, an int64 division parks other live values, and values
+// live across a call or hypercall are saved to the frame; a tree that still needs more
+// registers fails with a CompileError (split it with probe variables). Code records what
+// it clobbers and reads so the trampoline saves exactly that.
 //
 // # Points
 //
 // Program reads a static ELF with debug/elf and debug/dwarf. Entry is the first
-// instruction (Point.BranchTarget warns when a branch inside the function also reaches it:
-// an entry probe there fires on those branches too). Exits are every instruction that
+// instruction; Point.BranchTarget says a branch inside the function also reaches it (a
+// loop head): an entry probe there would fire on every iteration, unless those branches
+// (BranchesTo) are redirected with BuildRedirect to the entry trampoline's Resume, which
+// runs the original first instruction without the probes. Exits are every instruction that
 // leaves the function: blr and conditional returns, b/bc out of it (tail calls), and bctr
 // unless a bounds check (cmplwi) or an indexed load (lwzx) in the 12 instructions before
 // marks it as a switch dispatch. Call sites are bl, bctrl and bcl other than gcc's

@@ -16,7 +16,8 @@ type Env interface {
 }
 
 // Eval type-checks e and evaluates it in env. Integer arithmetic wraps; division by zero
-// yields 0 and x % 0 yields x; INT_MIN / -1 yields INT_MIN and INT_MIN % -1 yields 0 (so
+// yields 0 and x % 0 yields x; INT_MIN / -1 yields INT_MIN and INT_MIN % -1 yields 0, for
+// int and int64 alike (so
 // x == x/y*y + x%y always holds); shift counts are taken modulo 64, and a 32-bit shift by
 // 32..63 gives 0 (<<) or the sign (>>), as the PowerPC slw/sraw instructions do.
 func Eval(e *Exp, env Env) (Value, error) {
@@ -24,6 +25,12 @@ func Eval(e *Exp, env Env) (Value, error) {
 		return Value{}, err
 	}
 	return eval(e, env), nil
+}
+
+// typeOf is the type of a node already checked.
+func typeOf(e *Exp) Type {
+	t, _ := Check(e)
+	return t
 }
 
 // convert applies C's conversion to a wider type (only widening occurs after Check).
@@ -108,7 +115,7 @@ func evalCallSend(e *Exp, env Env) Value {
 }
 
 func evalWhen(e *Exp, env Env) Value {
-	t, _ := Check(e)
+	t := typeOf(e)
 	if truth(eval(e.Kids[0], env)) {
 		return convert(eval(e.Kids[1], env), t)
 	}
@@ -206,8 +213,22 @@ func int32Op(k Kind, x, y int32) int32 {
 	return x ^ y
 }
 
+func int64Div(x, y int64) int64 {
+	switch y {
+	case 0:
+		return 0
+	case -1:
+		return -x
+	}
+	return x / y
+}
+
 func int64Op(k Kind, x, y int64) int64 {
 	switch k {
+	case KDiv:
+		return int64Div(x, y)
+	case KMod:
+		return x - int64Div(x, y)*y
 	case KAdd:
 		return x + y
 	case KSub:

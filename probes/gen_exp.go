@@ -43,12 +43,6 @@ func (g *gen) exp(e *Exp) val {
 	return g.arith(e)
 }
 
-// typeOf is the checked type of a node (Compile has checked the whole tree).
-func typeOf(e *Exp) Type {
-	t, _ := Check(e)
-	return t
-}
-
 func (g *gen) constant(n *Exp, c Value) val {
 	v := g.alloc(n, c.T)
 	switch c.T {
@@ -228,14 +222,19 @@ func (g *gen) test(v val) {
 	g.free(v)
 }
 
-// branchIfFalse jumps to l when e evaluates to zero.
+// branchIfFalse jumps to l when e evaluates to zero; a comparison branches on its CR bit
+// without materializing 0 or 1.
 func (g *gen) branchIfFalse(e *Exp, l label) {
+	if _, ok := crResults[e.Kind]; ok {
+		g.a.bc(boFalse, g.compareKids(e), l)
+		return
+	}
 	g.test(g.exp(e))
 	g.a.bc(boTrue, crEQ, l)
 }
 
 func (g *gen) when(e *Exp) val {
-	t := typeOf(e)
+	t := g.typeOf(e)
 	dst := g.alloc(e, t)
 	skip, done := g.a.newLabel(), g.a.newLabel()
 	g.branchIfFalse(e.Kids[0], skip)

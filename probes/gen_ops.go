@@ -25,17 +25,30 @@ func (g *gen) boolean(e *Exp) val {
 		g.test(g.exp(e.Kids[0]))
 		return g.crBit(e, crEQ)
 	}
-	t := promote(typeOf(e.Kids[0]), typeOf(e.Kids[1]))
+	return g.crBit(e, g.compareKids(e))
+}
+
+// compareKids compares the operands of a comparison node, leaves its truth in the
+// returned CR0 bit and releases the operands.
+func (g *gen) compareKids(e *Exp) uint32 {
+	t := promote(g.typeOf(e.Kids[0]), g.typeOf(e.Kids[1]))
+	c := e.Kids[1]
 	a := g.convert(e, g.exp(e.Kids[0]), t)
-	b := g.convert(e, g.exp(e.Kids[1]), t)
-	g.compare(a, b)
+	if t == Int && c.Kind == KConst && c.Val.T == Int && c.Val.I >= -0x8000 && c.Val.I < 0x8000 {
+		g.cr = true
+		g.a.cmpwi(0, a.r, int32(c.Val.I))
+	} else {
+		var b val
+		a, b = g.second(e, a, c, t)
+		g.compare(a, b)
+		g.free(b)
+	}
 	g.free(a)
-	g.free(b)
 	res := crResults[e.Kind]
 	if res.combine != nil {
 		res.combine(&g.a)
 	}
-	return g.crBit(e, res.bit)
+	return res.bit
 }
 
 // compare sets CR0 to the signed comparison of a and b (unordered for NaN doubles).
@@ -122,12 +135,11 @@ var fpOps = map[Kind]string{KAdd: xoFadd, KSub: xoFsub, KDiv: xoFdiv}
 
 // arith generates + - * / % and the bitwise operators; the result reuses a's registers.
 func (g *gen) arith(e *Exp) val {
-	t := typeOf(e)
+	t := g.typeOf(e)
 	if v, ok := g.immediate(e, t); ok {
 		return v
 	}
-	a := g.convert(e, g.exp(e.Kids[0]), t)
-	b := g.convert(e, g.exp(e.Kids[1]), t)
+	a, b := g.second(e, g.convert(e, g.exp(e.Kids[0]), t), e.Kids[1], t)
 	switch t {
 	case Double:
 		g.fpscr = true
@@ -188,6 +200,8 @@ func (g *gen) div32(q, a, b uint32) {
 
 func (g *gen) int64Op(e *Exp, a, b val) {
 	switch e.Kind {
+	case KDiv, KMod:
+		g.div64(e, a, b, e.Kind == KMod)
 	case KAdd:
 		g.xer = true
 		g.a.x31(xoAddc, a.r, a.r, b.r)
@@ -215,8 +229,7 @@ func (g *gen) int64Op(e *Exp, a, b val) {
 // shift generates << and >> (arithmetic: every integer type is signed). The count is
 // taken modulo 64; for int, slw and sraw give 0 or the sign for counts 32..63.
 func (g *gen) shift(e *Exp) val {
-	a := g.exp(e.Kids[0])
-	b := g.exp(e.Kids[1])
+	a, b := g.second(e, g.exp(e.Kids[0]), e.Kids[1], Void)
 	n := b.r // an int64 count uses its low word
 	if a.t == Int {
 		xo := xoSlw
@@ -301,4 +314,40 @@ func (g *gen) immediate(e *Exp, t Type) (val, bool) {
 	a := g.exp(e.Kids[0])
 	op.emit(a.r)
 	return a, true
+}
+
+// spillBelow is the number of free GPRs under which a binary operation parks its left
+// operand in the frame while the right one is computed (unless the right one is a leaf):
+// enough for an int64 division's temporaries.
+const spillBelow = 7
+
+// second evaluates the right operand of e (converted to t unless t is Void) while a, the
+// left one, waits: in its registers when they are plentiful, else in frame scratch.
+func (g *gen) second(e *Exp, a val, right *Exp, t Type) (val, val) {
+	conv := func(v val) val {
+		if t == Void {
+			return v
+		}
+		return g.convert(e, v, t)
+	}
+	if len(right.Kids) == 0 || popcount(g.gfree) >= spillBelow {
+		return a, conv(g.exp(right))
+	}
+	mark := g.sp
+	off := g.scratch(8)
+	g.storeVal(a, off)
+	g.free(a)
+	b := conv(g.exp(right))
+	a = g.alloc(e, a.t)
+	g.loadVal(a, off)
+	g.sp = mark
+	return a, b
+}
+
+func popcount(x uint32) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
 }

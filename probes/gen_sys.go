@@ -36,47 +36,65 @@ func (g *gen) timebase(e *Exp) val {
 	return v
 }
 
+// spilled is what spill saved: reload it with restore.
+type spilled struct {
+	regs []spillSlot
+}
+
+type spillSlot struct {
+	r   uint32
+	off int32
+	fp  bool
+}
+
 // spill saves every allocated register to scratch around a call or hypercall, which
-// clobber volatile registers; the returned function reloads them.
-func (g *gen) spill() func() {
-	type saved struct {
-		r   uint32
-		off int32
-		fp  bool
-	}
-	var regs []saved
+// clobber volatile registers.
+func (g *gen) spill() *spilled {
+	s := &spilled{}
 	for r := uint32(firstGPR); r <= lastGPR; r++ {
 		if g.gfree&(1<<r) == 0 {
 			off := g.scratch(4)
 			g.a.stw(r, off, 1)
-			regs = append(regs, saved{r, off, false})
+			s.regs = append(s.regs, spillSlot{r, off, false})
 		}
 	}
 	for f := uint32(firstFPR); f <= lastFPR; f++ {
 		if g.ffree&(1<<f) == 0 {
 			off := g.scratch(8)
 			g.a.stfd(f, off, 1)
-			regs = append(regs, saved{f, off, true})
+			s.regs = append(s.regs, spillSlot{f, off, true})
 		}
 	}
-	return func() {
-		for _, s := range regs {
-			if s.fp {
-				g.a.lfd(s.r, s.off, 1)
-			} else {
-				g.a.lwz(s.r, s.off, 1)
-			}
+	return s
+}
+
+func (g *gen) restore(s *spilled) {
+	for _, r := range s.regs {
+		if r.fp {
+			g.a.lfd(r.r, r.off, 1)
+		} else {
+			g.a.lwz(r.r, r.off, 1)
 		}
 	}
 }
 
 // result moves a call's return registers (r3, r4) into fresh registers after the spilled
-// ones are reloaded, passing through scratch so no reload overwrites them.
-func (g *gen) result(n *Exp, t Type, restore func()) val {
+// ones are reloaded, passing through scratch so no reload overwrites them (directly when
+// nothing was spilled).
+func (g *gen) result(n *Exp, t Type, s *spilled) val {
+	if len(s.regs) == 0 {
+		v := g.alloc(n, t)
+		if t == Int64 {
+			g.move(v, val{t: Int64, hi: 3, r: 4})
+		} else {
+			g.move(v, val{t: Int, r: 3})
+		}
+		return v
+	}
 	off := g.scratch(8)
 	g.a.stw(3, off, 1)
 	g.a.stw(4, off+4, 1)
-	restore()
+	g.restore(s)
 	v := g.alloc(n, t)
 	if t == Int64 {
 		g.a.lwz(v.hi, off, 1)
@@ -148,7 +166,7 @@ func (g *gen) send(e *Exp) {
 	g.a.addi(3, 1, pkt)
 	g.a.li32(4, uint32(size))
 	g.a.sc()
-	restore()
+	g.restore(restore)
 	g.sp = mark
 }
 
@@ -182,6 +200,18 @@ func (g *gen) call(e *Exp) val {
 	v := g.result(e, Int, restore)
 	g.sp = mark
 	return v
+}
+
+func (g *gen) loadVal(v val, off int32) {
+	switch v.t {
+	case Int:
+		g.a.lwz(v.r, off, 1)
+	case Int64:
+		g.a.lwz(v.hi, off, 1)
+		g.a.lwz(v.r, off+4, 1)
+	case Double:
+		g.a.lfd(v.f, off, 1)
+	}
 }
 
 func (g *gen) storeVal(v val, off int32) {

@@ -148,7 +148,7 @@ func expectedOutput(t testing.TB) string {
 
 // programCounts are the call counts points.c prints, plus the functions it does not count.
 var programCounts = map[string]int64{
-	"clamp_pos": 65, "twice": 65, "tail": 40, "fact": 46, "classify": 40, "apply": 40,
+	"clamp_pos": 65, "twice": 66, "dispatch": 1, "tail": 40, "fact": 46, "classify": 40, "apply": 40,
 	"bump": 40, "gcd": 40, "widen": 1,
 }
 
@@ -317,5 +317,80 @@ func TestRecursionGuard(t *testing.T) {
 	}
 	if got := readInt(t, p, sum); got != 105 {
 		t.Errorf("the probes' calls returned %d in total, want 105 (gcd(12, 35) = 1)", got)
+	}
+}
+
+// TestEntryAtLoopHead counts calls of spin, whose first instruction is its loop's head:
+// alone, the entry probe also fires on every iteration; with the loop's branch redirected
+// to the trampoline's Resume it fires once per call.
+func TestEntryAtLoopHead(t *testing.T) {
+	for _, redirect := range []bool{false, true} {
+		name := "points-O2.elf"
+		p := startProcess(t, name)
+		in := newInstrumenter(t, p, name)
+		n := in.variable(Int)
+		entry := points(t, in.prog, "spin", PointEntry)[0]
+		if !entry.BranchTarget {
+			t.Fatal("spin's entry is not a branch target")
+		}
+		in.add(entry, in.compile(Assign(n, Binary(KAdd, Ref(n), IntConst(1)))), true)
+		if redirect {
+			srcs, err := in.prog.BranchesTo(mustFunc(t, in.prog, "spin"), entry.Addr)
+			if err != nil || len(srcs) != 1 {
+				t.Fatalf("branches to spin's entry: %v %v", srcs, err)
+			}
+			tr, err := BuildRedirect(srcs[0], in.points[entry.Addr].tr.Resume, in.next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.next += (tr.Size() + 15) &^ 15
+			in.poke(tr.Base, tr.Bytes())
+			in.poke(srcs[0].Addr, wordsBytes([]uint32{tr.Patch}))
+		}
+		if out := p.finish(t); out != expectedOutput(t) {
+			t.Fatalf("output changed:\n%s", out)
+		}
+		got := readInt(t, p, n)
+		switch {
+		case redirect && got != 1:
+			t.Errorf("with the loop redirected the entry probe ran %d times, want 1", got)
+		case !redirect && got <= 1:
+			t.Errorf("without redirect the entry probe ran %d times; the loop should re-enter it", got)
+		}
+	}
+}
+
+// TestPICIdiomPoints puts a counting probe on every "bcl 20,31,.+4" of points.c's
+// functions (the -fPIC build loads its GOT pointer with it): the relocated bcl must leave
+// LR = its own address + 4 for the mflr that follows, or the program breaks.
+func TestPICIdiomPoints(t *testing.T) {
+	name := "points-O0.elf"
+	p := startProcess(t, name)
+	in := newInstrumenter(t, p, name)
+	n := in.variable(Int)
+	code := in.compile(Assign(n, Binary(KAdd, Ref(n), IntConst(1))))
+	var want int64
+	for fn, calls := range programCounts {
+		f := mustFunc(t, in.prog, fn)
+		for a := f.Addr; a < f.Addr+f.Size; a += 4 {
+			if w, _ := in.prog.Word(a); !decodeBranch(w, a).pic(a) {
+				continue
+			}
+			pt, err := in.prog.PointAt(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.add(pt, code, true)
+			want += calls
+		}
+	}
+	if want < 100 {
+		t.Fatalf("only %d expected hits: the build has too few bcl idioms", want)
+	}
+	if out := p.finish(t); out != expectedOutput(t) {
+		t.Fatalf("output changed:\n%s", out)
+	}
+	if got := readInt(t, p, n); got != want {
+		t.Errorf("bcl probes ran %d times, want %d", got, want)
 	}
 }

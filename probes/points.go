@@ -1,6 +1,9 @@
 package probes
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // PointKind says where in a function a point is.
 type PointKind uint8
@@ -43,7 +46,7 @@ type Point struct {
 	File   string
 	Line   int
 	// BranchTarget is set on an entry whose first instruction is also reached by a branch
-	// from inside the function: an entry probe there also fires on those branches.
+	// from inside the function: see BranchesTo and BuildRedirect.
 	BranchTarget bool
 }
 
@@ -131,13 +134,14 @@ type insn struct {
 const maxWindow = 32
 
 func (b *Program) scan(fn Func) ([]insn, error) {
+	code, ok := b.code(fn.Addr, fn.Size&^3)
+	if !ok {
+		return nil, &PointError{Addr: fn.Addr, Func: fn.Name, Why: "function extends past its code section"}
+	}
 	out := make([]insn, fn.Size/4)
 	for i := range out {
 		a := fn.Addr + uint32(4*i)
-		w, ok := b.Word(a)
-		if !ok {
-			return nil, &PointError{Addr: a, Func: fn.Name, Why: "no code at this address"}
-		}
+		w := binary.BigEndian.Uint32(code[4*i:])
 		out[i] = insn{addr: a, word: w, br: decodeBranch(w, a)}
 	}
 	markWindows(out)
@@ -215,6 +219,25 @@ func (b *Program) classify(fn Func, insns []insn, i int, kind PointKind) (Point,
 		p.BranchTarget = in.target
 	}
 	return p, true
+}
+
+// BranchesTo lists the branches inside fn that jump to target without linking (b, bc):
+// for an entry that is also a loop head, the branches to redirect (see BuildRedirect).
+func (b *Program) BranchesTo(fn Func, target uint32) ([]Point, error) {
+	insns, err := b.scan(fn)
+	if err != nil {
+		return nil, err
+	}
+	var out []Point
+	for _, in := range insns {
+		br := in.br
+		if (br.kind == brB || br.kind == brBC) && !br.link && br.target == target {
+			p := b.point(fn, in, PointInsn)
+			p.Target = target
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // switchDispatch reports whether the bctr at i is a switch's jump-table dispatch rather

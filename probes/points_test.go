@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dpclsh/dpclsh/internal/oracletest"
@@ -64,10 +66,10 @@ func TestPointsO2(t *testing.T) {
 		{"tail", PointExit, []string{"b"}, []string{"twice"}},
 		{"clamp_pos", PointExit, []string{"blr"}, nil},
 		{"classify", PointCall, []string{"bl", "bl"}, []string{"clamp_pos", "twice"}},
-		{"apply", PointCall, []string{"bctrl"}, []string{""}},
-		{"apply", PointExit, []string{"blr"}, nil},
+		{"apply", PointExit, []string{"bctr"}, []string{""}},
 		{"spin", PointEntry, []string{"mulli"}, nil},
 		{"bump", PointExit, []string{"blr"}, nil},
+		{"dispatch", PointExit, []string{"bctr"}, []string{""}},
 	}
 	for _, tt := range tests {
 		ps := points(t, p, tt.fn, tt.kind)
@@ -95,9 +97,47 @@ func TestPointsO2(t *testing.T) {
 	if e := points(t, p, "gcd", PointEntry)[0]; e.BranchTarget {
 		t.Errorf("gcd's entry is not a branch target")
 	}
-	e := points(t, p, "clamp_pos", PointEntry)[0]
-	if e.File != "points.c" || e.Line != 12 {
-		t.Errorf("clamp_pos entry at %s:%d, want points.c:12", e.File, e.Line)
+}
+
+// TestLinesMatchAddr2line compares the file:line of every instruction of points.c's
+// functions with addr2line's.
+func TestLinesMatchAddr2line(t *testing.T) {
+	oracletest.Require(t, oracletest.Objdump)
+	addr2line, err := exec.LookPath("powerpc-linux-gnu-addr2line")
+	if err != nil {
+		t.Skip("powerpc-linux-gnu-addr2line not installed")
+	}
+	for _, name := range []string{"points-O0.elf", "points-O2.elf"} {
+		p := openProgram(t, name)
+		var addrs []string
+		var want []uint32
+		for _, fn := range p.Funcs {
+			if fn.File != "points.c" {
+				continue
+			}
+			for a := fn.Addr; a < fn.Addr+fn.Size; a += 4 {
+				addrs = append(addrs, strconv.FormatUint(uint64(a), 16))
+				want = append(want, a)
+			}
+		}
+		if len(addrs) < 100 {
+			t.Fatalf("%s: only %d instructions in points.c functions", name, len(addrs))
+		}
+		out, err := exec.Command(addr2line, append([]string{"-e", "testdata/" + name}, addrs...)...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		for i, a := range want {
+			ref, _, _ := strings.Cut(lines[i], " ")
+			file, line := p.LineOf(a)
+			if !strings.HasPrefix(file, "/") {
+				file = "./" + file // the compilation directory is "." (-ffile-prefix-map)
+			}
+			if got := fmt.Sprintf("%s:%d", file, line); got != ref {
+				t.Errorf("%s 0x%x: %s, addr2line says %s", name, a, got, ref)
+			}
+		}
 	}
 }
 
@@ -106,6 +146,9 @@ func TestPointsO0Recursion(t *testing.T) {
 	calls := points(t, p, "fact", PointCall)
 	if len(calls) != 1 || calls[0].Callee != "fact" {
 		t.Fatalf("fact's call sites: %v, want one recursive call", calls)
+	}
+	if calls := points(t, p, "apply", PointCall); len(calls) != 1 || mnemonic(calls[0]) != "bctrl" {
+		t.Errorf("apply's call sites: %v, want one bctrl", calls)
 	}
 	// The bcl 20,31,.+4 idiom is not a call site.
 	for _, pt := range points(t, p, "clamp_pos", PointCall) {
@@ -203,4 +246,30 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+func TestOpenProgramErrors(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"short", []byte("hello, world"), "probes: read ELF: too short for an ELF header"},
+		{"text", bytes.Repeat([]byte("hello, world\n"), 10), "probes: read ELF: bad magic number"},
+		{"host", host, "probes: read ELF: not a 32-bit big-endian PowerPC executable"},
+	}
+	for _, tt := range tests {
+		_, err := OpenProgram(bytes.NewReader(tt.data))
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want prefix %q", tt.name, err, tt.want)
+		}
+	}
 }

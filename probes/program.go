@@ -46,6 +46,9 @@ type lineEntry struct {
 // function symbols and, when present, its DWARF line table.
 func OpenProgram(r io.ReaderAt) (*Program, error) {
 	f, err := elf.NewFile(r)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("probes: read ELF: too short for an ELF header: %w", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("probes: read ELF: %w", err)
 	}
@@ -153,12 +156,24 @@ func (b *Program) LineOf(addr uint32) (string, int) {
 
 // Word returns the instruction word at addr.
 func (b *Program) Word(addr uint32) (uint32, bool) {
+	if addr%4 != 0 {
+		return 0, false
+	}
+	c, ok := b.code(addr, 4)
+	if !ok {
+		return 0, false
+	}
+	return binary.BigEndian.Uint32(c), true
+}
+
+// code returns the n bytes of code at addr, all within one executable section.
+func (b *Program) code(addr, n uint32) ([]byte, bool) {
 	for _, s := range b.text {
-		if addr >= s.addr && addr-s.addr+4 <= uint32(len(s.data)) && addr%4 == 0 {
-			return binary.BigEndian.Uint32(s.data[addr-s.addr:]), true
+		if addr >= s.addr && uint64(addr-s.addr)+uint64(n) <= uint64(len(s.data)) {
+			return s.data[addr-s.addr : addr-s.addr+n], true
 		}
 	}
-	return 0, false
+	return nil, false
 }
 
 // Lookup returns the function named name (any of its aliases).

@@ -42,9 +42,10 @@ func (r *relocator) setLR(v uint32) {
 }
 
 // relocate returns the displaced instruction of p as it runs from address at, followed by
-// the branch back to p.Addr + 4 where control can fall through. A relocated bl, bcl or
-// bctrl leaves LR = p.Addr + 4, exactly as the original would have.
-func relocate(p Point, at uint32) ([]uint32, error) {
+// the branch back to p.Addr + 4 where control can fall through; a b or bc goes to target
+// (its own, or another for a redirect). A relocated bl, bcl or bctrl leaves
+// LR = p.Addr + 4, exactly as the original would have.
+func relocate(p Point, at, target uint32) ([]uint32, error) {
 	r := &relocator{at: at}
 	br := decodeBranch(p.Word, p.Addr)
 	next := p.Addr + 4
@@ -56,13 +57,13 @@ func relocate(p Point, at uint32) ([]uint32, error) {
 		if br.link {
 			r.setLR(next)
 		}
-		r.jump(br.target)
+		r.jump(target)
 	case brBC:
 		if br.link {
 			r.setLR(next)
 		}
 		if br.unconditional() {
-			r.jump(br.target)
+			r.jump(target)
 			break
 		}
 		// bc taken → the third word; not taken → the second.
@@ -72,7 +73,7 @@ func relocate(p Point, at uint32) ([]uint32, error) {
 		}
 		r.emit(taken.WithAA(false).WithLK(false).Word)
 		r.jump(next)
-		r.jump(br.target)
+		r.jump(target)
 	case brLR:
 		if br.link {
 			return nil, &PointError{Addr: p.Addr, Func: p.Func, Why: "bclrl cannot be relocated"}

@@ -17,6 +17,9 @@ type Trampoline struct {
 	Patch   uint32   // the b that replaces Point.Word at Point.Addr
 	Toggles []Toggle // one per snippet, in order
 	Frame   int32    // bytes below the interrupted r1 (gap included)
+	// Resume is where the relocated displaced instruction starts: jumping there runs the
+	// original instruction and continues after the point, without the probes.
+	Resume uint32
 }
 
 // Toggle is a snippet's activation word: On runs the snippet, Off jumps over it.
@@ -151,6 +154,19 @@ func (s saveSet) sprSaves() []struct {
 	return out
 }
 
+// TrampolineSize is the size of the trampoline BuildTrampoline makes for p and snippets:
+// it depends neither on the base address nor on the guard word's, so the region can be
+// allocated first.
+func TrampolineSize(p Point, snippets []*Code) (uint32, error) {
+	const anyGuard = 4
+	active := make([]bool, len(snippets))
+	t, err := BuildTrampoline(p, snippets, active, p.Addr, anyGuard)
+	if err != nil {
+		return 0, err
+	}
+	return t.Size(), nil
+}
+
 // BuildTrampoline lays out the base trampoline for point p at base with the snippets in
 // order; active[i] says whether snippet i starts enabled (DPCL installs inactive). guard is
 // the address of the node's recursion guard word (zero-initialized, in the instrumentation
@@ -204,12 +220,33 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 	a.addi(1, 1, frame)
 	a.bind(reloc)
 	a.resolve()
-	words, err := relocate(p, base+uint32(4*a.pc()))
+	t.Resume = base + uint32(4*a.pc())
+	words, err := relocate(p, t.Resume, decodeBranch(p.Word, p.Addr).target)
 	if err != nil {
 		return nil, err
 	}
 	t.Words = append(a.w, words...)
 	return t, nil
+}
+
+// BuildRedirect makes the branch at src (a b or bc inside a function, without link) go to
+// target instead: its trampoline at base holds only the relocated branch. An entry probe
+// at a function whose first instruction is also a loop head redirects the loop's branches
+// (Program.BranchesTo) to the entry trampoline's Resume, so it fires once per call.
+func BuildRedirect(src Point, target, base uint32) (*Trampoline, error) {
+	br := decodeBranch(src.Word, src.Addr)
+	if (br.kind != brB && br.kind != brBC) || br.link {
+		return nil, &PointError{Addr: src.Addr, Func: src.Func, Why: "only b and bc without link can be redirected"}
+	}
+	patch, err := ppc.Branch(src.Addr, base, false)
+	if err != nil {
+		return nil, fmt.Errorf("probes: redirect %v: instrumentation region out of branch reach: %w", src, err)
+	}
+	words, err := relocate(src, base, target)
+	if err != nil {
+		return nil, err
+	}
+	return &Trampoline{Point: src, Base: base, Words: words, Patch: patch, Resume: base}, nil
 }
 
 // setGuard writes v to the guard word; setting it first jumps to skip when it is already

@@ -241,3 +241,55 @@ func TestTrampolineOutOfReach(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestTrampolineSizeIsKnownFirst(t *testing.T) {
+	_, _, codes := probeSnippets(t, NewSlots(hVars, 0x100))
+	for _, c := range relocCases {
+		words := assemble(t, append(append([]string{}, c.code...), done...), hCode)
+		if c.point >= len(words) {
+			continue
+		}
+		pt := Point{Addr: hCode + uint32(4*c.point), Word: words[c.point]}
+		size, err := TrampolineSize(pt, codes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, base := range []uint32{hTramp, hCode - 0x1000000, hCode + 0x1fff000} {
+			tr, err := BuildTrampoline(pt, codes, []bool{true, false}, base, hGuard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Size() != size {
+				t.Errorf("%s at %#x: %d bytes, TrampolineSize said %d", c.name, base, tr.Size(), size)
+			}
+		}
+	}
+}
+
+// TestSeveralProbesRunInOrder puts two probes at one point: the first appends digit 1 to
+// n, the second digit 2, so one hit leaves 12 only if they ran in order.
+func TestSeveralProbesRunInOrder(t *testing.T) {
+	c := relocCases[0]
+	m := newMachine(t)
+	words := m.load(t, c)
+	slots := NewSlots(hVars, 0x100)
+	n, _ := slots.Alloc("n", Int)
+	var codes []*Code
+	for _, digit := range []int32{1, 2} {
+		code, err := Compile(Assign(n, Binary(KAdd, Binary(KMul, Ref(n), IntConst(10)), IntConst(digit))), &testTarget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codes = append(codes, code)
+	}
+	tr, err := BuildTrampoline(Point{Addr: hCode + 4, Word: words[1]}, codes, []bool{true, true}, hTramp, hGuard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	install(t, m, tr)
+	m.reset()
+	m.run(t, hCode)
+	if got := m.readVar(t, n).I; got != 12 {
+		t.Errorf("n = %d after one hit, want 12", got)
+	}
+}

@@ -21,8 +21,8 @@ N compute nodes (1..65536) and one I/O node per K (8..64, default 64). Fields: n
 ionodes, shape ({X, Y, Z} torus). Methods: p:ionode(rank), p:coord(rank) -> x, y, z,
 p:ranks(ionode) -> {first, ..., last}, p:hops(a, b) (torus distance). Accepted by the ctx
 constructors in place of an application.`, bglPartition},
-			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, workdir =, label =, seed =}) -> result
-Runs a static PowerPC ELF to its end. result.status is the job status (the highest rank
+			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, env = {...}, workdir =, label =, seed =}) -> result
+Runs a static PowerPC ELF to its end (env: "NAME=value" strings; default none). result.status is the job status (the highest rank
 status; 128+S for a rank killed by signal S); result.codes[rank], result.stdout[rank] and
 result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
 streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
@@ -162,14 +162,24 @@ func runConfig(L *lua.LState, exe string, opts *lua.LTable) bgl.JobConfig {
 		cfg.Workdir = string(w)
 	}
 	cfg.Label = lua.LVAsBool(opts.RawGetString("label"))
-	switch a := opts.RawGetString("args").(type) {
+	cfg.Args = stringList(L, opts, "args")
+	cfg.Env = stringList(L, opts, "env")
+	return cfg
+}
+
+// stringList reads the array field name of opts (absent: nil).
+func stringList(L *lua.LState, opts *lua.LTable, name string) []string {
+	var out []string
+	switch a := opts.RawGetString(name).(type) {
 	case *lua.LTable:
-		a.ForEach(func(_, v lua.LValue) { cfg.Args = append(cfg.Args, lua.LVAsString(v)) })
+		for i := 1; i <= a.Len(); i++ {
+			out = append(out, lua.LVAsString(a.RawGetInt(i)))
+		}
 	case *lua.LNilType:
 	default:
-		L.RaiseError("bgl.run: args must be a table of strings, got %s", describe(a))
+		L.RaiseError("bgl.run: %s must be a table of strings, got %s", name, describe(a))
 	}
-	return cfg
+	return out
 }
 
 func bglRun(L *lua.LState) int {

@@ -59,10 +59,10 @@ typedef struct MPI_Status {
 #define MPI_BAND ((MPI_Op)7)
 #define MPI_BOR ((MPI_Op)8)
 
-/* Wildcards, sentinels and limits. */
+/* Wildcards and sentinels. */
 #define MPI_ANY_SOURCE (-2)
 #define MPI_ANY_TAG (-1)
-#define MPI_UNDEFINED (-32766)
+#define MPI_UNDEFINED (-3)
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/dpclsh/dpclsh/bgl"
 )
@@ -46,15 +48,41 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 	}
+	setMemoryLimit()
 	res, err := bgl.RunContext(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
-		if res == nil {
+		switch {
+		case res == nil:
 			return exitError
+		case ctx.Err() != nil:
+			return 128 + 2 // interrupted, as a shell reports SIGINT
 		}
+		return max(exitError, res.ExitStatus())
 	}
 	if *stats {
 		fmt.Fprintf(stderr, "dpclsh exec: %s\n", res.Summary())
 	}
 	return res.ExitStatus()
+}
+
+// setMemoryLimit gives the collector a soft limit of 3/4 of physical memory unless
+// GOMEMLIMIT is set: a 65,536-node job lives close to the machine's size (DESIGN.md §4).
+func setMemoryLimit() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var kib int64
+		if n, _ := fmt.Sscanf(sc.Text(), "MemTotal: %d kB", &kib); n == 1 {
+			debug.SetMemoryLimit(kib << 10 / 4 * 3)
+			return
+		}
+	}
 }

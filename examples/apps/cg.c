@@ -90,21 +90,70 @@ static void setup(struct strip *s, double *b)
 	}
 }
 
+/* vectors of one rank: x, r and Ap over its n unknowns; p with a halo row each side. */
+struct vecs {
+	int n;
+	double *x, *r, *p, *ap, *b;
+};
+
+/* iterate runs CG from x = 0; bb is |b|^2. */
+static void iterate(struct strip *s, struct vecs *v, int iters, double bb)
+{
+	double rr = bb, rrnew, alpha, beta, *p = v->p + s->m;
+	int it, i;
+
+	for (it = 1; it <= iters; it++) {
+		matvec(s, v->p, v->ap);
+		alpha = rr / dot(p, v->ap, v->n);
+		for (i = 0; i < v->n; i++) {
+			v->x[i] += alpha * p[i];
+			v->r[i] -= alpha * v->ap[i];
+		}
+		rrnew = dot(v->r, v->r, v->n);
+		beta = rrnew / rr;
+		rr = rrnew;
+		for (i = 0; i < v->n; i++)
+			p[i] = v->r[i] + beta * p[i];
+		if (s->rank == 0 && (it % 5 == 0 || it == iters))
+			printf("iter %d: |r|/|b| = %.5e\n", it, app_sqrt(rr / bb));
+	}
+}
+
+/* report prints the true residual |b - Ax|/|b|, from x itself rather than the recurrence,
+ * and the sum of x. */
+static void report(struct strip *s, struct vecs *v, double bb)
+{
+	double rr, sum;
+	int i;
+
+	for (i = 0; i < v->n; i++)
+		v->p[s->m + i] = v->x[i];
+	matvec(s, v->p, v->ap);
+	for (i = 0; i < v->n; i++)
+		v->r[i] = v->b[i] - v->ap[i];
+	rr = dot(v->r, v->r, v->n);
+	for (i = 0; i < v->n; i++)
+		v->ap[i] = 1.0;
+	sum = dot(v->x, v->ap, v->n);
+	if (s->rank == 0)
+		printf("final: |b-Ax|/|b| = %.2e, sum(x) = %.5e\n", app_sqrt(rr / bb), sum);
+}
+
 int main(int argc, char **argv)
 {
 	struct strip s;
-	int iters, it, i, n, params[2];
-	double *x, *r, *p, *ap, *b, rr, bb, rrnew, alpha, beta;
+	struct vecs v;
+	int iters, i, params[2];
+	double bb;
 
 	MPI_Init(&argc, &argv);
 	app_line_buffered();
 	MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &s.size);
-	/* Rank 0 reads the parameters and broadcasts them, as a solver reading an input deck. */
-	if (s.rank == 0) {
-		params[0] = (int)app_arg(argc, argv, 1, 100, 1, 1 << 13);
-		params[1] = (int)app_arg(argc, argv, 2, 20, 0, 1 << 20);
-	}
+	/* Every rank validates the arguments (so a bad one stops all ranks alike); rank 0's
+	 * values are then broadcast, as a solver distributes its input deck. */
+	params[0] = (int)app_arg(argc, argv, 1, 100, 1, 1 << 13);
+	params[1] = (int)app_arg(argc, argv, 2, 20, 0, 1 << 20);
 	MPI_Bcast(params, 2, MPI_INT, 0, MPI_COMM_WORLD);
 	s.m = params[0];
 	iters = params[1];
@@ -114,54 +163,28 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	b = malloc(((s.m / s.size) + 1) * s.m * sizeof(double));
-	setup(&s, b);
-	n = s.lr * s.m;
-	x = calloc(n, sizeof(double));
-	r = malloc(n * sizeof(double));
-	p = calloc((s.lr + 2) * s.m, sizeof(double)); /* with halo rows */
-	ap = malloc(n * sizeof(double));
-	for (i = 0; i < n; i++)
-		r[i] = p[s.m + i] = b[i];
-	bb = dot(b, b, n);
-	rr = bb;
+	v.b = malloc(((s.m / s.size) + 1) * s.m * sizeof(double));
+	setup(&s, v.b);
+	v.n = s.lr * s.m;
+	v.x = calloc(v.n, sizeof(double));
+	v.r = malloc(v.n * sizeof(double));
+	v.p = calloc((s.lr + 2) * s.m, sizeof(double));
+	v.ap = malloc(v.n * sizeof(double));
+	for (i = 0; i < v.n; i++)
+		v.r[i] = v.p[s.m + i] = v.b[i];
+	bb = dot(v.b, v.b, v.n);
 	if (s.rank == 0) {
 		printf("cg: %d x %d mesh (%d unknowns), %d ranks, %d iterations\n", s.m, s.m,
 			s.m * s.m, s.size, iters);
-		printf("iter 0: |r|/|b| = %.5e\n", app_sqrt(rr / bb));
+		printf("iter 0: |r|/|b| = %.5e\n", 1.0); /* x = 0, so r = b */
 	}
-	for (it = 1; it <= iters; it++) {
-		matvec(&s, p, ap);
-		alpha = rr / dot(p + s.m, ap, n);
-		for (i = 0; i < n; i++) {
-			x[i] += alpha * p[s.m + i];
-			r[i] -= alpha * ap[i];
-		}
-		rrnew = dot(r, r, n);
-		beta = rrnew / rr;
-		rr = rrnew;
-		for (i = 0; i < n; i++)
-			p[s.m + i] = r[i] + beta * p[s.m + i];
-		if (s.rank == 0 && (it % 5 == 0 || it == iters))
-			printf("iter %d: |r|/|b| = %.5e\n", it, app_sqrt(rr / bb));
-	}
-	/* The true residual, from x itself rather than the recurrence. */
-	for (i = 0; i < n; i++)
-		p[s.m + i] = x[i];
-	matvec(&s, p, ap);
-	for (i = 0; i < n; i++)
-		r[i] = b[i] - ap[i];
-	rr = dot(r, r, n);
-	for (i = 0; i < n; i++)
-		ap[i] = 1.0;
-	alpha = dot(x, ap, n);
-	if (s.rank == 0)
-		printf("final: |b-Ax|/|b| = %.2e, sum(x) = %.5e\n", app_sqrt(rr / bb), alpha);
-	free(x);
-	free(r);
-	free(p);
-	free(ap);
-	free(b);
+	iterate(&s, &v, iters, bb);
+	report(&s, &v, bb);
+	free(v.x);
+	free(v.r);
+	free(v.p);
+	free(v.ap);
+	free(v.b);
 	free(s.diag);
 	MPI_Finalize();
 	return 0;

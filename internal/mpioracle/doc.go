@@ -21,6 +21,11 @@
 //   - Which programs run, at which sizes, with which arguments and to what end (exit status,
 //     signal, deadlock) is data: the MANIFEST files next to the sources (ParseManifest).
 //     A deadlock program is marked native=skip, since mpiexec would hang on it.
+//   - Each size below 8 runs twice and both runs must agree; a normal test run makes one
+//     64-rank run, compared with its golden file, since 64 MPICH ranks spin-waiting on two
+//     cores take seconds per run. -rewrite always runs twice, so every golden file was
+//     checked for determinism when written. The corpus's 64-rank runs happen only with
+//     -full or -rewrite (their golden files are committed for the engine's tests).
 //   - A run that outlives its timeout is killed with its whole process group (mpiexec, its
 //     proxies and the ranks) and reported as a timeout; mpiexec needs no flag to run as
 //     root (it is MPICH's Hydra, not Open MPI).

@@ -76,10 +76,11 @@ func LoadManifest(path string) ([]Entry, error) {
 }
 
 // ParseManifest parses manifest text; file names it in errors. Blank lines and lines
-// starting with # are skipped; a program may appear only once.
+// starting with # are skipped. A program may have several lines (say, smaller arguments
+// for its largest size), but each job size at most once.
 func ParseManifest(r io.Reader, file string) ([]Entry, error) {
 	var entries []Entry
-	seen := map[string]int{}
+	seen := map[string]int{} // "name/size" -> line
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -87,14 +88,17 @@ func ParseManifest(r io.Reader, file string) ([]Entry, error) {
 			continue
 		}
 		e, err := parseEntry(line)
-		if err == nil && seen[e.Name] != 0 {
-			err = fmt.Errorf("program %q already listed on line %d", e.Name, seen[e.Name])
+		for _, size := range e.Ranks {
+			key := e.Name + "/" + strconv.Itoa(size)
+			if err == nil && seen[key] != 0 {
+				err = fmt.Errorf("program %q on %d ranks already listed on line %d", e.Name, size, seen[key])
+			}
+			seen[key] = n
 		}
 		if err != nil {
 			return nil, &ManifestError{File: file, Line: n, Err: err}
 		}
 		e.Line = n
-		seen[e.Name] = n
 		entries = append(entries, e)
 	}
 	if err := sc.Err(); err != nil {

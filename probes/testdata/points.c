@@ -70,6 +70,12 @@ __attribute__((noinline)) int apply(int (*f)(int), int x)
 	return f(x);
 }
 
+/* A tail call through a pointer: with no frame and no globals, f(x) becomes mtctr; bctr. */
+__attribute__((noinline)) int dispatch(int (*f)(int), int x)
+{
+	return f(x);
+}
+
 static int counter;
 
 __attribute__((noinline)) int bump(int by)
@@ -102,7 +108,7 @@ int main(int argc, char **argv)
 		if (i >= 0 && i < 10)
 			sum += fact(i);
 	}
-	sum += spin(n * 12345u);
+	sum += spin(n * 12345u) + dispatch(twice, n);
 	sum += (long)widen(1LL << 33, 2.5);
 	printf("sum %ld\n", sum);
 	const char *names[] = {"clamp_pos", "twice", "tail", "fact", "gcd", "classify", "apply", "bump"};

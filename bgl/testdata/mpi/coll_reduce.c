@@ -5,7 +5,8 @@
  * Each rank contributes three elements computed from its rank; every rank folds the same
  * values sequentially (the naive twin) and checks the MPI result against it. Values are
  * integers or powers of two, so float results are exact whatever the combining order.
- * Rank 0 prints every Allreduce result. */
+ * Rank 0 prints every Allreduce result. With one rank no operation is applied at all, so a
+ * logical reduction returns its input unchanged (7, not 1), as MPICH does. */
 #include "corpus.h"
 
 enum { N = 3 };
@@ -61,8 +62,6 @@ static long long gen(int k, int r, int e, int bits, int is_unsigned)
 			for (r = 1; r < corpus_size; r++)                                                \
 				want[e] = (ctype)FOLD(ops[k].op, want[e],                                    \
 					(ctype)gen(k, r, e, bits, is_unsigned));                                 \
-			if (ops[k].logical)                                                              \
-				want[e] = want[e] != 0;                                                      \
 		}                                                                                    \
 		MPI_Allreduce(in, all, N, mpitype, ops[k].op, MPI_COMM_WORLD);                       \
 		MPI_Reduce(in, at0, N, mpitype, ops[k].op, 0, MPI_COMM_WORLD);                       \

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/script"
+)
+
+func init() {
+	registerSubcommand(subcommand{
+		name:  "comm",
+		usage: "comm --fe HOST:PORT --rank R [--listen HOST:PORT] [--secret-file FILE]",
+		brief: "an internal node of a reduction tree over TCP (started by the front-end, or by hand/ssh/srun)",
+		run:   runComm,
+	})
+	script.TCPTransport = tcpTransport
+}
+
+// runComm is one internal tree node. The shared secret comes from --secret-file or the
+// DPCLSH_COMM_SECRET environment variable (hex), never from the command line, where other
+// users could read it.
+func runComm(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dpclsh comm", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opt netreduce.CommOptions
+	var secretFile string
+	fs.StringVar(&opt.FrontEnd, "fe", "", "the front-end's address")
+	fs.IntVar(&opt.Rank, "rank", -1, "this node's rank in the topology")
+	fs.StringVar(&opt.Listen, "listen", "", "address children connect to (default 127.0.0.1, any port)")
+	fs.StringVar(&secretFile, "secret-file", "", "file holding the tree's shared secret (hex)")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if opt.FrontEnd == "" || opt.Rank < 0 || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "dpclsh comm: --fe and --rank are required")
+		return exitUsage
+	}
+	secret, err := commSecret(secretFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
+		return exitUsage
+	}
+	opt.Secret = secret
+	if err := netreduce.RunComm(ctx, opt); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+func commSecret(file string) ([]byte, error) {
+	text := os.Getenv(netreduce.SecretEnv)
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		text = string(b)
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, fmt.Errorf("no shared secret: set %s or give --secret-file", netreduce.SecretEnv)
+	}
+	secret, err := hex.DecodeString(text)
+	if err != nil || len(secret) < 16 {
+		return nil, fmt.Errorf("the shared secret must be at least 16 bytes of hex")
+	}
+	return secret, nil
+}
+
+// tcpTransport serves netreduce.new{transport = "tcp", listen =, manual =, timeout_s =}:
+// comm processes are this executable's `comm` subcommand. With manual = true no process is
+// started; the front-end prints how to start each one and waits.
+func tcpTransport(opts map[string]any) (netreduce.Transport, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot find this program to start comm processes: %w", err)
+	}
+	t := netreduce.TCP{Command: []string{exe, "comm"}}
+	if s, ok := opts["listen"].(string); ok {
+		t.Listen = s
+	}
+	if m, ok := opts["manual"].(bool); ok && m {
+		t.Manual = true
+		t.OnListen = func(addr, secretHex string) {
+			fmt.Fprintf(os.Stderr, "netreduce: waiting for comm processes; start each internal rank R with\n  %s=%s %s comm --fe %s --rank R\n",
+				netreduce.SecretEnv, secretHex, exe, addr)
+		}
+	}
+	if s, ok := opts["timeout_s"].(float64); ok && s > 0 {
+		t.StartTimeout = time.Duration(s * float64(time.Second))
+	}
+	return t, nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+const execCorpus = "../../bgl/testdata/bin/"
+
+func TestExecSubcommand(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name      string
+		args      []string
+		status    int
+		stdout    string // exact, when not empty
+		stderrHas string
+		stdoutHas string
+	}{
+		{"hello", []string{execCorpus + "hello.elf"}, 0, "Hello, world!\n", "", ""},
+		{"argv", []string{"--workdir", dir, execCorpus + "argv.elf", "a", "--nodes"}, 3,
+			"argc=3\nargv[1]=\"a\" (1)\nargv[2]=\"--nodes\" (7)\n", "", ""},
+		{"label", []string{"--nodes", "12", "--per-io", "8", "--label", execCorpus + "ranks.elf"}, 4, "",
+			" 9: rank 9: a line on stderr\n", "11: rank 11 of 12 on I/O node 1\n"},
+		{"fault", []string{execCorpus + "segv.elf"}, 139, "before the fault\n",
+			"dpclsh: rank 0: uncaught signal 11 (Segmentation fault) at pc 0x", ""},
+		{"stats", []string{"--stats", execCorpus + "hello.elf"}, 0, "Hello, world!\n", "1 ranks, status 0, ", ""},
+		{"no program", nil, 2, "", "usage: dpclsh exec", ""},
+		{"bad nodes", []string{"--nodes", "70000", execCorpus + "hello.elf"}, 2, "", "70000 compute nodes: want 1..65536", ""},
+		{"bad per-io", []string{"--per-io", "4", execCorpus + "hello.elf"}, 2, "", "4 compute nodes per I/O node", ""},
+		{"bad flag", []string{"--frobnicate", execCorpus + "hello.elf"}, 2, "", "flag provided but not defined", ""},
+		{"missing file", []string{"nope.elf"}, 1, "", "dpclsh exec: bgl: launch: open nope.elf", ""},
+		{"not an ELF", []string{"cmd_exec.go"}, 1, "", "not a readable ELF file", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := run(append([]string{"exec"}, tt.args...), strings.NewReader(""), &out, &errb)
+			if code != tt.status {
+				t.Errorf("status %d, want %d (stderr %q)", code, tt.status, errb.String())
+			}
+			if tt.stdout != "" && out.String() != tt.stdout {
+				t.Errorf("stdout %q, want %q", out.String(), tt.stdout)
+			}
+			if !strings.Contains(errb.String(), tt.stderrHas) {
+				t.Errorf("stderr %q lacks %q", errb.String(), tt.stderrHas)
+			}
+			if !strings.Contains(out.String(), tt.stdoutHas) {
+				t.Errorf("stdout %q lacks %q", out.String(), tt.stdoutHas)
+			}
+		})
+	}
+}
+
+func TestExecInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := runExec(ctx, []string{execCorpus + "hello.elf"}, strings.NewReader(""), &out, &errb)
+	if code != 130 || !strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("status %d, stderr %q", code, errb.String())
+	}
+}

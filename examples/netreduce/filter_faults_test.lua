@@ -1,0 +1,68 @@
+-- Lua filter faults are contained: a filter that loops forever or raises an error fails
+-- its own stream, once, with the filter's file:line and the node's rank; the tree goes on
+-- serving other streams.
+
+local function tree()
+  local net = netreduce.new{topology = "b:4^2"}
+  net:on_backend(function(rank, x) return rank + x end)
+  return net
+end
+
+function TestInfiniteLoopIsStoppedByTheDeadline(t)
+  local net = tree()
+  local spin = filter.load("examples/netreduce/testdata/spin_filter.lua", { deadline_ms = 50 })
+  local bad = net:stream(net:broadcast(), { up = spin })
+  local good = net:stream(net:broadcast(), { up = "sum" })
+  bad:send("%d", 0)
+  local v, err = bad:recv()
+  t:eq(v, nil)
+  t:ok(err:find("spin_filter.lua:%d+"), err)
+  t:ok(err:find("deadline exceeded"), err)
+  t:ok(err:find("at rank %d+"), err)
+  t:eq(bad:error(), err, "the stream keeps its one error")
+  t:error(function() bad:send("%d", 1) end, "filter failed")
+  good:send("%d", 1)
+  t:eq(good:recv(), 136, "another stream still works")
+  net:close()
+end
+
+function TestRuntimeErrorNamesFileLineAndRank(t)
+  local net = tree()
+  local unlucky = filter.load("examples/netreduce/testdata/error_filter.lua")
+  local s = net:stream(net:broadcast(), { up = unlucky })
+  local good = net:stream(net:broadcast(), { up = "max" })
+  s:send("%d", 100)
+  t:eq(s:recv(), 4, "waves without 13 pass")
+  s:send("%d", 0)  -- back-end 13 now sends 13; the node above it fails
+  local v, err = s:recv()
+  t:eq(v, nil)
+  t:ok(err:find("error_filter.lua:6:"), err)
+  t:ok(err:find("at rank 1[67]") or err:find("at rank 19"), "the node serving back-end 13: " .. err)
+  local again, err2 = s:recv()
+  t:eq(again, nil)
+  t:eq(err2, err, "reported once, the same error afterwards")
+  good:send("%d", 0)
+  t:eq(good:recv(), 15)
+  net:close()
+end
+
+function TestSandboxHidesHostLibraries(t)
+  local net = tree()
+  local f = filter.load("examples/netreduce/testdata/escape_filter.lua")
+  local s = net:stream(net:broadcast(), { up = f })
+  s:send("%d", 0)
+  t:eq(s:recv(), "nilnilnilnil")
+  net:close()
+end
+
+function TestBackendFunctionWithUpvaluesIsRefused(t)
+  local net = tree()
+  local k = 3
+  t:error(function() net:on_backend(function(rank) return rank + k end) end, "upvalue")
+  net:close()
+end
+
+function TestBadFilterFilesFailAtLoad(t)
+  t:error(function() filter.load("examples/netreduce/testdata/no_such.lua") end, "no such file")
+  t:error(function() filter.load("examples/netreduce/testdata/not_a_filter.lua") end, "must return a table")
+end

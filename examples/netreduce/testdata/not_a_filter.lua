@@ -1,0 +1,2 @@
+-- Not a filter: a filter file must return a table with a filter function.
+return 42

@@ -1,0 +1,189 @@
+package mpioracle
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dpclsh/dpclsh/internal/oracletest"
+)
+
+const header = "../../bgl/target/mpi.h"
+
+// subset is the MPI interface the simulated machine provides (issue: MPI on BG/L).
+var subset = []string{
+	"MPI_Abort", "MPI_Allgather", "MPI_Allreduce", "MPI_Barrier", "MPI_Bcast",
+	"MPI_Comm_rank", "MPI_Comm_size", "MPI_Finalize", "MPI_Gather", "MPI_Gatherv",
+	"MPI_Get_count", "MPI_Init", "MPI_Initialized", "MPI_Irecv", "MPI_Isend", "MPI_Probe",
+	"MPI_Recv", "MPI_Reduce", "MPI_Scatter", "MPI_Send", "MPI_Sendrecv", "MPI_Test",
+	"MPI_Wait", "MPI_Waitall", "MPI_Wtime",
+}
+
+// constants the header must define.
+var constants = []string{
+	"MPI_COMM_WORLD", "MPI_CHAR", "MPI_INT", "MPI_LONG", "MPI_LONG_LONG", "MPI_UNSIGNED",
+	"MPI_FLOAT", "MPI_DOUBLE", "MPI_BYTE", "MPI_SUM", "MPI_PROD", "MPI_MIN", "MPI_MAX",
+	"MPI_LAND", "MPI_LOR", "MPI_BAND", "MPI_BOR", "MPI_ANY_SOURCE", "MPI_ANY_TAG",
+	"MPI_STATUS_IGNORE", "MPI_STATUSES_IGNORE", "MPI_SUCCESS", "MPI_REQUEST_NULL",
+	"MPI_UNDEFINED", "MPI_ERR_TRUNCATE",
+}
+
+// The C library and libgcc functions the programs may call: nothing from libm, whose
+// POWER9 instructions qemu-ppc refuses.
+var allowedExtern = []string{
+	"calloc", "exit", "fprintf", "fputs", "free", "malloc", "memcmp", "memcpy", "memset",
+	"printf", "puts", "putchar", "setvbuf", "snprintf", "stderr", "stdout", "strcat", "strtol",
+	"vsnprintf",
+	// libgcc: 64-bit integer arithmetic and conversions on the 32-bit PowerPC.
+	"__ashldi3", "__ashrdi3", "__divdi3", "__fixdfdi", "__fixsfdi", "__floatdidf",
+	"__floatdisf", "__lshrdi3", "__moddi3", "__udivdi3", "__umoddi3",
+}
+
+var protoRE = regexp.MustCompile(`(?m)^(?:int|double) (MPI_\w+)\(`)
+
+func TestHeaderDeclaresTheSubset(t *testing.T) {
+	text, err := os.ReadFile(header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared []string
+	for _, m := range protoRE.FindAllStringSubmatch(string(text), -1) {
+		declared = append(declared, m[1])
+	}
+	sort.Strings(declared)
+	want := slices.Sorted(slices.Values(subset))
+	if !slices.Equal(declared, want) {
+		t.Errorf("mpi.h declares %v, want exactly %v", declared, want)
+	}
+	for _, c := range constants {
+		if !strings.Contains(string(text), "#define "+c+" ") {
+			t.Errorf("mpi.h does not define %s", c)
+		}
+	}
+}
+
+// TestProgramsBuildForPPC compiles every app and corpus program for the 440 against our
+// mpi.h, warnings as errors, and checks what each object needs from outside: MPI functions
+// of the subset, and allowed C library functions. Together the corpus must call every
+// function of the subset.
+func TestProgramsBuildForPPC(t *testing.T) {
+	t.Parallel()
+	gcc := oracletest.Require(t, oracletest.GCC)
+	out := t.TempDir()
+	compileHeaderAlone(t, gcc, out)
+	for _, s := range suites {
+		used, built := map[string]bool{}, map[string]bool{}
+		for _, e := range s.manifest(t) {
+			if built[e.Name] {
+				continue
+			}
+			built[e.Name] = true
+			obj := filepath.Join(out, s.name+"_"+e.Name+".o")
+			cmd := exec.Command(gcc, "-mcpu=440fp", "-O2", "-Wall", "-Wextra", "-Werror",
+				"-ffp-contract=off", "-I", filepath.Dir(header), "-I", s.dir, "-c", "-o", obj,
+				filepath.Join(s.dir, e.Name+".c"))
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s: %v\n%s", e.Name, err, msg)
+				continue
+			}
+			for _, sym := range undefined(t, obj) {
+				used[sym] = true
+				if !slices.Contains(subset, sym) && !slices.Contains(allowedExtern, sym) {
+					t.Errorf("%s.c uses %s: not in the MPI subset nor the allowed C functions", e.Name, sym)
+				}
+			}
+		}
+		if s.name != "corpus" {
+			continue
+		}
+		for _, f := range subset {
+			if !used[f] {
+				t.Errorf("no corpus program calls %s", f)
+			}
+		}
+	}
+}
+
+func compileHeaderAlone(t *testing.T, gcc, out string) {
+	t.Helper()
+	src := filepath.Join(out, "header.c")
+	if err := os.WriteFile(src, []byte("#include <mpi.h>\nint main(void) { return MPI_SUCCESS; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, std := range []string{"-std=c89", "-std=c99", "-std=c11"} {
+		cmd := exec.Command(gcc, "-mcpu=440fp", std, "-pedantic", "-Wall", "-Wextra", "-Werror",
+			"-I", filepath.Dir(header), "-c", "-o", filepath.Join(out, "header.o"), src)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("mpi.h alone with %s: %v\n%s", std, err, msg)
+		}
+	}
+}
+
+func undefined(t *testing.T, obj string) []string {
+	t.Helper()
+	f, err := elf.Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatalf("%s: %v", obj, err)
+	}
+	var names []string
+	for _, s := range syms {
+		if s.Section == elf.SHN_UNDEF && s.Name != "" && s.Name != "_GLOBAL_OFFSET_TABLE_" {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// TestManifestsMatchSources keeps each MANIFEST and its folder's C programs in step.
+func TestManifestsMatchSources(t *testing.T) {
+	for _, s := range suites {
+		srcs, err := filepath.Glob(filepath.Join(s.dir, "*.c"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files, listed []string
+		for _, f := range srcs {
+			files = append(files, strings.TrimSuffix(filepath.Base(f), ".c"))
+		}
+		for _, e := range s.manifest(t) {
+			if !slices.Contains(listed, e.Name) {
+				listed = append(listed, e.Name)
+			}
+		}
+		sort.Strings(listed)
+		if !slices.Equal(files, listed) {
+			t.Errorf("%s: sources %v, MANIFEST lists %v", s.dir, files, listed)
+		}
+	}
+}
+
+// TestDeadlockIsNeverRunNatively: the corpus has a deadlock program, for the engine's
+// deadlock report, and the manifest keeps mpiexec away from it.
+func TestDeadlockIsNeverRunNatively(t *testing.T) {
+	var found bool
+	for _, s := range suites {
+		for _, e := range s.manifest(t) {
+			if e.Expect.Kind != ExpectDeadlock {
+				continue
+			}
+			found = true
+			if e.Native {
+				t.Errorf("%s: deadlock program %s is marked native=run", s.dir, e.Name)
+			}
+		}
+	}
+	if !found {
+		t.Error("no deadlock program in any MANIFEST")
+	}
+}

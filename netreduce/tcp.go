@@ -1,0 +1,336 @@
+package netreduce
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// SecretEnv is the environment variable through which a `dpclsh comm` process gets the
+// tree's shared secret (hex), so it never appears on a command line.
+const SecretEnv = "DPCLSH_COMM_SECRET"
+
+// TCP runs every internal node as its own `dpclsh comm` process connected over TCP. The
+// front-end listens; each comm process dials it, proves it knows the shared secret,
+// registers the address it listens on, and receives the topology and its parent's
+// address; it then dials its parent (unless that is the front-end) and waits for its own
+// internal children. Back-ends stay in the front-end's process: a comm process whose
+// children are back-ends exchanges their traffic over its link to the front-end.
+type TCP struct {
+	// Command starts one comm process; "--fe ADDR --rank R" is appended. Ignored when Manual.
+	Command []string
+	Env     []string  // extra environment for the comm processes
+	Listen  string    // front-end address (default "127.0.0.1:0": loopback only)
+	Secret  []byte    // shared secret; a random one when nil
+	Manual  bool      // start no process: wait for comm processes started by hand, ssh or srun
+	Stderr  io.Writer // the comm processes' stderr (default os.Stderr)
+	// OnListen is told the front-end's address and the hex secret once it listens, so the
+	// comm processes can be started elsewhere (Manual).
+	OnListen     func(addr, secretHex string)
+	StartTimeout time.Duration // default 30 s
+}
+
+type tcpFabric struct {
+	opt    TCP
+	cfg    *TreeConfig
+	topo   *Topology
+	secret []byte
+	ln     net.Listener
+
+	mu      sync.Mutex
+	links   map[int]*link
+	addrs   map[int]string
+	regd    map[int]chan struct{} // closed when rank has registered its listen address
+	procs   map[int]*exec.Cmd
+	ready   chan int
+	closing bool
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// Start implements Transport.
+func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
+	f := &tcpFabric{opt: t, cfg: cfg, topo: cfg.Topo, secret: t.Secret, links: map[int]*link{},
+		addrs: map[int]string{}, regd: map[int]chan struct{}{}, procs: map[int]*exec.Cmd{},
+		ready: make(chan int, cfg.Topo.Size()), done: make(chan struct{})}
+	if f.secret == nil {
+		f.secret = make([]byte, 32)
+		if _, err := rand.Read(f.secret); err != nil {
+			return nil, fmt.Errorf("netreduce: tcp: secret: %w", err)
+		}
+	}
+	for _, r := range f.topo.Internal() {
+		f.regd[r] = make(chan struct{})
+	}
+	addr := t.Listen
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("netreduce: tcp: listen: %w", err)
+	}
+	f.ln = ln
+	if t.OnListen != nil {
+		t.OnListen(ln.Addr().String(), hex.EncodeToString(f.secret))
+	}
+	f.wg.Add(1)
+	go f.acceptLoop()
+	if err := f.spawnAll(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.waitReady(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *tcpFabric) spawnAll() error {
+	if f.opt.Manual {
+		return nil
+	}
+	if len(f.opt.Command) == 0 {
+		return errors.New("netreduce: tcp: no command to start comm processes")
+	}
+	stderr := f.opt.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	env := append(append(os.Environ(), f.opt.Env...), SecretEnv+"="+hex.EncodeToString(f.secret))
+	for _, r := range f.topo.Internal() {
+		args := append(append([]string(nil), f.opt.Command[1:]...), "--fe", f.ln.Addr().String(), "--rank", strconv.Itoa(r))
+		cmd := exec.Command(f.opt.Command[0], args...)
+		cmd.Env, cmd.Stderr = env, stderr
+		if err := cmd.Start(); err != nil {
+			return fmt.Errorf("netreduce: tcp: start comm process for rank %d: %w", r, err)
+		}
+		f.mu.Lock()
+		f.procs[r] = cmd
+		f.mu.Unlock()
+	}
+	return nil
+}
+
+func (f *tcpFabric) waitReady() error {
+	timeout := f.opt.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	deadline := time.After(timeout)
+	need := len(f.topo.Internal())
+	for got := 0; got < need; got++ {
+		select {
+		case <-f.ready:
+		case <-deadline:
+			return fmt.Errorf("netreduce: tcp: %d of %d comm processes ready after %v", got, need, timeout)
+		}
+	}
+	return nil
+}
+
+func (f *tcpFabric) acceptLoop() {
+	defer f.wg.Done()
+	for {
+		c, err := f.ln.Accept()
+		if err != nil {
+			return
+		}
+		go f.admit(c)
+	}
+}
+
+// admit authenticates a comm process, records its address, sends its configuration once
+// its parent is known, and then serves the link.
+func (f *tcpFabric) admit(c net.Conn) {
+	rank32, err := challenge(c, f.secret)
+	rank := int(rank32)
+	f.mu.Lock()
+	regd := f.regd[rank]
+	f.mu.Unlock()
+	if err != nil || regd == nil {
+		c.Close()
+		return
+	}
+	l := newLink(c)
+	typ, payload, err := readFrame(l.r)
+	if err != nil || typ != frameRegister {
+		c.Close()
+		return
+	}
+	f.mu.Lock()
+	_, dup := f.links[rank]
+	if !dup {
+		f.links[rank], f.addrs[rank] = l, string(payload)
+		close(regd)
+	}
+	f.mu.Unlock()
+	if dup {
+		c.Close()
+		return
+	}
+	parentAddr := ""
+	if p := f.topo.Parent(rank); p != f.topo.Root() {
+		f.mu.Lock()
+		pr := f.regd[p]
+		f.mu.Unlock()
+		select {
+		case <-pr:
+		case <-f.done:
+			return
+		}
+		f.mu.Lock()
+		parentAddr = f.addrs[p]
+		f.mu.Unlock()
+	}
+	if l.sendRaw(frameConfig, joinFields(parentAddr, f.topo.String())) != nil {
+		c.Close()
+		return
+	}
+	go l.writeLoop()
+	f.readLoop(rank, l)
+}
+
+// readLoop serves one comm process's link: traffic for the front-end goes to its inbox,
+// traffic for back-ends runs here and the replies go back on the same link.
+func (f *tcpFabric) readLoop(rank int, l *link) {
+	defer f.linkDown(rank, l)
+	root := int32(f.topo.Root())
+	for {
+		typ, payload, err := readFrame(l.r)
+		if err != nil {
+			return
+		}
+		if typ == frameReady {
+			f.ready <- rank
+			continue
+		}
+		if typ != frameBatch {
+			return
+		}
+		batch, err := DecodeBatch(payload)
+		if err != nil {
+			return
+		}
+		var up, replies []Msg
+		for _, m := range batch {
+			switch {
+			case m.To == root:
+				up = append(up, m)
+			case f.topo.IsBackend(int(m.To)):
+				f.cfg.Backends.Deliver(m, func(r Msg) { replies = append(replies, r) })
+			}
+		}
+		if !f.put(f.cfg.FrontEnd, up) || !f.put(l.out, replies) {
+			return
+		}
+	}
+}
+
+func (f *tcpFabric) put(ch chan<- []Msg, b []Msg) bool {
+	if len(b) == 0 {
+		return true
+	}
+	select {
+	case ch <- b:
+		return true
+	case <-f.done:
+		return false
+	}
+}
+
+// linkDown handles a lost link: a child of the front-end that is gone is dropped from the
+// tree; deeper nodes are reported by their own parents.
+func (f *tcpFabric) linkDown(rank int, l *link) {
+	l.close()
+	f.mu.Lock()
+	if f.links[rank] == l {
+		delete(f.links, rank)
+	}
+	closing := f.closing
+	f.mu.Unlock()
+	if !closing && f.topo.Parent(rank) == f.topo.Root() {
+		f.put(f.cfg.FrontEnd, []Msg{{Kind: MsgDied, From: int32(rank), To: int32(f.topo.Root())}})
+	}
+}
+
+// Route implements Fabric.
+func (f *tcpFabric) Route(to int, _ bool) chan<- []Msg {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if l := f.links[to]; l != nil {
+		return l.out
+	}
+	return nil
+}
+
+// Kill implements Fabric: the comm process is killed as a crash would.
+func (f *tcpFabric) Kill(rank int) error {
+	f.mu.Lock()
+	cmd, l := f.procs[rank], f.links[rank]
+	f.mu.Unlock()
+	switch {
+	case cmd != nil:
+		return cmd.Process.Kill()
+	case l != nil && f.topo.Parent(rank) == f.topo.Root():
+		l.close()
+		return nil
+	}
+	return fmt.Errorf("netreduce: tcp: kill rank %d: not a comm process this front-end started", rank)
+}
+
+// Close implements Fabric: links close, comm processes see their parent go and exit.
+func (f *tcpFabric) Close() error {
+	f.mu.Lock()
+	if f.closing {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closing = true
+	close(f.done)
+	links := make([]*link, 0, len(f.links))
+	for _, l := range f.links {
+		links = append(links, l)
+	}
+	procs := make([]*exec.Cmd, 0, len(f.procs))
+	for _, p := range f.procs {
+		procs = append(procs, p)
+	}
+	f.mu.Unlock()
+	f.ln.Close()
+	for _, l := range links {
+		l.close()
+	}
+	f.wg.Wait()
+	reapAll(procs, 5*time.Second)
+	return nil
+}
+
+// reapAll waits for the processes to exit, killing those still running after grace.
+func reapAll(procs []*exec.Cmd, grace time.Duration) {
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Add(1)
+		go func(p *exec.Cmd) {
+			defer wg.Done()
+			exited := make(chan struct{})
+			go func() { p.Wait(); close(exited) }()
+			select {
+			case <-exited:
+			case <-time.After(grace):
+				p.Process.Kill()
+				<-exited
+			}
+		}(p)
+	}
+	wg.Wait()
+}

@@ -1,0 +1,163 @@
+package script
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dpclsh/dpclsh/netreduce"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// filterTypeName is the metatable name of loaded Lua filters.
+const filterTypeName = "filter.Filter"
+
+func init() {
+	RegisterModule(Module{
+		Name: "filter",
+		Doc: `filter — aggregation filters for the reduction tree.
+Built-ins are used by name: "sum" "avg" "min" "max" (element-wise), "concat" (rank order),
+"eqclass" ({value=, ranks="spec"} sorted by value), "histogram" (params {min=, max=, bins=}),
+"none". A Lua filter file returns
+  { name = "topk", init = function(params) return state end,
+    filter = function(state, packets) ... return values_or_nil end }
+packets is an array of packets; each is an array of values with fields rank (nil once
+aggregated), count and time. Each tree node runs it in its own sandbox (base, table,
+string, math) with its own state and a per-call deadline.`,
+		Funcs: []Function{
+			{"load", `filter.load(path [, {deadline_ms = 1000}]) -> Filter
+Compiles a Lua filter file once; use the object as filter = f (app:install, net:stream).
+deadline_ms bounds each call of init or filter in wall-clock milliseconds.`, filterLoad},
+			{"builtins", "filter.builtins() -> {names}\nThe names of the built-in filters.", filterBuiltins},
+		},
+	})
+	RegisterType(Type{
+		Name: filterTypeName,
+		Doc:  "A loaded Lua filter: f.name, f.path, f:apply(packets [, params]).",
+		Methods: []Function{
+			{"apply", `f:apply(packets [, params]) -> values|nil
+Runs init(params) and one filter call on packets (an array of arrays of values, each
+optionally with rank, count, time), locally in a fresh sandboxed state: for testing.`, filterApply},
+		},
+		Meta: []Function{
+			{"__tostring", "", func(L *lua.LState) int {
+				f := CheckObject[*LuaFilter](L, 1, filterTypeName)
+				L.Push(lua.LString(fmt.Sprintf("filter %s (%s)", f.Name, f.Path)))
+				return 1
+			}},
+			{"__index", "", filterIndex},
+		},
+	})
+}
+
+func filterLoad(L *lua.LState) int {
+	path := L.CheckString(1)
+	deadline := DefaultFilterDeadline
+	if opts, ok := L.Get(2).(*lua.LTable); ok {
+		if ms, ok := opts.RawGetString("deadline_ms").(lua.LNumber); ok {
+			if !(ms > 0) {
+				L.ArgError(2, "deadline_ms must be a positive number")
+			}
+			deadline = time.Duration(float64(ms) * float64(time.Millisecond))
+		}
+	}
+	f, err := LoadLuaFilter(path, deadline)
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	L.Push(NewObject(L, filterTypeName, f))
+	return 1
+}
+
+func filterBuiltins(L *lua.LState) int {
+	t := L.NewTable()
+	for _, n := range netreduce.Filters() {
+		if !strings.HasPrefix(n, "test-") {
+			t.Append(lua.LString(n))
+		}
+	}
+	L.Push(t)
+	return 1
+}
+
+func filterIndex(L *lua.LState) int {
+	f := CheckObject[*LuaFilter](L, 1, filterTypeName)
+	switch L.CheckString(2) {
+	case "name":
+		L.Push(lua.LString(f.Name))
+	case "path":
+		L.Push(lua.LString(f.Path))
+	case "apply":
+		L.Push(L.NewFunction(filterApply))
+	default:
+		L.Push(lua.LNil)
+	}
+	return 1
+}
+
+func filterApply(L *lua.LState) int {
+	f := CheckObject[*LuaFilter](L, 1, filterTypeName)
+	pk := L.CheckTable(2)
+	var params map[string]any
+	if pt, ok := L.Get(3).(*lua.LTable); ok {
+		p, err := plainValue(pt, "params")
+		if err != nil {
+			L.ArgError(3, err.Error())
+		}
+		if params, ok = p.(map[string]any); !ok {
+			L.ArgError(3, "params must be a table with string keys")
+		}
+	}
+	wave, err := luaWave(pk)
+	if err != nil {
+		L.ArgError(2, err.Error())
+	}
+	tr, err := newLuaTransform(f.Spec(params), netreduce.NodeInfo{FrontEnd: true})
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	defer tr.Close()
+	out, err := tr.Filter(wave)
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	if len(out) == 0 {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(packetValueToLua(L, out[0].Values))
+	return 1
+}
+
+// luaWave reads an array of packets written in Lua: arrays of values with optional rank,
+// count and time fields.
+func luaWave(t *lua.LTable) ([]*netreduce.Packet, error) {
+	var wave []*netreduce.Packet
+	for i := 1; i <= t.Len(); i++ {
+		pt, ok := t.RawGetInt(i).(*lua.LTable)
+		if !ok {
+			return nil, fmt.Errorf("packet %d: want a table, got a %s", i, t.RawGetInt(i).Type())
+		}
+		p := &netreduce.Packet{Src: -1, Count: 1}
+		for j := 1; j <= pt.Len(); j++ {
+			v, err := luaToPacketValue(pt.RawGetInt(j))
+			if err != nil {
+				return nil, fmt.Errorf("packet %d value %d: %w", i, j, err)
+			}
+			p.Values = append(p.Values, v)
+		}
+		if r, ok := pt.RawGetString("rank").(lua.LNumber); ok {
+			p.Src = int32(r)
+		} else {
+			p.Reduced = true
+		}
+		if c, ok := pt.RawGetString("count").(lua.LNumber); ok {
+			p.Count = int32(c)
+		}
+		if tm, ok := pt.RawGetString("time").(lua.LNumber); ok {
+			p.Time = int64(tm)
+		}
+		wave = append(wave, p)
+	}
+	return wave, nil
+}

@@ -1,0 +1,306 @@
+package script
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dpclsh/dpclsh/contexts"
+	"github.com/dpclsh/dpclsh/netreduce"
+	lua "github.com/yuin/gopher-lua"
+)
+
+const (
+	netTypeName    = "netreduce.Network"
+	streamTypeName = "netreduce.Stream"
+	commTypeName   = "netreduce.Communicator"
+)
+
+// BackendDeadline bounds one call of a Lua back-end behaviour (net:on_backend).
+const BackendDeadline = time.Second
+
+// TCPTransport builds the TCP transport for netreduce.new{transport = "tcp"}; cmd/dpclsh
+// sets it (it knows how to start `dpclsh comm`).
+var TCPTransport func(opts map[string]any) (netreduce.Transport, error)
+
+func init() {
+	RegisterModule(Module{
+		Name: "netreduce",
+		Doc: `netreduce — the MRNet-style multicast/reduction tree on its own.
+  local net = netreduce.new{topology = "b:4^3"}   -- "b:", "k:", "g:", "flat:", "bgl:" specs,
+                                                  -- or an MRNet topology file path
+  net:on_backend(function(rank, x) return rank + x end)
+  local s = net:stream(net:broadcast(), {up = "sum", sync = "waitforall"})
+  s:send("%d", 1)
+  local v = s:recv([virtual_timeout_s])           -- values unpacked; nil, "timeout"
+Virtual time: timeouts are virtual; s:recv(t) advances the tree's clock by t once
+everything in flight has been processed.`,
+		Funcs: []Function{
+			{"new", `netreduce.new{topology = spec|path [, transport = "inproc"|"tcp"]} -> Network
+Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.`, netNew},
+			{"topology", `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
+A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, netTopology},
+		},
+	})
+	RegisterType(Type{Name: netTypeName, Doc: "A reduction tree (netreduce.new).", Methods: netMethods})
+	RegisterType(Type{Name: streamTypeName, Doc: "A stream of a reduction tree (net:stream).", Methods: streamMethods})
+	RegisterType(Type{Name: commTypeName, Doc: "A set of back-ends (net:broadcast, net:communicator).", Methods: commMethods,
+		Meta: []Function{{"__len", "", func(L *lua.LState) int {
+			L.Push(lua.LNumber(CheckObject[*netreduce.Communicator](L, 1, commTypeName).Len()))
+			return 1
+		}}}})
+}
+
+var netMethods = []Function{
+	{"backends", "net:backends() -> n\nThe number of back-ends.", func(L *lua.LState) int {
+		L.Push(lua.LNumber(checkNet(L).net.Backends()))
+		return 1
+	}},
+	{"on_backend", `net:on_backend(fn)
+fn(rank, values...) runs for each downstream packet reaching a back-end, in pooled
+sandboxed states (fn must not have upvalues); what it returns is sent up (nil: nothing).`, netOnBackend},
+	{"broadcast", "net:broadcast() -> Communicator\nEvery back-end.", func(L *lua.LState) int {
+		L.Push(NewObject(L, commTypeName, checkNet(L).net.Broadcast()))
+		return 1
+	}},
+	{"communicator", "net:communicator(list|spec|context) -> Communicator\nA subset of the back-ends.", netCommunicator},
+	{"stream", `net:stream(comm, {up = filter, sync = "waitforall"|"timeout"|"dontwait", timeout_ms = n,
+                  params = {}, down = filter}) -> Stream
+filter is a built-in name or a filter.load object. Default sync: waitforall with a filter,
+dontwait without.`, netStream},
+	{"lost", "net:lost() -> spec\nThe back-ends reported lost (dead, or below a dead node), as \"0-3,7\".", func(L *lua.LState) int {
+		L.Push(lua.LString(netreduce.RankSpec(checkNet(L).net.Lost())))
+		return 1
+	}},
+	{"kill", "net:kill(rank)\nMakes a back-end or internal node fail (failure injection).", func(L *lua.LState) int {
+		if err := checkNet(L).net.Kill(checkInt(L, 2, "rank")); err != nil {
+			L.RaiseError("%s", err.Error())
+		}
+		return 0
+	}},
+	{"clock", "net:clock() -> seconds\nThe tree's virtual time.", func(L *lua.LState) int {
+		L.Push(lua.LNumber(float64(checkNet(L).net.Clock()) / 1e9))
+		return 1
+	}},
+	{"sync", "net:sync()\nWaits until everything in flight has been processed.", func(L *lua.LState) int {
+		if err := checkNet(L).net.Sync(); err != nil {
+			L.RaiseError("%s", err.Error())
+		}
+		return 0
+	}},
+	{"topology", `net:topology(["file"|"dot"]) -> string`, func(L *lua.LState) int {
+		return pushTopology(L, checkNet(L).net.Topology(), L.OptString(2, "file"))
+	}},
+	{"close", "net:close()\nStops the tree (also done at session end).", func(L *lua.LState) int {
+		checkNet(L).Close()
+		return 0
+	}},
+}
+
+// luaNet is a Network plus its Lua back-end behaviour.
+type luaNet struct {
+	net     *netreduce.Network
+	backend atomic.Pointer[lua.FunctionProto]
+	vms     chan *backendVM
+	once    sync.Once
+}
+
+type backendVM struct {
+	L   *lua.LState
+	fns map[*lua.FunctionProto]*lua.LFunction
+}
+
+func (n *luaNet) Close() error {
+	n.once.Do(func() { n.net.Close() })
+	return nil
+}
+
+func checkNet(L *lua.LState) *luaNet { return CheckObject[*luaNet](L, 1, netTypeName) }
+
+func netNew(L *lua.LState) int {
+	opts := L.CheckTable(1)
+	spec, ok := opts.RawGetString("topology").(lua.LString)
+	if !ok {
+		L.ArgError(1, "topology (a spec like \"b:4^3\" or a file path) is required")
+	}
+	topo, err := netreduce.LoadTopology(string(spec))
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	ln := &luaNet{vms: make(chan *backendVM, 64)}
+	o := netreduce.Options{Backend: ln.handle}
+	if tr, err := transportOption(opts); err != nil {
+		L.RaiseError("netreduce.new: %s", err.Error())
+	} else {
+		o.Transport = tr
+	}
+	if ln.net, err = netreduce.New(topo, o); err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	SessionOf(L).OnClose(ln)
+	L.Push(NewObject(L, netTypeName, ln))
+	return 1
+}
+
+func transportOption(opts *lua.LTable) (netreduce.Transport, error) {
+	switch name := lua.LVAsString(opts.RawGetString("transport")); name {
+	case "", "inproc":
+		return netreduce.InProcess{}, nil
+	case "tcp":
+		if TCPTransport == nil {
+			return nil, errors.New("the TCP transport is not available in this program")
+		}
+		p, err := plainValue(opts, "options")
+		if err != nil {
+			return nil, err
+		}
+		m, _ := p.(map[string]any)
+		return TCPTransport(m)
+	default:
+		return nil, fmt.Errorf("unknown transport %q (want inproc or tcp)", name)
+	}
+}
+
+func netTopology(L *lua.LState) int {
+	topo, err := netreduce.LoadTopology(L.CheckString(1))
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	n := pushTopology(L, topo, L.OptString(2, "file"))
+	L.Push(lua.LNumber(topo.Backends()))
+	return n + 1
+}
+
+func pushTopology(L *lua.LState, topo *netreduce.Topology, form string) int {
+	var b strings.Builder
+	switch form {
+	case "file":
+		topo.WriteFile(&b)
+	case "dot":
+		topo.WriteDOT(&b)
+	default:
+		L.ArgError(2, `want "file" or "dot"`)
+	}
+	L.Push(lua.LString(b.String()))
+	return 1
+}
+
+func netOnBackend(L *lua.LState) int {
+	n := checkNet(L)
+	if L.Get(2) == lua.LNil {
+		n.backend.Store(nil)
+		return 0
+	}
+	fn := L.CheckFunction(2)
+	if fn.IsG {
+		L.ArgError(2, "a Lua function is required (Go functions cannot run in the back-ends' states)")
+	}
+	if len(fn.Upvalues) > 0 || fn.Proto.NumUpvalues > 0 {
+		L.ArgError(2, fmt.Sprintf("the back-end function (%s:%d) uses %d upvalue(s); it runs in the back-ends' own states, so it may use only its arguments and globals of the sandbox",
+			fn.Proto.SourceName, fn.Proto.LineDefined, fn.Proto.NumUpvalues))
+	}
+	n.backend.Store(fn.Proto)
+	return 0
+}
+
+// handle is the tree's BackendHandler: it runs the Lua behaviour in a pooled state.
+func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, error) {
+	proto := n.backend.Load()
+	if proto == nil {
+		return nil, nil
+	}
+	var vm *backendVM
+	select {
+	case vm = <-n.vms:
+	default:
+		vm = &backendVM{L: NewSandbox(), fns: map[*lua.FunctionProto]*lua.LFunction{}}
+	}
+	fn := vm.fns[proto]
+	if fn == nil {
+		fn = vm.L.NewFunctionFromProto(proto)
+		vm.fns[proto] = fn
+	}
+	args := make([]lua.LValue, 0, 1+len(p.Values))
+	args = append(args, lua.LNumber(rank))
+	for _, v := range p.Values {
+		args = append(args, packetValueToLua(vm.L, v))
+	}
+	out, err := CallWithDeadline(vm.L, BackendDeadline, fn, args...)
+	if err != nil {
+		vm.L.Close()
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "script: "))
+	}
+	select {
+	case n.vms <- vm:
+	default:
+		vm.L.Close()
+	}
+	if len(out) == 0 || out[0] == lua.LNil {
+		return nil, nil
+	}
+	vals := make([]any, len(out))
+	for i, v := range out {
+		if vals[i], err = luaToPacketValue(v); err != nil {
+			return nil, fmt.Errorf("return value %d: %w", i+1, err)
+		}
+	}
+	return []*netreduce.Packet{{Values: vals}}, nil
+}
+
+func netCommunicator(L *lua.LState) int {
+	n := checkNet(L).net
+	nb := n.Backends()
+	var set *netreduce.RankSet
+	var err error
+	switch v := L.Get(2).(type) {
+	case lua.LString:
+		set, err = netreduce.ParseRankSpec(string(v), nb)
+	case *lua.LTable:
+		set = netreduce.NewRankSet(nb)
+		for i := 1; i <= v.Len(); i++ {
+			r, ok := luaInt(v.RawGetInt(i))
+			if !ok || r < 0 || r >= nb {
+				L.ArgError(2, fmt.Sprintf("item %d: %s is not a back-end rank (0-%d)", i, describe(v.RawGetInt(i)), nb-1))
+			}
+			set.Add(r)
+		}
+	case *lua.LUserData:
+		c, ok := v.Value.(*contexts.Context)
+		if !ok {
+			L.ArgError(2, "list, spec or context expected, got "+describe(v))
+		}
+		if c.Size() != nb {
+			L.ArgError(2, fmt.Sprintf("context of %d ranks for a tree of %d back-ends", c.Size(), nb))
+		}
+		set = netreduce.NewRankSet(nb)
+		for _, r := range c.Set.List() {
+			set.Add(r)
+		}
+	default:
+		L.ArgError(2, "list, spec or context expected, got "+describe(L.Get(2)))
+	}
+	if err != nil {
+		L.ArgError(2, err.Error())
+	}
+	c, err := n.CommunicatorSet(set)
+	if err != nil {
+		L.RaiseError("%s", err.Error())
+	}
+	L.Push(NewObject(L, commTypeName, c))
+	return 1
+}
+
+var commMethods = []Function{
+	{"ranks", "comm:ranks() -> spec\nThe back-ends, as \"0-3,7\".", func(L *lua.LState) int {
+		c := CheckObject[*netreduce.Communicator](L, 1, commTypeName)
+		L.Push(lua.LString(netreduce.RankSpec(c.Ranks())))
+		return 1
+	}},
+	{"size", "comm:size() -> n", func(L *lua.LState) int {
+		L.Push(lua.LNumber(CheckObject[*netreduce.Communicator](L, 1, commTypeName).Len()))
+		return 1
+	}},
+}
