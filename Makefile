@@ -3,7 +3,7 @@
 # the cross compiler (powerpc-linux-gnu-gcc, DESIGN.md section 7) by running each
 # directory's own Makefile.
 
-APP_DIRS = ppc/testdata/isa ppc/testdata/exec bgl/testdata probes/testdata examples/apps
+APP_DIRS = ppc/testdata/isa ppc/testdata/exec bgl/testdata bgl/testdata/mpi probes/testdata examples/apps
 
 .PHONY: all apps dpclsh clean-apps
 

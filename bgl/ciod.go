@@ -31,6 +31,9 @@ type openFile struct {
 	dir    bool
 	flags  uint32 // as the program passed them (O_ACCMODE | O_APPEND ...)
 	refs   int
+
+	entries []dirent // a directory's listing, read at the first getdents64
+	next    int      // the next entry getdents64 returns
 }
 
 type fdesc struct {

@@ -48,7 +48,7 @@ func init() {
 		abi.SysRenameat2: ciodRenameat, abi.SysReadlink: ciodReadlink, abi.SysReadlinkat: ciodReadlinkat,
 		abi.SysDup: ciodDup, abi.SysDup2: ciodDup2, abi.SysDup3: ciodDup3, abi.SysIoctl: ciodIoctl,
 		abi.SysFcntl: ciodFcntl, abi.SysFcntl64: ciodFcntl, abi.SysFtruncate: ciodFtruncate,
-		abi.SysFtruncate64: ciodFtruncate64, abi.SysFsync: ciodFsync,
+		abi.SysFtruncate64: ciodFtruncate64, abi.SysFsync: ciodFsync, abi.SysGetdents64: ciodGetdents64,
 	}
 }
 
@@ -169,6 +169,9 @@ func (cp *ciodProc) seek(fd uint32, off int64, whence uint32) (int64, abi.Errno)
 	}
 	if whence > 2 {
 		return 0, abi.EINVAL
+	}
+	if d.of.dir {
+		return d.of.seekDir(off, whence)
 	}
 	pos, err := d.of.f.Seek(off, int(whence))
 	if err != nil {

@@ -182,3 +182,48 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+func TestGetdents64(t *testing.T) {
+	work := t.TempDir()
+	for _, n := range []string{"b", "a", "c"} {
+		os.WriteFile(filepath.Join(work, n), nil, 0o644)
+	}
+	sb, _ := newSandbox(work)
+	defer sb.close()
+	io := newIONode(0, sb, &consoleRec{}, nil)
+	io.attach(0)
+	call := func(num abi.Sysno, path string, a ...uint32) shipReply {
+		var args Args
+		copy(args[:], a)
+		rep, _ := io.serve(0, 0, &shipReq{num: num, args: args, path: path})
+		return rep
+	}
+	fd := call(abi.SysOpenat, ".", uint32(atFDCWD&0xffffffff), 0, oDirectory)
+	names := func(b []byte) (out []string) {
+		for len(b) > 0 {
+			reclen := be.Uint16(b[16:])
+			name := b[19:reclen]
+			out = append(out, string(name[:strings.IndexByte(string(name), 0)]))
+			b = b[reclen:]
+		}
+		return out
+	}
+	first := call(abi.SysGetdents64, "", fd.val, 0, 48)
+	rest := call(abi.SysGetdents64, "", fd.val, 0, 4096)
+	end := call(abi.SysGetdents64, "", fd.val, 0, 4096)
+	got := append(names(first.data), names(rest.data)...)
+	if len(got) != 5 || got[0] != "." || got[1] != ".." || end.val != 0 {
+		t.Fatalf("entries %v, end %+v", got, end)
+	}
+	call(abi.SysLseek, "", fd.val, 0, 0)
+	if again := call(abi.SysGetdents64, "", fd.val, 0, 4096); len(names(again.data)) != 5 {
+		t.Errorf("rewind: %v", names(again.data))
+	}
+	if r := call(abi.SysGetdents64, "", 1, 0, 4096); r.err != abi.ENOTDIR {
+		t.Errorf("getdents64 on the console: %+v", r)
+	}
+	call(abi.SysLseek, "", fd.val, 0, 0)
+	if r := call(abi.SysGetdents64, "", fd.val, 0, 8); r.err != abi.EINVAL {
+		t.Errorf("tiny buffer: %+v", r)
+	}
+}

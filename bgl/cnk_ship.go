@@ -61,19 +61,21 @@ func (p *Proc) shipPathArgs(num abi.Sysno, a Args, idx ...int) Result {
 	return p.shipPaths(num, a, paths[0], paths[1], nil)
 }
 
-func callOf(p *Proc) abi.Sysno { return p.curCall }
+// The generic shippers below serve several calls each (close, dup, ioctl... all ship
+// their registers unchanged); p.curCall says which one is being served.
 
-func shipFD(p *Proc, a Args) Result     { return ship(&shipReq{num: callOf(p), args: a}) }
-func shipPath1(p *Proc, a Args) Result  { return p.shipPathArgs(callOf(p), a, 0) }
-func shipPath2(p *Proc, a Args) Result  { return p.shipPathArgs(callOf(p), a, 0, 1) }
-func shipAt1(p *Proc, a Args) Result    { return p.shipPathArgs(callOf(p), a, 1) }
-func shipAt2(p *Proc, a Args) Result    { return p.shipPathArgs(callOf(p), a, 1, 3) }
+func shipFD(p *Proc, a Args) Result     { return ship(&shipReq{num: p.curCall, args: a}) }
+func shipPath1(p *Proc, a Args) Result  { return p.shipPathArgs(p.curCall, a, 0) }
+func shipPath2(p *Proc, a Args) Result  { return p.shipPathArgs(p.curCall, a, 0, 1) }
+func shipAt1(p *Proc, a Args) Result    { return p.shipPathArgs(p.curCall, a, 1) }
+func shipAt2(p *Proc, a Args) Result    { return p.shipPathArgs(p.curCall, a, 1, 3) }
 func shipOpen(p *Proc, a Args) Result   { return p.shipPathArgs(abi.SysOpen, a, 0) }
 func shipOpenat(p *Proc, a Args) Result { return p.shipPathArgs(abi.SysOpenat, a, 1) }
 func shipLseek(p *Proc, a Args) Result  { return ship(&shipReq{num: abi.SysLseek, args: a}) }
 func shipGetcwd(p *Proc, a Args) Result {
 	return ship(&shipReq{num: abi.SysGetcwd, args: a, done: copyOutDone(a[0])})
 }
+
 func shipStatx(p *Proc, a Args) Result {
 	path, e := p.readString(a[1], pathMax)
 	if e != 0 {
@@ -103,6 +105,11 @@ func readlinkDone(buf, size uint32) func(*Proc, shipReply) Result {
 		}
 		return errOr(p.copyOut(buf, b), uint32(len(b)))
 	}
+}
+
+func shipGetdents64(p *Proc, a Args) Result {
+	a[2] = min(a[2], maxShip)
+	return ship(&shipReq{num: abi.SysGetdents64, args: a, done: copyOutDone(a[1])})
 }
 
 func shipRead(p *Proc, a Args) Result {

@@ -59,6 +59,7 @@ var cnkSyscalls = []Syscall{
 	{abi.SysUgetrlimit, sysUgetrlimit, Full, "RLIMIT_STACK 8 MiB, everything else unlimited"},
 	{abi.SysMmap2, sysMmap2, Partial, "anonymous memory only"},
 	{abi.SysFtruncate64, shipFD, Shipped, ""},
+	{abi.SysGetdents64, shipGetdents64, Shipped, "listing read at the first call"},
 	{abi.SysFcntl64, shipFD, Partial, "F_GETFD/SETFD/GETFL/SETFL/DUPFD"},
 	{abi.SysMadvise, sysZero, Full, "advice ignored"},
 	{abi.SysGettid, sysGetpid, Full, "one thread: tid = pid"},

@@ -176,7 +176,8 @@ func (d *Debug) SetRegs(rank int, r Regs) error {
 }
 
 // Step executes one instruction of a held node (a system call is served as usual; a
-// shipped one leaves the node blocked until its reply).
+// shipped one leaves the node blocked until its reply). Like Continue, it first brings the
+// node's clock up to the machine's.
 func (d *Debug) Step(rank int) error {
 	n, err := d.live("step", rank)
 	if err != nil {
@@ -185,6 +186,7 @@ func (d *Debug) Step(rank int) error {
 	if !n.held || n.state != nodeRunning {
 		return &DebugError{d.io.Index, rank, "step", "node must be held and not in a system call"}
 	}
+	n.advanceTo(nsToCycles(d.j.now))
 	n.handle(d.j, n.cpu.Step())
 	n.held = n.held || n.state == nodeRunning
 	n.flushOutbox(d.j)

@@ -28,6 +28,7 @@ var corpus = []struct {
 	{"qsort", nil, ""},
 	{"setjmp", nil, ""},
 	{"fileio", nil, ""},
+	{"listdir", nil, ""},
 	{"argv", []string{"one", "two words", "", "three"}, ""},
 	{"exit", []string{"42"}, ""},
 	{"exit", []string{"255"}, ""},

@@ -126,7 +126,7 @@ func BenchmarkMicro(b *testing.B) {
 // figure5 are the shapes of seed 004 Figure 5: flat, 4-ary and 8-ary trees with the same
 // number of back-ends (where 8-ary cannot reach the count exactly the root fan-out differs).
 var figure5 = []struct {
-	backends           int
+	backends          int
 	flat, four, eight string
 }{
 	{16, "flat:16", "b:4^2", "b:2x8"},

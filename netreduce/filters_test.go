@@ -17,7 +17,7 @@ type filterCase struct {
 	want   func(ranks []int, req int64) []any
 }
 
-func vInt(r int, req int64) int64  { return int64(r*37%101) - 50 + req }
+func vInt(r int, req int64) int64   { return int64(r*37%101) - 50 + req }
 func vFlt(r int, req int64) float64 { return float64(r%13) + float64(req)/4 }
 func vArr(r int, req int64) []int64 {
 	return []int64{int64(r), int64(r * r % 17), req - int64(r%3)}

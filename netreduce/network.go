@@ -18,16 +18,16 @@ type Options struct {
 
 // Network is a tree as seen from its front-end: the MRNet network object.
 type Network struct {
-	topo  *Topology
-	fab   Fabric
-	host  *backendHost
+	topo   *Topology
+	fab    Fabric
+	host   *backendHost
 	feUp   chan []Msg // from the front-end's children
 	feDown chan []Msg // from the application
-	fe    *runner
-	done  chan struct{}
-	wg    sync.WaitGroup
-	qlen  int
-	close sync.Once
+	fe     *runner
+	done   chan struct{}
+	wg     sync.WaitGroup
+	qlen   int
+	close  sync.Once
 
 	mu         sync.Mutex
 	streams    map[uint32]*Stream

@@ -42,14 +42,14 @@ func randomTopology(rng *rand.Rand, maxBack int) *Topology {
 // messages of randomly chosen links (each link stays FIFO), so every interleaving the
 // real transports could produce is reachable from a seed.
 type sim struct {
-	topo  *Topology
-	nodes map[int]*Node
-	host  *backendHost
+	topo   *Topology
+	nodes  map[int]*Node
+	host   *backendHost
 	links  map[[2]int][]Msg // (from, to) -> FIFO
 	active [][2]int         // links with messages, in no particular order
 	pos    map[[2]int]int   // index in active
-	rng   *rand.Rand
-	app   []Msg
+	rng    *rand.Rand
+	app    []Msg
 }
 
 func newSim(topo *Topology, h BackendHandler, seed int64) *sim {

@@ -44,9 +44,36 @@ func testComm(args []string) int {
 }
 
 func tcpForTest(*testing.T) Transport {
-	return TCP{Command: []string{os.Args[0], "-test.run=^$"}, Env: []string{commEnv + "=1"}}
+	return TCP{Command: []string{os.Args[0], "-test.run=^$"}, Env: []string{commEnv + "=1", "GOMAXPROCS=1"}}
 }
 
 func TestConformanceTCP(t *testing.T) {
 	runConformance(t, transportCase{name: "tcp", make: tcpForTest, maxBack: 512, randRuns: 7})
+}
+
+// TestTCP512Backends runs sum and concat over b:8^3: 72 comm processes, 512 back-ends.
+func TestTCP512Backends(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 72 processes")
+	}
+	tc := transportCase{name: "tcp", make: tcpForTest}
+	n := newNet(t, tc, "b:8^3", func(rank int, p *Packet) ([]*Packet, error) {
+		return []*Packet{{Values: []any{int64(rank)}}}, nil
+	})
+	sum, _ := n.NewStream(n.Broadcast(), StreamConfig{Up: &FilterSpec{Name: "sum"}})
+	cat, _ := n.NewStream(n.Broadcast(), StreamConfig{Up: &FilterSpec{Name: "concat"}})
+	sum.Send(100, "%d", 0)
+	cat.Send(100, "%d", 0)
+	if p := recvWithin(t, sum); p.Values[0] != int64(511*512/2) || p.Count != 512 {
+		t.Fatalf("sum: %v count %d", p.Values, p.Count)
+	}
+	p := recvWithin(t, cat)
+	for i, v := range p.Values {
+		if v != int64(i) {
+			t.Fatalf("concat value %d is %v", i, v)
+		}
+	}
+	if len(p.Values) != 512 {
+		t.Fatalf("concat: %d values", len(p.Values))
+	}
 }

@@ -15,10 +15,10 @@ var rewrite = flag.Bool("rewrite", false, "rewrite golden files under testdata/"
 
 func TestGeneratorsShape(t *testing.T) {
 	tests := []struct {
-		spec            string
-		backends, size  int
-		depth           int
-		rootKids        int
+		spec           string
+		backends, size int
+		depth          int
+		rootKids       int
 	}{
 		{"b:4^2", 16, 21, 2, 4},
 		{"b:8^2", 64, 73, 2, 8},

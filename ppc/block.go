@@ -18,6 +18,7 @@ type inst struct {
 	rt, ra, rb, rc uint8
 	class          Class
 	ends           bool
+	inline         inlineOp // nonzero: runBlock executes it without calling fn
 }
 
 // cacheLen is the number of per-CPU block cache entries.
@@ -155,6 +156,9 @@ func (c *CPU) runBlock(b *block, limit uint64) bool {
 	}
 	for i := range insts {
 		in := &insts[i]
+		if in.inline != 0 && c.execInline(in) {
+			continue
+		}
 		if in.fn(c, in) {
 			// PC is set. A fault or trap does not count its instruction.
 			n := i + 1

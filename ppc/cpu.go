@@ -163,9 +163,15 @@ func (c *CPU) Run(budget uint64) Stop {
 			return Stop{Kind: StopBreakpoint}
 		}
 		first = false
-		b := c.lookup(c.PC)
-		if b == nil {
-			return c.stop
+		m := c.Mem
+		if c.cache.gen != m.gen || c.cache.mem != m {
+			c.syncMem()
+		}
+		b := c.cache.entries[c.PC>>2&(cacheLen-1)]
+		if b == nil || b.start != c.PC {
+			if b = c.lookup(c.PC); b == nil {
+				return c.stop
+			}
 		}
 		if c.bps != nil {
 			left = min(left, b.untilBreakpoint(c.bps))

@@ -298,8 +298,8 @@ func (img *Image) layout() error {
 	}
 	for _, s := range img.Segments {
 		r := Region{s.Vaddr, s.Memsz}
-		if r.overlaps(img.Stack) || r.End() > uint64(img.Stack.Start) && uint64(img.brk) > uint64(img.Stack.Start) {
-			return elfErr(int64(s.Offset), "segment at 0x%08x collides with the stack [0x%08x,0x%08x)", s.Vaddr, img.Stack.Start, img.Stack.End())
+		if r.overlaps(img.Stack) || r.overlaps(img.InstrRegion) {
+			return elfErr(int64(s.Offset), "segment at 0x%08x collides with the stack [0x%08x,0x%08x) or the instrumentation region", s.Vaddr, img.Stack.Start, img.Stack.End())
 		}
 	}
 	if err := img.base.Map(img.Stack.Start, img.Stack.Size, PermRW); err != nil {

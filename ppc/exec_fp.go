@@ -2,8 +2,9 @@ package ppc
 
 import "math"
 
-// Floating-point arithmetic. Double results are Go's IEEE double operations (round to
-// nearest even; other FPSCR[RN] modes are not modelled); the multiply-add family is fused
+// Floating-point arithmetic. Results are computed rounded to nearest with the sign of
+// their rounding error (exact where Go's IEEE double operations cannot tell, with
+// math/big), which gives the other FPSCR[RN] modes and FI; the multiply-add family is fused
 // (math.FMA); single-precision forms round the exact result once to single.
 
 // fpKind is the arithmetic of an A-form instruction.
@@ -118,6 +119,18 @@ func (f fpArith) exec(c *CPU, in *inst) bool {
 	case fpMul:
 		bb = 0
 	}
+	if f.kind >= fpMadd && !isNaN(ab) && !isNaN(cb) && isInfTimesZero(ab, cb) {
+		// qemu-ppc (like the hardware) reports only VXIMZ here, even with a NaN addend,
+		// whose value it returns.
+		n, ok := nanResult(bb)
+		if !ok {
+			n = qnanBits
+		}
+		if f.single {
+			n = roundNaNSingle(n)
+		}
+		return c.fpResult(in, n, FpscrVXIMZ, false)
+	}
 	e := snanExc(ab, bb, cb)
 	if n, ok := nanResult(ab, bb, cb); ok {
 		if f.single {
@@ -138,13 +151,88 @@ func (f fpArith) exec(c *CPU, in *inst) bool {
 		return c.fpResult(in, math.Float64bits(r), FpscrZX, false)
 	}
 	r, es := f.kind.compute(a, b, cc)
+	if r == 0 && es == 0 && c.FPSCR&3 == 3 && f.kind != fpMul && f.kind != fpDiv {
+		r = f.kind.exactZeroRM(a, b, cc)
+	}
 	if f.single {
 		r, es = roundSingle(r, es)
 	}
 	if math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsInf(cc, 0) {
 		return c.fpResult(in, math.Float64bits(r), e, false)
 	}
-	return c.fpResult(in, math.Float64bits(r), e|rangeExc(r, es, f.single), es != 0)
+	return c.roundResult(in, r, es, e, f.single)
+}
+
+// roundResult finishes a finite-operand result computed rounded to nearest (r, with the
+// sign es of exact - r): range exceptions, then the FPSCR[RN] rounding mode.
+func (c *CPU) roundResult(in *inst, r float64, es int, e fpExc, single bool) bool {
+	e |= rangeExc(r, es, single)
+	d, des := directed(r, es, c.FPSCR&3, single)
+	if math.IsInf(d, 0) && !math.IsInf(r, 0) {
+		e |= rangeExc(d, des, single) // rounding away from zero past the largest value
+	}
+	return c.fpResult(in, math.Float64bits(d), e, des != 0)
+}
+
+// directed turns a round-to-nearest result into the result of rounding mode rn (1 toward
+// zero, 2 toward +inf, 3 toward -inf): one step to the neighbour when nearest went the
+// wrong way, and the largest finite value instead of an overflow to the wrong infinity.
+func directed(r float64, es int, rn uint32, single bool) (float64, int) {
+	if rn == 0 {
+		return r, es
+	}
+	maxv := math.MaxFloat64
+	if single {
+		maxv = math.MaxFloat32
+	}
+	step := func(toward float64) float64 {
+		if single {
+			return float64(math.Nextafter32(float32(r), float32(toward)))
+		}
+		return math.Nextafter(r, toward)
+	}
+	switch {
+	case math.IsInf(r, 1) && rn != 2:
+		return maxv, 1
+	case math.IsInf(r, -1) && rn != 3:
+		return -maxv, -1
+	case math.IsInf(r, 0) || es == 0:
+		return r, es
+	case rn == 1 && r != 0 && (es > 0) != (r > 0):
+		return step(0), sgn(r)
+	case rn == 2 && es > 0:
+		return step(math.Inf(1)), -1
+	case rn == 3 && es < 0:
+		return step(math.Inf(-1)), 1
+	}
+	return r, es
+}
+
+func isInfTimesZero(a, c uint64) bool {
+	x, y := math.Float64frombits(a), math.Float64frombits(c)
+	return math.IsInf(x, 0) && y == 0 || x == 0 && math.IsInf(y, 0)
+}
+
+// exactZeroRM is the sign of an exact zero sum when rounding toward -inf: -0 unless both
+// addends are +0 (IEEE 754 6.3).
+func (k fpKind) exactZeroRM(a, b, cc float64) float64 {
+	x, y := a, b // the addends
+	switch k {
+	case fpSub:
+		y = -b
+	case fpMadd, fpNmadd:
+		x = a * cc
+	case fpMsub, fpNmsub:
+		x, y = a*cc, -b
+	}
+	r := 0.0
+	if math.Signbit(x) || math.Signbit(y) {
+		r = math.Copysign(0, -1)
+	}
+	if k == fpNmadd || k == fpNmsub {
+		r = -r
+	}
+	return r
 }
 
 // rangeExc returns overflow and underflow exceptions of a finite-operand result.
@@ -177,7 +265,7 @@ func execFrsp(c *CPU, in *inst) bool {
 	if math.IsInf(x, 0) {
 		return c.fpResult(in, bb, 0, false)
 	}
-	return c.fpResult(in, math.Float64bits(r), rangeExc(r, es, true), es != 0)
+	return c.roundResult(in, r, es, 0, true)
 }
 
 // fctiw converts to a signed word, rounding to nearest even (or toward zero for fctiwz);
@@ -190,7 +278,7 @@ func fctiw(toZero bool) semFn {
 		var v int64
 		var e fpExc
 		inexact := false
-		switch r := math.RoundToEven(x); {
+		switch r := roundInt(x, c.FPSCR&3); {
 		case math.IsNaN(x):
 			c.FPSCR = c.FPSCR&^FpscrFPRF | fprfQNaN<<12
 			return c.fpConvResult(in, 0x80000000, FpscrVXCVI|snanExc(bb), false)
@@ -205,6 +293,19 @@ func fctiw(toZero bool) semFn {
 		}
 		return c.fpConvResult(in, uint64(int64(int32(v))), e, inexact)
 	}
+}
+
+// roundInt rounds x to an integer in rounding mode rn.
+func roundInt(x float64, rn uint32) float64 {
+	switch rn {
+	case 1:
+		return math.Trunc(x)
+	case 2:
+		return math.Ceil(x)
+	case 3:
+		return math.Floor(x)
+	}
+	return math.RoundToEven(x)
 }
 
 func convWord(x, r float64) (int64, fpExc, bool) {

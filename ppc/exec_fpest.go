@@ -33,7 +33,7 @@ func fpUnary(single bool, invalid func(x float64) fpExc, f func(x float64) (floa
 			r, es = roundSingle(r, es)
 		}
 		if e == 0 && !math.IsInf(x, 0) && x != 0 {
-			e = rangeExc(r, es, single)
+			return c.roundResult(in, r, es, 0, single)
 		}
 		return c.fpResult(in, math.Float64bits(r), e, es != 0)
 	}

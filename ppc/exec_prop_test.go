@@ -150,13 +150,15 @@ var propFPOps = []func(g propGen) string{
 		return fmt.Sprintf("%s %d,%d,%d", op, g.r.IntN(8), g.fpr(), g.fpr())
 	},
 	func(g propGen) string {
-		switch g.r.IntN(4) {
+		switch g.r.IntN(5) {
+		case 4:
+			return fmt.Sprintf("mtfsfi 7,%d", g.r.IntN(4)) // rounding mode
 		case 0:
 			return fmt.Sprintf("%s %d", g.dot("mffs"), g.fpr())
 		case 1:
 			return fmt.Sprintf("mcrfs %d,%d", g.r.IntN(8), g.r.IntN(6))
 		case 2:
-			// Status bits only: enables, NI and RN stay 0 (rounding modes are not modelled).
+			// Status bits only: enables and NI stay 0.
 			bit := []int{0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23}[g.r.IntN(21)]
 			return fmt.Sprintf("%s %d", g.dot([]string{"mtfsb0", "mtfsb1"}[g.r.IntN(2)]), bit)
 		}

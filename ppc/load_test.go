@@ -205,6 +205,9 @@ func TestImageLayout(t *testing.T) {
 	if s, ok := img.Lookup("main"); !ok || s.Kind != SymFunc || !img.Text.Contains(s.Addr) {
 		t.Errorf("symbol main: %+v %v", s, ok)
 	}
+	if _, err := img.NewProcess(ProcessConfig{Args: []string{string(make([]byte, maxStackStrings))}}); err == nil {
+		t.Error("oversized argv accepted")
+	}
 	c, _ := img.NewProcess(ProcessConfig{Args: []string{"x"}})
 	if c.Mem.Perm(r.Start) != PermRWX {
 		t.Errorf("region perm %v", c.Mem.Perm(r.Start))

@@ -70,6 +70,11 @@ func predecode(w, pc uint32) inst {
 	if s.prep != nil {
 		s.prep(&in)
 	}
+	if f, ok := inlineForms[d.Op.Name()]; ok && w&f.clear == 0 {
+		in.inline = f.op
+	} else {
+		in.inline = inlineSPR(d.Op.Name(), w)
+	}
 	switch in.class {
 	case ClassBranch, ClassSyscall, ClassTrap, ClassPriv:
 		in.ends = true

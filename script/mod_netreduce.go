@@ -85,6 +85,17 @@ dontwait without.`, netStream},
 		L.Push(lua.LNumber(float64(checkNet(L).net.Clock()) / 1e9))
 		return 1
 	}},
+	{"advance", "net:advance(seconds)\nAdvances the tree's virtual clock (closing expired timeout waves) and waits as net:sync does.", func(L *lua.LState) int {
+		n := checkNet(L).net
+		secs := L.CheckNumber(2)
+		if !(secs >= 0) {
+			L.ArgError(2, "seconds must be a non-negative number")
+		}
+		if err := n.AdvanceTo(n.Clock() + int64(float64(secs)*1e9)); err != nil {
+			L.RaiseError("%s", err.Error())
+		}
+		return 0
+	}},
 	{"sync", "net:sync()\nWaits until everything in flight has been processed.", func(L *lua.LState) int {
 		if err := checkNet(L).net.Sync(); err != nil {
 			L.RaiseError("%s", err.Error())

@@ -97,6 +97,8 @@ Without a timeout, raises an error when nothing is pending once the tree is quie
 could ever complete).`, func(L *lua.LState) int { return streamRecv(L, false) }},
 	{"recv_packet", `s:recv_packet([virtual_timeout_s]) -> {values=, value=, rank=, count=, time=, tag=}
 As s:recv, with the packet's fields.`, func(L *lua.LState) int { return streamRecv(L, true) }},
+	{"poll", `s:poll() -> values... | nil
+Non-blocking: the next packet already at the front-end, or nil (nil, error on a failed stream).`, streamPoll},
 	{"id", "s:id() -> n\nThe stream's unique id.", func(L *lua.LState) int {
 		L.Push(lua.LNumber(checkStream(L).ID()))
 		return 1
@@ -179,4 +181,21 @@ func packetTable(L *lua.LState, p *netreduce.Packet) *lua.LTable {
 	t.RawSetString("time", lua.LNumber(p.Time))
 	t.RawSetString("tag", lua.LNumber(p.Tag))
 	return t
+}
+
+func streamPoll(L *lua.LState) int {
+	p, err := checkStream(L).TryRecv()
+	if err != nil {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(err.Error()))
+		return 2
+	}
+	if p == nil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	for _, v := range p.Values {
+		L.Push(packetValueToLua(L, v))
+	}
+	return len(p.Values)
 }

@@ -85,7 +85,9 @@ func tcpTransport(opts map[string]any) (netreduce.Transport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot find this program to start comm processes: %w", err)
 	}
-	t := netreduce.TCP{Command: []string{exe, "comm"}}
+	// One comm process runs one node's state machine and its links: a single scheduler
+	// thread each keeps many comm processes on one host from contending for the cores.
+	t := netreduce.TCP{Command: []string{exe, "comm"}, Env: []string{"GOMAXPROCS=1"}}
 	if s, ok := opts["listen"].(string); ok {
 		t.Listen = s
 	}

@@ -15,7 +15,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		run:   runExec,
 	})

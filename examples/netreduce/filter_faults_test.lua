@@ -66,3 +66,20 @@ function TestBadFilterFilesFailAtLoad(t)
   t:error(function() filter.load("examples/netreduce/testdata/no_such.lua") end, "no such file")
   t:error(function() filter.load("examples/netreduce/testdata/not_a_filter.lua") end, "must return a table")
 end
+
+function TestTimeoutSyncAndPoll(t)
+  local net = netreduce.new{topology = "b:4^2"}
+  net:on_backend(function(rank, x) if rank ~= 5 then return 1 end end)
+  local s = net:stream(net:broadcast(), { up = "sum", sync = "timeout", timeout_ms = 5 })
+  s:send("%d", 0)
+  t:eq(s:poll(), nil, "nothing before the timeout")
+  local v, why = s:recv(0.001)
+  t:eq({ v, why }, { nil, "timeout" })
+  net:advance(0.010)
+  t:eq(s:poll(), 15, "the wave closed without back-end 5")
+  t:eq(net:lost(), "")
+  net:kill(5)
+  net:sync()
+  t:eq(net:lost(), "5")
+  net:close()
+end

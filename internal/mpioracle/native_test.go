@@ -63,7 +63,7 @@ func TestNative(t *testing.T) {
 					bins[e.Name] = Build(t, filepath.Join(s.dir, e.Name+".c"), s.dir)
 				}
 				for _, n := range e.Ranks {
-					if n > s.maxRanks && !*full && !*rewrite {
+					if n > s.maxRanks && !*full && !*rewrite || n > onceAbove && testing.Short() {
 						continue
 					}
 					t.Run(e.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
