@@ -38,6 +38,9 @@ func (h *backendHost) Deliver(m Msg, reply func(Msg)) {
 	parent := int32(h.topo.Parent(rank))
 	switch m.Kind {
 	case MsgOpen:
+		if m.Spec == nil {
+			return
+		}
 		h.mu.Lock()
 		h.streams[m.Spec.ID] = m.Spec
 		h.mu.Unlock()
@@ -48,7 +51,9 @@ func (h *backendHost) Deliver(m Msg, reply func(Msg)) {
 	case MsgPing:
 		reply(Msg{Kind: MsgPong, From: m.To, To: parent, Seq: m.Seq})
 	case MsgData:
-		h.data(rank, parent, m, reply)
+		if m.Packet != nil {
+			h.data(rank, parent, m, reply)
+		}
 	}
 }
 

@@ -61,6 +61,9 @@ func (n *Node) down(to int, m Msg) {
 func (n *Node) Step(m Msg) {
 	switch m.Kind {
 	case MsgData:
+		if m.Packet == nil {
+			return
+		}
 		if int(m.From) == n.parent {
 			n.dataDown(m)
 		} else {
@@ -107,7 +110,7 @@ func (n *Node) dataDown(m Msg) {
 
 func (n *Node) dataUp(m Msg) {
 	slot, ok := n.kidSlot[m.From]
-	if !ok || m.Packet == nil {
+	if !ok {
 		return
 	}
 	s := n.streams[m.Stream]

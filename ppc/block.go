@@ -2,6 +2,7 @@ package ppc
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -148,29 +149,92 @@ func (b *block) untilBreakpoint(bps map[uint32]bool) uint64 {
 }
 
 // runBlock executes at most limit instructions of b and updates the counters; it returns
-// true when the CPU must stop (c.stop says why).
+// true when the CPU must stop (c.stop says why). The most frequent register forms and
+// page-cache hits of lwz/stw/stwu run in the switch (one jump-table dispatch, no call); the
+// rest call their semantics. This is the interpreter's inner loop, kept in one function.
 func (c *CPU) runBlock(b *block, limit uint64) bool {
 	insts := b.insts
 	if uint64(len(insts)) > limit {
 		insts = insts[:limit]
 	}
+	g := &c.GPR
 	for i := range insts {
 		in := &insts[i]
-		if in.inline != 0 && c.execInline(in) {
+		switch in.inline {
+		case inlNone:
+		case inlAddi:
+			g[in.rt&31] = c.ra0(in) + in.imm
 			continue
+		case inlAddis:
+			g[in.rt&31] = c.ra0(in) + in.imm<<16
+			continue
+		case inlAdd:
+			g[in.rt&31] = g[in.ra&31] + g[in.rb&31]
+			continue
+		case inlSubf:
+			g[in.rt&31] = g[in.rb&31] - g[in.ra&31]
+			continue
+		case inlOr:
+			g[in.ra&31] = g[in.rt&31] | g[in.rb&31]
+			continue
+		case inlXor:
+			g[in.ra&31] = g[in.rt&31] ^ g[in.rb&31]
+			continue
+		case inlAnd:
+			g[in.ra&31] = g[in.rt&31] & g[in.rb&31]
+			continue
+		case inlRlwinm:
+			g[in.ra&31] = bits.RotateLeft32(g[in.rt&31], int(in.rb)) & in.imm
+			continue
+		case inlMullw:
+			g[in.rt&31] = g[in.ra&31] * g[in.rb&31]
+			continue
+		case inlOri:
+			g[in.ra&31] = g[in.rt&31] | in.w&0xffff
+			continue
+		case inlCmpi:
+			c.setCRField(uint32(in.rt>>2), cmpSigned(int32(g[in.ra&31]), int32(in.imm))|c.XER>>31)
+			continue
+		case inlCmpli:
+			c.setCRField(uint32(in.rt>>2), cmpUnsigned(g[in.ra&31], in.w&0xffff)|c.XER>>31)
+			continue
+		case inlCmp:
+			c.setCRField(uint32(in.rt>>2), cmpSigned(int32(g[in.ra&31]), int32(g[in.rb&31]))|c.XER>>31)
+			continue
+		case inlCmpl:
+			c.setCRField(uint32(in.rt>>2), cmpUnsigned(g[in.ra&31], g[in.rb&31])|c.XER>>31)
+			continue
+		case inlMflr:
+			g[in.rt&31] = c.LR
+			continue
+		case inlMtlr:
+			c.LR = g[in.rt&31]
+			continue
+		case inlMtctr:
+			c.CTR = g[in.rt&31]
+			continue
+		case inlLwz:
+			if ea := c.ra0(in) + in.imm; ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-4 {
+				o := ea & pageMask
+				g[in.rt&31] = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+				continue
+			}
+		case inlStw:
+			if ea := c.ra0(in) + in.imm; ea>>pageShift == c.tlb.wTag && ea&pageMask <= PageSize-4 {
+				o := ea & pageMask
+				binary.BigEndian.PutUint32(c.tlb.wPage[o:o+4], g[in.rt&31])
+				continue
+			}
+		case inlStwu:
+			if ea := g[in.ra&31] + in.imm; ea>>pageShift == c.tlb.wTag && ea&pageMask <= PageSize-4 {
+				o := ea & pageMask
+				binary.BigEndian.PutUint32(c.tlb.wPage[o:o+4], g[in.rt&31])
+				g[in.ra&31] = ea
+				continue
+			}
 		}
 		if in.fn(c, in) {
-			// PC is set. A fault or trap does not count its instruction.
-			n := i + 1
-			if c.stop.Fault != nil {
-				n = i
-			}
-			if n == len(b.insts) {
-				c.countBlock(b)
-			} else {
-				c.countPartial(b, n)
-			}
-			return c.stop.Kind != StopBudget
+			return c.leaveBlock(b, i)
 		}
 	}
 	if len(insts) == len(b.insts) {
@@ -180,6 +244,21 @@ func (c *CPU) runBlock(b *block, limit uint64) bool {
 	}
 	c.PC = b.start + 4*uint32(len(insts))
 	return false
+}
+
+// leaveBlock counts the instructions up to the i-th, which ended the block (PC is set; a
+// fault or trap does not count its instruction), and reports whether the CPU stops.
+func (c *CPU) leaveBlock(b *block, i int) bool {
+	n := i + 1
+	if c.stop.Fault != nil {
+		n = i
+	}
+	if n == len(b.insts) {
+		c.countBlock(b)
+	} else {
+		c.countPartial(b, n)
+	}
+	return c.stop.Kind != StopBudget
 }
 
 func (c *CPU) countBlock(b *block) {

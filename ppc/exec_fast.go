@@ -1,9 +1,6 @@
 package ppc
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "encoding/binary"
 
 // Direct implementations of the most frequent instructions, replacing the generic
 // table-built closures (which cost a second indirect call) for the forms compilers emit
@@ -127,73 +124,6 @@ func inlineSPR(name string, w uint32) inlineOp {
 		return inlMtctr
 	}
 	return inlNone
-}
-
-// execInline executes an inline form; false means "not done here, call fn" (a load or
-// store that misses the page cache).
-func (c *CPU) execInline(in *inst) bool {
-	g := &c.GPR
-	switch in.inline {
-	case inlAddi:
-		g[in.rt&31] = c.ra0(in) + in.imm
-	case inlAddis:
-		g[in.rt&31] = c.ra0(in) + in.imm<<16
-	case inlAdd:
-		g[in.rt&31] = g[in.ra&31] + g[in.rb&31]
-	case inlSubf:
-		g[in.rt&31] = g[in.rb&31] - g[in.ra&31]
-	case inlOr:
-		g[in.ra&31] = g[in.rt&31] | g[in.rb&31]
-	case inlXor:
-		g[in.ra&31] = g[in.rt&31] ^ g[in.rb&31]
-	case inlAnd:
-		g[in.ra&31] = g[in.rt&31] & g[in.rb&31]
-	case inlRlwinm:
-		g[in.ra&31] = bits.RotateLeft32(g[in.rt&31], int(in.rb)) & in.imm
-	case inlMullw:
-		g[in.rt&31] = g[in.ra&31] * g[in.rb&31]
-	case inlOri:
-		g[in.ra&31] = g[in.rt&31] | in.w&0xffff
-	case inlCmpi:
-		c.setCRField(uint32(in.rt>>2), cmpSigned(int32(g[in.ra&31]), int32(in.imm))|c.XER>>31)
-	case inlCmpli:
-		c.setCRField(uint32(in.rt>>2), cmpUnsigned(g[in.ra&31], in.w&0xffff)|c.XER>>31)
-	case inlCmp:
-		c.setCRField(uint32(in.rt>>2), cmpSigned(int32(g[in.ra&31]), int32(g[in.rb&31]))|c.XER>>31)
-	case inlCmpl:
-		c.setCRField(uint32(in.rt>>2), cmpUnsigned(g[in.ra&31], g[in.rb&31])|c.XER>>31)
-	case inlLwz:
-		ea := c.ra0(in) + in.imm
-		if ea>>pageShift != c.tlb.rTag || ea&pageMask > PageSize-4 {
-			return false
-		}
-		o := ea & pageMask
-		g[in.rt&31] = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
-	case inlStw:
-		ea := c.ra0(in) + in.imm
-		if ea>>pageShift != c.tlb.wTag || ea&pageMask > PageSize-4 {
-			return false
-		}
-		o := ea & pageMask
-		binary.BigEndian.PutUint32(c.tlb.wPage[o:o+4], g[in.rt&31])
-	case inlStwu:
-		ea := g[in.ra&31] + in.imm
-		if ea>>pageShift != c.tlb.wTag || ea&pageMask > PageSize-4 {
-			return false
-		}
-		o := ea & pageMask
-		binary.BigEndian.PutUint32(c.tlb.wPage[o:o+4], g[in.rt&31])
-		g[in.ra&31] = ea
-	case inlMflr:
-		g[in.rt&31] = c.LR
-	case inlMtlr:
-		c.LR = g[in.rt&31]
-	case inlMtctr:
-		c.CTR = g[in.rt&31]
-	default:
-		return false
-	}
-	return true
 }
 
 // fastSem replaces generic entries by name after all semantics are registered.

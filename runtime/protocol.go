@@ -1,0 +1,233 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpclsh/dpclsh/netreduce"
+)
+
+// Op is a command of the tool protocol, sent from the front-end to the I/O-node daemons.
+type Op uint8
+
+// The commands. Patch covers install and remove (it rewrites the trampolines of some
+// points), Toggle covers activate and deactivate.
+const (
+	OpPatch    Op = iota + 1 // write trampolines and patch points (install, remove)
+	OpToggle                 // flip one handle's toggle words (activate, deactivate)
+	OpExecute                // run a snippet once on each rank (one-shot probe)
+	OpRead                   // read memory (the answer carries it)
+	OpWrite                  // write memory
+	OpStop                   // hold the ranks
+	OpContinue               // release the ranks
+)
+
+var opNames = map[Op]string{OpPatch: "patch", OpToggle: "toggle", OpExecute: "execute",
+	OpRead: "read", OpWrite: "write", OpStop: "stop", OpContinue: "continue"}
+
+func (o Op) String() string {
+	if s, ok := opNames[o]; ok {
+		return s
+	}
+	return "op" + strconv.Itoa(int(o))
+}
+
+// Command is one request multicast to the daemons serving Ranks. It is plain data,
+// encoded once at the front-end (Encode) and decoded once per daemon (DecodeCommand).
+type Command struct {
+	Op    Op
+	Seq   uint64
+	Ranks string // compact rank spec of the ranks the command applies to
+
+	// OpPatch: the new state of some points; OpToggle: one handle's toggles.
+	Points  []PointPlan    `json:",omitempty"`
+	Handles []HandleRanks  `json:",omitempty"`
+	Handle  uint32         `json:",omitempty"`
+	Active  bool           `json:",omitempty"`
+	Toggles []ToggleWord   `json:",omitempty"`
+	Exec    *ExecutePlan   `json:",omitempty"`
+	Addr    uint32         `json:",omitempty"` // OpRead, OpWrite
+	Size    uint32         `json:",omitempty"` // OpRead
+	Data    []byte         `json:",omitempty"` // OpWrite
+	Extra   map[string]int `json:",omitempty"`
+}
+
+// PointPlan is the new trampoline of one point. Base 0 restores the original word.
+type PointPlan struct {
+	Addr, Orig, Patch, Base uint32
+	Words                   []uint32
+	// Toggles[i] is the toggle of snippet i, which belongs to handle Toggles[i].Handle.
+	Toggles []ToggleWord
+}
+
+// ToggleWord is a snippet's activation word and the handle the snippet belongs to.
+type ToggleWord struct {
+	Handle       uint32
+	Addr, On, Off uint32
+}
+
+// HandleRanks says which ranks a handle covers and whether it is active.
+type HandleRanks struct {
+	Handle uint32
+	Ranks  string
+	Active bool
+}
+
+// ExecutePlan is a one-shot snippet: the daemon builds, per rank, a trampoline for the
+// instruction the rank is stopped at (Build), writes it at Base and points the PC there.
+type ExecutePlan struct {
+	Base  uint32
+	Code  []uint32
+	Guard uint32
+}
+
+// Encode returns the command as the string a control packet carries.
+func (c *Command) Encode() (string, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("runtime: encode %s command: %w", c.Op, err)
+	}
+	return string(b), nil
+}
+
+// DecodeCommand parses a control packet's command.
+func DecodeCommand(s string) (*Command, error) {
+	c := &Command{}
+	if err := json.Unmarshal([]byte(s), c); err != nil {
+		return nil, fmt.Errorf("runtime: decode command: %w", err)
+	}
+	if _, ok := opNames[c.Op]; !ok {
+		return nil, fmt.Errorf("runtime: decode command: unknown op %d", c.Op)
+	}
+	return c, nil
+}
+
+// Answer is what one daemon (or, once reduced, the whole tree) says about a command.
+type Answer struct {
+	Done   int            // ranks that carried the command out
+	Freed  int            // unlinked trampolines freed on the way
+	Failed map[int]string // rank -> why
+	Data   map[int][]byte // OpRead: rank -> bytes
+}
+
+// Merge adds b into a (the reduction of answers, associative and commutative).
+func (a *Answer) Merge(b *Answer) {
+	a.Done += b.Done
+	a.Freed += b.Freed
+	for r, why := range b.Failed {
+		if a.Failed == nil {
+			a.Failed = map[int]string{}
+		}
+		a.Failed[r] = why
+	}
+	for r, d := range b.Data {
+		if a.Data == nil {
+			a.Data = map[int][]byte{}
+		}
+		a.Data[r] = d
+	}
+}
+
+// Err summarises the failures, nil when there are none: "2 ranks failed: rank 3: why; ...".
+func (a *Answer) Err(op string) error {
+	if len(a.Failed) == 0 {
+		return nil
+	}
+	ranks := make([]int, 0, len(a.Failed))
+	for r := range a.Failed {
+		ranks = append(ranks, r)
+	}
+	sort.Ints(ranks)
+	parts := make([]string, 0, 3)
+	for _, r := range ranks[:min(3, len(ranks))] {
+		parts = append(parts, fmt.Sprintf("rank %d: %s", r, a.Failed[r]))
+	}
+	more := ""
+	if len(ranks) > 3 {
+		more = fmt.Sprintf("; and %d more", len(ranks)-3)
+	}
+	return fmt.Errorf("runtime: %s: %d of %d ranks failed: %s%s", op, len(ranks), len(ranks)+a.Done,
+		strings.Join(parts, "; "), more)
+}
+
+// packet and unpacket carry an Answer in a control packet's values: done, freed,
+// failures as "rank\treason" strings, reads as "rank\tbytes" strings.
+func (a *Answer) packet() *netreduce.Packet {
+	fails := make([]string, 0, len(a.Failed))
+	for r, why := range a.Failed {
+		fails = append(fails, strconv.Itoa(r)+"\t"+why)
+	}
+	data := make([]string, 0, len(a.Data))
+	for r, d := range a.Data {
+		data = append(data, strconv.Itoa(r)+"\t"+string(d))
+	}
+	sort.Strings(fails)
+	sort.Strings(data)
+	return &netreduce.Packet{Tag: netreduce.FirstAppTag, Values: []any{int64(a.Done), int64(a.Freed), fails, data}}
+}
+
+func answerOf(p *netreduce.Packet) (*Answer, error) {
+	if len(p.Values) != 4 {
+		return nil, fmt.Errorf("runtime: answer: %d values, want 4", len(p.Values))
+	}
+	done, ok1 := p.Values[0].(int64)
+	freed, ok2 := p.Values[1].(int64)
+	fails, ok3 := p.Values[2].([]string)
+	data, ok4 := p.Values[3].([]string)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return nil, fmt.Errorf("runtime: answer: bad value types %T %T %T %T", p.Values...)
+	}
+	a := &Answer{Done: int(done), Freed: int(freed)}
+	for _, f := range fails {
+		r, why, _ := strings.Cut(f, "\t")
+		n, err := strconv.Atoi(r)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: answer: bad failure %q", f)
+		}
+		a.Merge(&Answer{Failed: map[int]string{n: why}})
+	}
+	for _, f := range data {
+		r, d, _ := strings.Cut(f, "\t")
+		n, err := strconv.Atoi(r)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: answer: bad data %q", f)
+		}
+		a.Merge(&Answer{Data: map[int][]byte{n: []byte(d)}})
+	}
+	return a, nil
+}
+
+// AnswerFilter is the name of the tree filter that reduces answers on the control stream.
+const AnswerFilter = "dpcl.answer"
+
+// answerReducer merges the answers of one wave into one.
+type answerReducer struct{}
+
+func (answerReducer) Close() {}
+
+func (answerReducer) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, error) {
+	sum := &Answer{}
+	var count int32
+	var t int64
+	for _, p := range wave {
+		a, err := answerOf(p)
+		if err != nil {
+			return nil, err
+		}
+		sum.Merge(a)
+		count += p.Count
+		t = max(t, p.Time)
+	}
+	out := sum.packet()
+	out.Src, out.Count, out.Time, out.Reduced = -1, count, t, true
+	return []*netreduce.Packet{out}, nil
+}
+
+func init() {
+	netreduce.RegisterFilter(AnswerFilter, func(*netreduce.FilterSpec, netreduce.NodeInfo) (netreduce.Transform, error) {
+		return answerReducer{}, nil
+	})
+}
