@@ -234,6 +234,10 @@ func (c *CPU) runBlock(b *block, limit uint64) bool {
 			}
 		}
 		if in.fn(c, in) {
+			if i == len(b.insts)-1 && c.stop.Kind == StopBudget { // a branch ending the block
+				c.countBlock(b)
+				return false
+			}
 			return c.leaveBlock(b, i)
 		}
 	}

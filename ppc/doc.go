@@ -51,8 +51,90 @@
 // ISA as data, Decode separate from the printer, golden files and an objdump test that
 // skips when the cross objdump is absent.
 //
-// # Interpreter
+// # Interpreter, memory and loading
 //
-// INTERPRETER SECTION: to be written with the interpreter (cpu*, exec*, mem*, elf*,
-// load*, block*, fp*, counters* files).
+// LoadELF reads a static ET_EXEC 32-bit big-endian PowerPC executable into one shared base
+// Memory; Image.NewProcess makes a process of it: a copy-on-write Clone of the base (text,
+// data and the page tables' leaves are shared until written; a write copies that page for
+// that process only), the PPC32 Linux initial stack, r1 at argc and PC at the entry point.
+// A CPU then runs in slices:
+//
+//	img, err := ppc.LoadELF(f)
+//	cpu, err := img.NewProcess(ppc.ProcessConfig{Args: []string{"a.out"}, Seed: rank})
+//	for {
+//		st := cpu.Run(budget)
+//		switch st.Kind {
+//		case ppc.StopSyscall: // r0 = number, r3..r8 = arguments; set r3 and CR0[SO]
+//		case ppc.StopFault, ppc.StopTrap: // st.Fault: kind, pc, word, address, Signal()
+//		case ppc.StopBudget, ppc.StopBreakpoint:
+//		}
+//	}
+//
+// The package has no goroutines and no clock. Processes of one image may be created and
+// run on different goroutines; one CPU and its Memory belong to one goroutine at a time.
+//
+// Memory: 32-bit big-endian, 4 KiB pages allocated on first write (a mapped page never
+// written reads as zeros and costs nothing), permissions per page (PermR, PermW, PermX;
+// fetches need PermX), a two-level table (1,024 leaves of 1,024 pages) whose leaves and
+// pages are shared between Clones. Page data holds no Go pointers. Poke writes ignoring
+// PermW (a debugger patching text); copy-on-write still applies. Stats counts private and
+// shared pages and the bytes a Memory costs beyond what it shares (a fresh process of a
+// static glibc image: about 22 KiB, 26 KiB of heap with its CPU).
+//
+// Layout of every process (the same on every node): the segments where the ELF puts them;
+// the stack where qemu-ppc puts it (8 MiB ending at 0x40801000); the initial stack byte for
+// byte as qemu-ppc -cpu 440epx builds it (same addresses, same auxv: AT_IGNOREPPC x2,
+// D/I/UCACHEBSIZE 32/32/0, PHDR, PHENT, PHNUM, PAGESZ, BASE, FLAGS, ENTRY, UID/EUID/GID/EGID
+// 0, HWCAP = FPU|4xxMAC|BookE, CLKTCK 100, RANDOM, SECURE, EXECFN, HWCAP2 0; no vDSO) except
+// that AT_RANDOM's 16 bytes come from ProcessConfig.Seed and envp keeps the given order
+// (qemu reverses it). Image.InstrRegion, 16 MiB right below the text (or right above the
+// image when the text starts below 16 MiB, with the break moved past it), is mapped RWX,
+// within branch reach of all the text, and is never part of the heap; Image.Brk is the
+// page-aligned end of the image (what qemu's brk(0) returns); Image.Reserved lists what an
+// mmap must avoid.
+//
+// Execution: words are predecoded into basic blocks (ending at a branch, sc, trap, an
+// undecodable word, a page end or 64 instructions) and cached per physical page, shared by
+// every CPU mapping the page; semantics are bound to Ops by name at first use. The inner
+// loop runs the most frequent register forms (addi, add, or, rlwinm, cmp*, mflr...) and
+// page-cache hits of lwz/stw/stwu in a switch, and calls the bound function for the rest. Writing a page drops its predecoded code (a store into
+// the code being run ends the block, so the new bytes run next); writing a shared page
+// copies it for the writer, whose block caches are flushed, and leaves everyone else's
+// code alone. Each CPU keeps a one-entry read and write page cache in front of the table.
+//
+// Counters (Count) advance per block: instructions, cycles from DefaultCosts (a per-class
+// table for the 700 MHz BG/L core; change it before any CPU runs), loads, stores, branches
+// taken, floating-point operations. mftb/mfspr TBL/TBU read TBBase + Count.Cycles as of the
+// start of the current block. Run(budget) executes exactly budget instructions unless it
+// stops earlier; a faulting instruction is not counted and leaves PC on it.
+//
+// Breakpoints: SetBreakpoint(addr) stops Run with StopBreakpoint before the instruction at
+// addr executes; a Run or Step starting at a breakpoint executes it (so resuming works).
+//
+// Fidelity choices (qemu-ppc -cpu 440epx is the reference where the ISA leaves room):
+//   - divw/divwu by zero and -2^31/-1 give the dividend in RT and set OV with OE (qemu's
+//     value; the ISA says undefined).
+//   - Unknown words, AltiVec, isel, eciwx/ecowx and invalid update forms (lwzu with RA=0
+//     or RA=RT) raise FaultIllegal (SIGILL); supervisor instructions and SPRs raise
+//     FaultPriv (SIGILL); tw/twi raise FaultTrap (SIGTRAP); unaligned lwarx/stwcx. raise
+//     FaultAlign (SIGBUS); other unaligned accesses work, as on the 440.
+//   - mfspr PVR gives 0x200008D0 (qemu's 440EPx core); user SPRs: XER, LR, CTR, USPRG0,
+//     SPRG4-7 (read), TBL/TBU (read). mtxer keeps every bit except Power ISA 3.0's OV32
+//     and CA32, as qemu does.
+//   - Floating point: IEEE double in the four FPSCR[RN] rounding modes (each result is
+//     computed to nearest with the sign of its error, exactly with math/big where needed,
+//     then stepped for the directed modes); the multiply-add family is fused;
+//     single-precision forms round the exact result once; frsp, lfs/stfs conversions bit-exact (SNaNs stay signalling, stfs
+//     truncates as the ISA specifies); fctiw/fctiwz saturate with VXCVI, FRT's high word
+//     is the sign extension (qemu's choice); the FPSCR exception bits, VX/FEX summaries,
+//     FI, FPRF (classified as a double also for single results, as qemu does) and CR1 for
+//     Rc forms. FR is not modelled (left as software set it, cleared by invalid operations
+//     and zero divides — what qemu does); FX is set whenever an exception occurs. fres and
+//     frsqrte return qemu's values (1/x rounded to single; 1/sqrt(x) rounded twice), not
+//     the hardware's estimates. mffscrn, mffscrni and mffsl run as mffs. Enabled FP
+//     exceptions (FPSCR VE/OE/UE/ZE/XE) never trap: user mode on Linux and CNK runs with
+//     MSR[FE0,FE1] = 0.
+//   - The 440 multiply-accumulate instructions follow the PPC440 manual. qemu-ppc 7.2
+//     differs for the signed forms' overflow and drops the result of forms without OE
+//     or saturation; the differential tests avoid those forms.
 package ppc

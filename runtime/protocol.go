@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/probes"
 )
 
 // Op is a command of the tool protocol, sent from the front-end to the I/O-node daemons.
@@ -52,7 +53,6 @@ type Command struct {
 	Addr    uint32         `json:",omitempty"` // OpRead, OpWrite
 	Size    uint32         `json:",omitempty"` // OpRead
 	Data    []byte         `json:",omitempty"` // OpWrite
-	Extra   map[string]int `json:",omitempty"`
 }
 
 // PointPlan is the new trampoline of one point. Base 0 restores the original word.
@@ -72,6 +72,7 @@ type ToggleWord struct {
 // HandleRanks says which ranks a handle covers and whether it is active.
 type HandleRanks struct {
 	Handle uint32
+	Stream uint32 // the tree stream its sends travel on
 	Ranks  string
 	Active bool
 }
@@ -79,9 +80,9 @@ type HandleRanks struct {
 // ExecutePlan is a one-shot snippet: the daemon builds, per rank, a trampoline for the
 // instruction the rank is stopped at (Build), writes it at Base and points the PC there.
 type ExecutePlan struct {
-	Base  uint32
-	Code  []uint32
-	Guard uint32
+	Handle, Stream uint32
+	Base, Guard    uint32
+	Code           *probes.Code // Exp left out: the daemon needs the words and what they clobber
 }
 
 // Encode returns the command as the string a control packet carries.

@@ -21,6 +21,26 @@
 #define DPCL_HC_IONODE 0x7002 /* index of the caller's I/O node */
 #define DPCL_HC_COUNTER 0x7003 /* 64-bit value of a DPCL_COUNTER_* */
 #define DPCL_HC_AIS_SEND 0x7004 /* send len bytes at buf to the tool daemon; 0 or -errno */
+#define DPCL_HC_MPI_INIT 0x7100 /* MPI_Init: join the job's MPI engine */
+#define DPCL_HC_MPI_FINALIZE 0x7101 /* MPI_Finalize: a barrier of every rank */
+#define DPCL_HC_MPI_ABORT 0x7102 /* MPI_Abort: end every rank; the job's status is errorcode */
+#define DPCL_HC_MPI_WTIME 0x7103 /* virtual time in ns (MPI_Wtime) */
+#define DPCL_HC_MPI_SEND 0x7110 /* MPI_Send (buffered: returns once the data is copied) */
+#define DPCL_HC_MPI_RECV 0x7111 /* MPI_Recv */
+#define DPCL_HC_MPI_ISEND 0x7112 /* MPI_Isend */
+#define DPCL_HC_MPI_IRECV 0x7113 /* MPI_Irecv */
+#define DPCL_HC_MPI_WAIT 0x7114 /* MPI_Wait */
+#define DPCL_HC_MPI_WAITALL 0x7115 /* MPI_Waitall */
+#define DPCL_HC_MPI_TEST 0x7116 /* MPI_Test */
+#define DPCL_HC_MPI_PROBE 0x7117 /* MPI_Probe */
+#define DPCL_HC_MPI_BARRIER 0x7120 /* MPI_Barrier */
+#define DPCL_HC_MPI_BCAST 0x7121 /* MPI_Bcast */
+#define DPCL_HC_MPI_REDUCE 0x7122 /* MPI_Reduce */
+#define DPCL_HC_MPI_ALLREDUCE 0x7123 /* MPI_Allreduce */
+#define DPCL_HC_MPI_GATHER 0x7124 /* MPI_Gather */
+#define DPCL_HC_MPI_GATHERV 0x7125 /* MPI_Gatherv */
+#define DPCL_HC_MPI_ALLGATHER 0x7126 /* MPI_Allgather */
+#define DPCL_HC_MPI_SCATTER 0x7127 /* MPI_Scatter */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -77,6 +97,147 @@ static inline int dpcl_ais_send(const void *buf, int len)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_AIS_SEND, (long)buf, (long)len, &lo);
+}
+
+/* MPI_Init: join the job's MPI engine */
+static inline int dpcl_mpi_init(void)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INIT, 0, 0, &lo);
+}
+
+/* MPI_Finalize: a barrier of every rank */
+static inline int dpcl_mpi_finalize(void)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_FINALIZE, 0, 0, &lo);
+}
+
+/* MPI_Abort: end every rank; the job's status is errorcode */
+static inline int dpcl_mpi_abort(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ABORT, args, 0, &lo);
+}
+
+/* virtual time in ns (MPI_Wtime) */
+static inline unsigned long long dpcl_mpi_wtime(void)
+{
+	long lo;
+	long r = dpcl__hypercall2(DPCL_HC_MPI_WTIME, 0, 0, &lo);
+	return ((unsigned long long)(unsigned long)r << 32) | (unsigned long)lo;
+}
+
+/* MPI_Send (buffered: returns once the data is copied) */
+static inline int dpcl_mpi_send(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_SEND, args, 0, &lo);
+}
+
+/* MPI_Recv */
+static inline int dpcl_mpi_recv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_RECV, args, 0, &lo);
+}
+
+/* MPI_Isend */
+static inline int dpcl_mpi_isend(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISEND, args, 0, &lo);
+}
+
+/* MPI_Irecv */
+static inline int dpcl_mpi_irecv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IRECV, args, 0, &lo);
+}
+
+/* MPI_Wait */
+static inline int dpcl_mpi_wait(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WAIT, args, 0, &lo);
+}
+
+/* MPI_Waitall */
+static inline int dpcl_mpi_waitall(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WAITALL, args, 0, &lo);
+}
+
+/* MPI_Test */
+static inline int dpcl_mpi_test(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_TEST, args, 0, &lo);
+}
+
+/* MPI_Probe */
+static inline int dpcl_mpi_probe(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_PROBE, args, 0, &lo);
+}
+
+/* MPI_Barrier */
+static inline int dpcl_mpi_barrier(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_BARRIER, args, 0, &lo);
+}
+
+/* MPI_Bcast */
+static inline int dpcl_mpi_bcast(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_BCAST, args, 0, &lo);
+}
+
+/* MPI_Reduce */
+static inline int dpcl_mpi_reduce(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REDUCE, args, 0, &lo);
+}
+
+/* MPI_Allreduce */
+static inline int dpcl_mpi_allreduce(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLREDUCE, args, 0, &lo);
+}
+
+/* MPI_Gather */
+static inline int dpcl_mpi_gather(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_GATHER, args, 0, &lo);
+}
+
+/* MPI_Gatherv */
+static inline int dpcl_mpi_gatherv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_GATHERV, args, 0, &lo);
+}
+
+/* MPI_Allgather */
+static inline int dpcl_mpi_allgather(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLGATHER, args, 0, &lo);
+}
+
+/* MPI_Scatter */
+static inline int dpcl_mpi_scatter(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_SCATTER, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

@@ -1,0 +1,217 @@
+package runtime
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/ppc"
+	"github.com/dpclsh/dpclsh/probes"
+)
+
+// Options describe a job to launch under the tool.
+type Options struct {
+	Exe            string
+	Args           []string
+	Nodes, PerIO   int    // ranks (default 1) and compute nodes per I/O node (default 64)
+	Topology       string // "b:F": fan-out F of the tree nodes above the daemons (default b:16)
+	Workdir        string
+	Stdout, Stderr io.Writer
+	Seed           uint64
+}
+
+// Layout of the instrumentation region (same addresses on every node).
+const (
+	varArea   = 0x10000 // probe variables and the recursion guard word come first
+	trampLign = 16
+)
+
+// App is one MPI job under the tool, as DPCL's POE application: the machine, a tool
+// daemon per I/O node, the reduction tree whose leaves are the ranks, and the probes.
+// An App is used from one goroutine (the session's); the machine advances only in Step.
+type App struct {
+	opts    Options
+	Job     *bgl.Job
+	Prog    *probes.Program
+	Net     *netreduce.Network
+	daemons []*Daemon
+	region  ppc.Region
+
+	slots  *probes.Slots
+	guard  uint32
+	next   uint32 // next free trampoline address
+	seq    uint64 // command sequence
+	points map[uint32]*pointState
+	// handles by id (the tag their sends carry); ids start at 1.
+	handles []*Handle
+
+	started, suspended, terminated, closed bool
+	ended                                  map[int]bgl.Event // exit or fault per rank
+	kills                                  []bgl.Event       // ended ranks not yet dropped from the tree
+	events                                 []bgl.Event       // events for the next batch
+}
+
+// Launch starts the job stopped at its entry point, with a daemon in every I/O node's
+// slot and the tree built in BG/L's shape.
+func Launch(o Options) (*App, error) {
+	if o.Nodes == 0 {
+		o.Nodes = 1
+	}
+	if o.PerIO == 0 {
+		o.PerIO = bgl.DefaultPerIO
+	}
+	fan, err := fanout(o.Topology)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := openProgram(o.Exe)
+	if err != nil {
+		return nil, err
+	}
+	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
+		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed})
+	if err != nil {
+		return nil, err
+	}
+	a := &App{opts: o, Job: job, Prog: prog, region: job.Image().InstrRegion, points: map[uint32]*pointState{},
+		ended: map[int]bgl.Event{}}
+	a.slots = probes.NewSlots(a.region.Start, varArea)
+	g, err := a.slots.Alloc("dpcl_guard", probes.Int)
+	if err != nil {
+		job.Close()
+		return nil, err
+	}
+	a.guard, a.next = g.Addr, a.region.Start+varArea
+	if err := a.buildTree(fan); err != nil {
+		job.Close()
+		return nil, err
+	}
+	job.OnEvent(a.onEvent)
+	return a, nil
+}
+
+func fanout(topo string) (int, error) {
+	if topo == "" {
+		return 16, nil
+	}
+	f, ok := strings.CutPrefix(topo, "b:")
+	n, err := strconv.Atoi(f)
+	if !ok || err != nil || n < 2 {
+		return 0, fmt.Errorf("runtime: topology %q: want \"b:F\", the fan-out F >= 2 of the tree nodes above the I/O-node daemons", topo)
+	}
+	return n, nil
+}
+
+func openProgram(path string) (*probes.Program, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: launch: %w", err)
+	}
+	defer f.Close()
+	p, err := probes.OpenProgram(f)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: launch %s: %w", path, err)
+	}
+	return p, nil
+}
+
+// buildTree makes the tree (leaves = ranks, level 2 = the I/O-node daemons) and puts a
+// daemon in each I/O node's slot.
+func (a *App) buildTree(fan int) error {
+	topo, err := netreduce.Generate(fmt.Sprintf("bgl:%d:%d:%d", a.opts.Nodes, a.opts.PerIO, fan))
+	if err != nil {
+		return fmt.Errorf("runtime: tree: %w", err)
+	}
+	a.daemons = make([]*Daemon, a.Job.Partition().IONodes())
+	for i := range a.daemons {
+		a.daemons[i] = NewDaemon(i, a.opts.Nodes, a.region.Contains)
+		a.Job.SetDaemon(i, slot{a, a.daemons[i]})
+	}
+	a.Net, err = netreduce.New(topo, netreduce.Options{Backend: a.backend, ResultQueue: 1 << 16})
+	if err != nil {
+		return fmt.Errorf("runtime: tree: %w", err)
+	}
+	return nil
+}
+
+// slot is a daemon as the machine sees it: packets and events pause the machine so the
+// front-end can forward them at this virtual time.
+type slot struct {
+	a *App
+	d *Daemon
+}
+
+func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) {
+	s.d.Packet(dbg, p)
+	s.a.Job.Pause()
+}
+
+func (s slot) Event(dbg *bgl.Debug, ev bgl.Event) { s.d.Event(dbg, ev) }
+
+// backend is the leaf end of a control stream: rank's daemon applies the command to it.
+func (a *App) backend(rank int, p *netreduce.Packet) ([]*netreduce.Packet, error) {
+	if len(p.Values) != 2 {
+		return nil, fmt.Errorf("runtime: control packet with %d values", len(p.Values))
+	}
+	seq, _ := p.Values[0].(int64)
+	text, _ := p.Values[1].(string)
+	io := a.Job.Partition().IONodeOf(rank)
+	ans := a.daemons[io].Handle(a.Job.Debug(io), rank, uint64(seq), text)
+	return []*netreduce.Packet{ans.packet()}, nil
+}
+
+func (a *App) onEvent(ev bgl.Event) {
+	if ev.Kind == bgl.EventExit || ev.Kind == bgl.EventFault {
+		a.ended[ev.Rank] = ev
+		a.kills = append(a.kills, ev)
+	}
+	a.events = append(a.events, ev)
+	a.Job.Pause()
+}
+
+// Size is the number of ranks.
+func (a *App) Size() int { return a.opts.Nodes }
+
+// IONodeOf is the I/O node serving rank.
+func (a *App) IONodeOf(rank int) int { return a.Job.Partition().IONodeOf(rank) }
+
+// Exe is the executable's path as given.
+func (a *App) Exe() string { return a.opts.Exe }
+
+// Proctable is the MPIR proctable.
+func (a *App) Proctable() []bgl.ProcEntry { return a.Job.Proctable() }
+
+// Var allocates a probe variable: one slot per process, at the same address on all.
+func (a *App) Var(t probes.Type) (*probes.Var, error) {
+	v, err := a.slots.Alloc("", t)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: var: %w", err)
+	}
+	return v, nil
+}
+
+// Target is the compilation target of probe code in this program (for disassembly).
+func (a *App) Target() *probes.Target { return &probes.Target{Resolve: a.Prog.Resolve} }
+
+// Ended reports how rank ended, if it has.
+func (a *App) Ended(rank int) (bgl.Event, bool) {
+	ev, ok := a.ended[rank]
+	return ev, ok
+}
+
+// Close ends the job and the tree.
+func (a *App) Close() error {
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	for _, h := range a.handles {
+		h.stream.Close()
+	}
+	a.Net.Close()
+	return a.Job.Close()
+}

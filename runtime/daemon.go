@@ -1,0 +1,294 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+
+	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/probes"
+)
+
+// Machine is what a daemon needs of its I/O node's debug interface; *bgl.Debug has it,
+// and tests drive the daemon with a plain twin.
+type Machine interface {
+	Stop(rank int) error
+	Continue(rank int) error
+	Status(rank int) (bgl.NodeStatus, error)
+	ReadMem(rank int, addr, size uint32) ([]byte, error)
+	WriteMem(rank int, addr uint32, b []byte) error
+	Regs(rank int) (bgl.Regs, error)
+	SetRegs(rank int, r bgl.Regs) error
+	SetBreakpoint(rank int, addr uint32) error
+	ClearBreakpoint(rank int, addr uint32) error
+}
+
+// span is a trampoline's memory on one node.
+type span struct{ base, size uint32 }
+
+func (s span) contains(a uint32) bool { return a-s.base < s.size }
+
+// Outgoing is a probe packet a daemon forwards up the tree on a handle's stream.
+type Outgoing struct {
+	Rank   int
+	Stream uint32
+	Handle uint32
+	Time   uint64
+	Values []any
+}
+
+// Daemon is the tool daemon of one I/O node (the mutator of the BG/L paper): it applies
+// commands to the compute nodes it serves through their debug interface, and forwards
+// what probes send. It is a state machine: commands and packets in, answers and
+// outgoing packets out; the caller owns goroutines and the tree.
+type Daemon struct {
+	IONode int
+	size   int // ranks in the job (rank specs are over [0, size))
+	inReg  func(uint32) bool
+
+	mu       sync.Mutex
+	seq      uint64 // the command decoded last, cached for the node's other ranks
+	cmd      *Command
+	handles  map[uint32]*handleRanks
+	placed   map[int]map[uint32]span // rank -> point -> its trampoline
+	unlinked map[int][]span          // rank -> trampolines unlinked, not yet freed
+	pending  map[int]*ExecutePlan    // blocked ranks waiting to run a one-shot snippet
+	streams  map[uint32]uint32       // handle -> stream
+	out      []Outgoing
+	stray    int // packets whose tag names no handle this daemon knows
+}
+
+type handleRanks struct {
+	ranks  *netreduce.RankSet
+	active bool
+}
+
+// NewDaemon returns the daemon of I/O node io in a job of size ranks; inRegion tells
+// whether an address lies in the instrumentation region (trampoline frames live there).
+func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
+	return &Daemon{IONode: io, size: size, inReg: inRegion, handles: map[uint32]*handleRanks{},
+		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*ExecutePlan{},
+		streams: map[uint32]uint32{}}
+}
+
+// decode returns the command of a control packet, decoding it once per daemon.
+func (d *Daemon) decode(seq uint64, text string) (*Command, error) {
+	if d.cmd != nil && d.seq == seq {
+		return d.cmd, nil
+	}
+	c, err := DecodeCommand(text)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range c.Handles {
+		rs, err := netreduce.ParseRankSpec(h.Ranks, d.size)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: daemon %d: handle %d: %w", d.IONode, h.Handle, err)
+		}
+		d.handles[h.Handle] = &handleRanks{ranks: rs, active: h.Active}
+		d.streams[h.Handle] = h.Stream
+	}
+	if c.Op == OpToggle {
+		if h := d.handles[c.Handle]; h != nil {
+			h.active = c.Active
+		}
+	}
+	if c.Exec != nil {
+		d.streams[c.Exec.Handle] = c.Exec.Stream
+	}
+	d.seq, d.cmd = seq, c
+	return c, nil
+}
+
+// Handle applies the command carried by a control packet (seq, text) to one rank and
+// answers for it.
+func (d *Daemon) Handle(m Machine, rank int, seq uint64, text string) *Answer {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c, err := d.decode(seq, text)
+	if err != nil {
+		return failed(rank, err)
+	}
+	if err := d.apply(m, c, rank); err != nil {
+		return failed(rank, err)
+	}
+	a := &Answer{Done: 1}
+	if c.Op == OpRead {
+		b, err := m.ReadMem(rank, c.Addr, c.Size)
+		if err != nil {
+			return failed(rank, err)
+		}
+		a.Data = map[int][]byte{rank: b}
+	}
+	if c.Op == OpPatch {
+		a.Freed = d.collect(m, rank)
+	}
+	return a
+}
+
+func failed(rank int, err error) *Answer {
+	return &Answer{Failed: map[int]string{rank: err.Error()}}
+}
+
+// opTable says, per command, whether the rank is held around it and what it does.
+var opTable = map[Op]struct {
+	hold bool
+	fn   func(d *Daemon, m Machine, c *Command, rank int) error
+}{
+	OpPatch:    {true, (*Daemon).patch},
+	OpToggle:   {false, (*Daemon).toggle},
+	OpExecute:  {false, (*Daemon).execute},
+	OpRead:     {false, func(*Daemon, Machine, *Command, int) error { return nil }},
+	OpWrite:    {true, func(_ *Daemon, m Machine, c *Command, r int) error { return m.WriteMem(r, c.Addr, c.Data) }},
+	OpStop:     {false, func(_ *Daemon, m Machine, _ *Command, r int) error { return m.Stop(r) }},
+	OpContinue: {false, func(_ *Daemon, m Machine, _ *Command, r int) error { return m.Continue(r) }},
+}
+
+// apply runs c on rank, holding the rank around the change when the op needs it and
+// leaving it held or running as it was.
+func (d *Daemon) apply(m Machine, c *Command, rank int) error {
+	op := opTable[c.Op]
+	st, err := m.Status(rank)
+	if err != nil {
+		return err
+	}
+	if c.Op != OpRead && (st.State == "exited" || st.State == "faulted") {
+		return fmt.Errorf("process has %s", st.State)
+	}
+	if op.hold && !st.Held {
+		if err := m.Stop(rank); err != nil {
+			return err
+		}
+		defer m.Continue(rank)
+	}
+	return op.fn(d, m, c, rank)
+}
+
+// covers reports whether handle h covers rank (and so whether its toggle may be on).
+func (d *Daemon) covers(h uint32, rank int) (in, active bool) {
+	hr := d.handles[h]
+	if hr == nil || rank >= hr.ranks.Universe() || !hr.ranks.Contains(rank) {
+		return false, false
+	}
+	return true, hr.active
+}
+
+// patch writes each point's new trampoline (toggles set for this rank), or restores the
+// original word where no handle at the point covers the rank; replaced trampolines are
+// unlinked for a later free.
+func (d *Daemon) patch(m Machine, c *Command, rank int) error {
+	for _, p := range c.Points {
+		words := append([]uint32(nil), p.Words...)
+		any := false
+		for _, t := range p.Toggles {
+			in, on := d.covers(t.Handle, rank)
+			any = any || in
+			w := t.Off
+			if on {
+				w = t.On
+			}
+			words[(t.Addr-p.Base)/4] = w
+		}
+		pl := d.placed[rank]
+		if pl == nil {
+			pl = map[uint32]span{}
+			d.placed[rank] = pl
+		}
+		old, had := pl[p.Addr]
+		if p.Base != 0 && any {
+			if err := m.WriteMem(rank, p.Base, wordBytes(words...)); err != nil {
+				return err
+			}
+			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Patch)); err != nil {
+				return err
+			}
+			pl[p.Addr] = span{p.Base, uint32(4 * len(words))}
+		} else if had {
+			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Orig)); err != nil {
+				return err
+			}
+			delete(pl, p.Addr)
+		}
+		if had && (old.base != p.Base || !any) {
+			d.unlinked[rank] = append(d.unlinked[rank], old)
+		}
+	}
+	return nil
+}
+
+// toggle writes one handle's toggle words on a rank it covers.
+func (d *Daemon) toggle(m Machine, c *Command, rank int) error {
+	in, on := d.covers(c.Handle, rank)
+	if !in {
+		return nil
+	}
+	for _, t := range c.Toggles {
+		w := t.Off
+		if on {
+			w = t.On
+		}
+		if err := m.WriteMem(rank, t.Addr, wordBytes(w)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// collect frees the rank's unlinked trampolines that no PC or return address points
+// into (filling them with zero words, which fault if ever reached) and says how many.
+func (d *Daemon) collect(m Machine, rank int) int {
+	list := d.unlinked[rank]
+	if len(list) == 0 {
+		return 0
+	}
+	r, err := m.Regs(rank)
+	if err != nil {
+		return 0
+	}
+	read32 := func(a uint32) (uint32, error) {
+		b, err := m.ReadMem(rank, a, 4)
+		if err != nil {
+			return 0, err
+		}
+		return binary.BigEndian.Uint32(b), nil
+	}
+	returns := probes.ReturnAddresses(r.PC, r.LR, r.GPR[1], read32, d.inReg)
+	kept, freed := list[:0], 0
+	for _, s := range list {
+		if busy(s, r.PC, returns) || m.WriteMem(rank, s.base, make([]byte, s.size)) != nil {
+			kept = append(kept, s)
+			continue
+		}
+		freed++
+	}
+	d.unlinked[rank] = kept
+	return freed
+}
+
+func busy(s span, pc uint32, returns []uint32) bool {
+	if s.contains(pc) {
+		return true
+	}
+	for _, a := range returns {
+		if s.contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Unlinked is the number of trampolines unlinked on rank and not yet freed.
+func (d *Daemon) Unlinked(rank int) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.unlinked[rank])
+}
+
+func wordBytes(ws ...uint32) []byte {
+	b := make([]byte, 4*len(ws))
+	for i, w := range ws {
+		binary.BigEndian.PutUint32(b[4*i:], w)
+	}
+	return b
+}
