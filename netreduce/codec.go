@@ -125,6 +125,39 @@ func (e *encoder) value(v any, depth int) error {
 		} else {
 			e.byte1(0)
 		}
+	case []any:
+		e.byte1(byte(vtList))
+		e.uvarint(uint64(len(x)))
+		for _, y := range x {
+			if err := e.value(y, depth+1); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		e.byte1(byte(vtMap))
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		e.uvarint(uint64(len(keys)))
+		for _, k := range keys {
+			e.str(k)
+			if err := e.value(x[k], depth+1); err != nil {
+				return err
+			}
+		}
+	default:
+		if !e.slice(v) {
+			return fmt.Errorf("netreduce: encode: a %T cannot travel in a packet", v)
+		}
+	}
+	return nil
+}
+
+// slice encodes the typed arrays; false when v is none of them.
+func (e *encoder) slice(v any) bool {
+	switch x := v.(type) {
 	case []int64:
 		e.byte1(byte(vtInt64s))
 		e.uvarint(uint64(len(x)))
@@ -149,32 +182,10 @@ func (e *encoder) value(v any, depth int) error {
 		for _, y := range x {
 			e.str(y)
 		}
-	case []any:
-		e.byte1(byte(vtList))
-		e.uvarint(uint64(len(x)))
-		for _, y := range x {
-			if err := e.value(y, depth+1); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		e.byte1(byte(vtMap))
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		e.uvarint(uint64(len(keys)))
-		for _, k := range keys {
-			e.str(k)
-			if err := e.value(x[k], depth+1); err != nil {
-				return err
-			}
-		}
 	default:
-		return fmt.Errorf("netreduce: encode: a %T cannot travel in a packet", v)
+		return false
 	}
-	return nil
+	return true
 }
 
 func (e *encoder) spec(s *StreamSpec) error {

@@ -244,8 +244,22 @@ func confFailure(t *testing.T, tc transportCase) {
 	if len(p.Values) != 47 || contains64(p.Values, 16) || contains64(p.Values, 31) || !contains64(p.Values, 32) {
 		t.Fatalf("after killing node %d: %d values %v", node, len(p.Values), p.Values)
 	}
+	// A node whose children are all back-ends (40-43), killed with a wave open.
+	leafParent := n.Topology().Parent(41)
+	silent.Store(41, true)
+	s.Send(100, "%d", 3)
+	if _, err := s.RecvQuiet(); err != ErrQuiet {
+		t.Fatalf("wave completed without back-end 41: %v", err)
+	}
+	if err := n.Kill(leafParent); err != nil {
+		t.Fatal(err)
+	}
+	p = recvWithin(t, s)
+	if len(p.Values) != 43 || contains64(p.Values, 40) || !contains64(p.Values, 44) {
+		t.Fatalf("after killing node %d: %d values %v", leafParent, len(p.Values), p.Values)
+	}
 	n.Sync()
-	want := append([]int{6}, seq(16, 32)...)
+	want := append(append([]int{6}, seq(16, 32)...), seq(40, 44)...)
 	if got := n.Lost(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("lost %v, want %v", got, want)
 	}
@@ -387,4 +401,40 @@ func confBadInput(t *testing.T, tc transportCase) {
 func TestConformanceInProcess(t *testing.T) {
 	runConformance(t, transportCase{name: "inproc", make: func(*testing.T) Transport { return InProcess{QueueLen: 4} },
 		maxBack: 4096, randRuns: 21})
+}
+
+func TestConformanceInProcessSeparate(t *testing.T) {
+	runConformance(t, transportCase{name: "inproc-separate",
+		make:    func(*testing.T) Transport { return InProcess{QueueLen: 4, Separate: true} },
+		maxBack: 4096, randRuns: 14})
+}
+
+// TestInProcess65536Backends reduces over the full LLNL BG/L shape and a 4-ary tree of
+// the same size, with a subset stream next to the broadcast one.
+func TestInProcess65536Backends(t *testing.T) {
+	if testing.Short() {
+		t.Skip("65,536 back-ends")
+	}
+	for _, spec := range []string{"bgl:65536:64:8", "b:4^8"} {
+		tc := transportCase{make: func(*testing.T) Transport { return InProcess{} }}
+		n := newNet(t, tc, spec, func(rank int, p *Packet) ([]*Packet, error) {
+			return []*Packet{{Values: []any{int64(rank % 1000)}}}, nil
+		})
+		all, _ := n.NewStream(n.Broadcast(), StreamConfig{Up: &FilterSpec{Name: "sum"}})
+		c, _ := n.Communicator([]int{0, 4095, 65535})
+		few, _ := n.NewStream(c, StreamConfig{Up: &FilterSpec{Name: "concat"}})
+		all.Send(100, "%d", 0)
+		few.Send(100, "%d", 0)
+		var want int64
+		for r := 0; r < 65536; r++ {
+			want += int64(r % 1000)
+		}
+		if p := recvWithin(t, all); p.Values[0] != want || p.Count != 65536 {
+			t.Fatalf("%s: sum %v count %d, want %d", spec, p.Values, p.Count, want)
+		}
+		if p := recvWithin(t, few); !reflect.DeepEqual(p.Values, []any{int64(0), int64(95), int64(535)}) {
+			t.Fatalf("%s: concat %v", spec, p.Values)
+		}
+		n.Close()
+	}
 }

@@ -57,25 +57,56 @@ func (g *builder) add(parent int) (int, error) {
 	return len(g.parent) - 1, nil
 }
 
+// topology lays the tree out as ParseTopology would lay out its printed file (leaves
+// depth-first, internal nodes breadth-first, root last) without going through text.
 func (g *builder) topology(spec string) (*Topology, error) {
-	var b strings.Builder
 	kids := make([][]int, len(g.parent))
 	for n, p := range g.parent {
 		if p >= 0 {
 			kids[p] = append(kids[p], n)
 		}
 	}
-	for n, cs := range kids {
-		if len(cs) == 0 {
-			continue
-		}
-		fmt.Fprintf(&b, "localhost:%d =>", n)
-		for _, c := range cs {
-			fmt.Fprintf(&b, " localhost:%d", c)
-		}
-		b.WriteString(" ;\n")
+	if len(kids[0]) == 0 {
+		return nil, fmt.Errorf("netreduce: topology spec %q: the front-end has no children", spec)
 	}
-	return ParseTopologyString(spec, b.String())
+	rank := make([]int, len(g.parent))
+	var order []int // creation ids by rank
+	stack := []int{0}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(kids[n]) == 0 {
+			rank[n] = len(order)
+			order = append(order, n)
+		}
+		for i := len(kids[n]) - 1; i >= 0; i-- {
+			stack = append(stack, kids[n][i])
+		}
+	}
+	nback := len(order)
+	for q := []int{0}; len(q) > 0; q = q[1:] {
+		if n := q[0]; n != 0 && len(kids[n]) > 0 {
+			rank[n] = len(order)
+			order = append(order, n)
+		}
+		q = append(q, kids[q[0]]...)
+	}
+	rank[0] = len(order)
+	order = append(order, 0)
+	t := &Topology{names: make([]string, len(order)), parent: make([]int, len(order)),
+		children: make([][]int, len(order)), nback: nback}
+	for r, n := range order {
+		t.names[r] = "localhost:" + strconv.Itoa(n)
+		t.parent[r] = -1
+		if p := g.parent[n]; p >= 0 {
+			t.parent[r] = rank[p]
+		}
+		for _, c := range kids[n] {
+			t.children[r] = append(t.children[r], rank[c])
+		}
+	}
+	t.computeLeaves()
+	return t, nil
 }
 
 func atoiPos(s, what string) (int, error) {

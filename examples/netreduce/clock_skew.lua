@@ -4,8 +4,8 @@
 -- front-end broadcasts its own time several times; each back-end answers with its clock
 -- reading and the time it was sent; the skew filter (examples/filters/skew.lua) merges
 -- the per-back-end skews on the way up, and the front-end keeps, per back-end, the
--- estimate of the round with the smallest delay. It prints the largest skews and the
--- back-ends beyond the threshold.
+-- estimate of the round with the smallest delay (as NTP-style estimators do). It prints
+-- the largest skew and the back-ends beyond the threshold.
 
 local M = {}
 
@@ -21,9 +21,10 @@ function M.measure(topology, rounds)
   local net = netreduce.new{topology = topology}
   net:on_backend(function(rank, sent_us, round)
     local skew = (rank * 7919) % 1201 - 600
-    -- The reading of a skewed clock at the moment the request arrives; rounds after the
-    -- first see a smaller delay on the way down (a warmer path), as in practice.
-    local delay = 40 / round
+    -- The reading of a skewed clock when the request arrives: the request's delay on
+    -- the way down varies from round to round (0, 5 or 10 us); the smallest reading
+    -- over three rounds has none.
+    local delay = ((rank + round) % 3) * 5
     return sent_us + delay + skew, sent_us
   end)
   local s = net:stream(net:broadcast(), {up = filter.load("examples/filters/skew.lua")})
