@@ -49,7 +49,7 @@
 //     stdout fully, as under qemu with a pipe.
 //   - Hypercalls (package abi): rank, size, I/O node, counters, ais_send (delivered to the
 //     I/O node's Daemon one tree latency later; ENOTCONN with no daemon). The MPI range
-//     answers ENOSYS with an event until an MPI engine exists.
+//     is served by the MPI engine (mpi.go: its model, costs and job-ending rules).
 //   - Faults stop the node with an EventFault (rank, pc, word, address, signal; status
 //     128+signal); the job goes on. Run prints one line per killed rank on stderr:
 //     "dpclsh: rank R: uncaught signal S (NAME) at pc 0xPC".

@@ -7,8 +7,8 @@ const enotconn abi.Errno = 107
 
 type hypercallFn func(n *node, j *Job, a Args) Result
 
-// hypercalls serves the tool's thin client (abi.Hypercalls). The MPI range is reserved
-// for the MPI engine; until one is loaded its calls get ENOSYS and an event.
+// hypercalls serves the tool's thin client (abi.Hypercalls); the MPI engine adds the MPI
+// range's calls (mpi.go). Unassigned numbers get ENOSYS and an event.
 var hypercalls = map[abi.Sysno]hypercallFn{
 	abi.HcRank:    func(n *node, j *Job, a Args) Result { return ok(uint32(n.rank)) },
 	abi.HcSize:    func(n *node, j *Job, a Args) Result { return ok(uint32(j.part.Nodes)) },
@@ -23,7 +23,7 @@ func (n *node) hypercall(j *Job, num abi.Sysno, a Args) Result {
 	}
 	why := "no such hypercall"
 	if num >= abi.MPIFirst && num <= abi.MPILast {
-		why = "MPI hypercall with no MPI engine loaded"
+		why = "unassigned number in the MPI hypercall range"
 	}
 	return n.proc.missing(num, why)
 }

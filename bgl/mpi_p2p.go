@@ -1,0 +1,239 @@
+package bgl
+
+import (
+	"sort"
+
+	"github.com/dpclsh/dpclsh/bgl/abi"
+)
+
+// MPI wildcards and handles as bgl/target/mpi.h defines them.
+const (
+	mpiAnySource   = -2
+	mpiAnyTag      = -1
+	mpiCommWorld   = 1
+	mpiStatusIgnor = 1 // MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE
+)
+
+// mpiRank is one rank's point-to-point state.
+type mpiRank struct {
+	future     []*mpiMsg // sent here, arriving after the last progress; (arrival, src, seq) order
+	unexpected []*mpiMsg // arrived and unmatched, in arrival order
+	posted     []*mpiReq // pending receives, in posting order
+	reqs       map[uint32]*mpiReq
+	nextReq    uint32
+	sendSeq    uint64
+	lastArr    map[int]uint64 // latest arrival per destination: a channel is FIFO
+	coll       int            // collectives entered so far
+	blockedOn  *mpiCall
+	wake       *message
+}
+
+// mpiMsg is a message in flight or waiting to be matched. Sends are buffered (eager):
+// the data was copied when the send was made.
+type mpiMsg struct {
+	src     int
+	tag     int32
+	seq     uint64
+	arrival uint64
+	data    []byte
+}
+
+func (a *mpiMsg) before(b *mpiMsg) bool {
+	if a.arrival != b.arrival {
+		return a.arrival < b.arrival
+	}
+	if a.src != b.src {
+		return a.src < b.src
+	}
+	return a.seq < b.seq
+}
+
+// mpiReq is a request: a receive (pending or done) or a send (done at once).
+type mpiReq struct {
+	id       uint32
+	recv     bool
+	src, tag int32
+	buf, cap uint32
+	done     bool
+	st       mpiStatus
+}
+
+type mpiStatus struct {
+	src, tag int32
+	count    uint32 // bytes
+}
+
+var emptyStatus = mpiStatus{src: mpiAnySource, tag: mpiAnyTag}
+
+func (q *mpiReq) matches(m *mpiMsg) bool {
+	return (q.src == mpiAnySource || int(q.src) == m.src) && (q.tag == mpiAnyTag || q.tag == m.tag)
+}
+
+// send deposits a message from rank src to dest at virtual time now and returns the
+// sender's cost. The message arrives after the sender overhead, the torus latency (never
+// below the window), the hops and the bytes; messages on one channel never overtake.
+func (e *mpiEngine) send(j *Job, src, dest int, tag int32, data []byte, now uint64) uint64 {
+	s := &e.ranks[src]
+	bytes := uint64(len(data))
+	lat := max(TorusLatencyNS, j.window) + uint64(j.part.Hops(src, dest))*TorusHopNS + bytes*TorusNSPerByte
+	arrival := now + MPISendNS + lat
+	if s.lastArr == nil {
+		s.lastArr = map[int]uint64{}
+	}
+	arrival = max(arrival, s.lastArr[dest])
+	s.lastArr[dest] = arrival
+	s.sendSeq++
+	m := &mpiMsg{src: src, tag: tag, seq: s.sendSeq, arrival: arrival, data: data}
+	d := &e.ranks[dest]
+	i := sort.Search(len(d.future), func(i int) bool { return m.before(d.future[i]) })
+	d.future = append(d.future, nil)
+	copy(d.future[i+1:], d.future[i:])
+	d.future[i] = m
+	e.wakeAt(j, dest, arrival)
+	return MPISendNS + bytes
+}
+
+// progress lets every message that arrived at rank r by virtual time t meet the posted
+// receives, in arrival order: each takes the first posted receive it matches, or waits as
+// unexpected. Calls at time t run after every message arriving by t was sent (the latency
+// is at least a window), so this is the order the messages really arrived in.
+func (e *mpiEngine) progress(n *node, t uint64) error {
+	r := &e.ranks[n.rank]
+	k := 0
+	for ; k < len(r.future) && r.future[k].arrival <= t; k++ {
+		m := r.future[k]
+		matched := false
+		for i, q := range r.posted {
+			if q.matches(m) {
+				r.posted = append(r.posted[:i], r.posted[i+1:]...)
+				if err := deliverMsg(n, q, m); err != nil {
+					return err
+				}
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			r.unexpected = append(r.unexpected, m)
+		}
+	}
+	r.future = r.future[k:]
+	return nil
+}
+
+// deliverMsg completes receive q with message m, copying the data to the receiver.
+func deliverMsg(n *node, q *mpiReq, m *mpiMsg) error {
+	if uint32(len(m.data)) > q.cap {
+		return mpiErrorf(mpiErrTruncate, "message of %d bytes from rank %d (tag %d) truncated: the receive buffer holds %d",
+			len(m.data), m.src, m.tag, q.cap)
+	}
+	if errno := n.proc.copyOut(q.buf, m.data); errno != 0 {
+		return mpiErrorf(mpiErrBuffer, "receive buffer at 0x%08x: %v", q.buf, errno)
+	}
+	q.done = true
+	q.st = mpiStatus{src: int32(m.src), tag: m.tag, count: uint32(len(m.data))}
+	return nil
+}
+
+// post starts receive q on rank n at time t: the first unexpected message that matches
+// completes it at once, or it joins the posted receives.
+func (e *mpiEngine) post(n *node, q *mpiReq, t uint64) error {
+	if err := e.progress(n, t); err != nil {
+		return err
+	}
+	r := &e.ranks[n.rank]
+	for i, m := range r.unexpected {
+		if q.matches(m) {
+			r.unexpected = append(r.unexpected[:i], r.unexpected[i+1:]...)
+			return deliverMsg(n, q, m)
+		}
+	}
+	r.posted = append(r.posted, q)
+	return nil
+}
+
+// newReq registers a request and returns it with its handle.
+func (e *mpiEngine) newReq(rank int, q *mpiReq) *mpiReq {
+	r := &e.ranks[rank]
+	if r.reqs == nil {
+		r.reqs = map[uint32]*mpiReq{}
+	}
+	for {
+		r.nextReq++
+		if r.nextReq != 0 && r.reqs[r.nextReq] == nil {
+			break
+		}
+	}
+	q.id = r.nextReq
+	r.reqs[q.id] = q
+	return q
+}
+
+// p2pArgs checks and reads the common (buf, count, type, peer, tag, comm) arguments.
+type p2pArgs struct {
+	buf, bytes uint32
+	peer       int
+	tag        int32
+}
+
+func (e *mpiEngine) p2pArgs(j *Job, c *mpiCall, recv bool) (p2pArgs, error) {
+	w := c.w
+	if err := checkComm(w[5]); err != nil {
+		return p2pArgs{}, err
+	}
+	bytes, err := bufBytes(w[1], w[2])
+	if err != nil {
+		return p2pArgs{}, err
+	}
+	peer, tag := int(int32(w[3])), int32(w[4])
+	switch {
+	case recv && peer == mpiAnySource:
+	case peer < 0 || peer >= len(j.nodes):
+		return p2pArgs{}, mpiErrorf(mpiErrRank, "rank %d is not in MPI_COMM_WORLD (size %d)", peer, len(j.nodes))
+	}
+	if tag < 0 && !(recv && tag == mpiAnyTag) {
+		return p2pArgs{}, mpiErrorf(mpiErrTag, "tag %d is invalid", tag)
+	}
+	return p2pArgs{buf: w[0], bytes: bytes, peer: peer, tag: tag}, nil
+}
+
+func startSend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
+	a, err := e.p2pArgs(j, c, false)
+	if err != nil {
+		return false, err
+	}
+	data, errno := n.proc.copyIn(a.buf, a.bytes)
+	if errno != 0 {
+		return false, mpiErrorf(mpiErrBuffer, "send buffer at 0x%08x (%d bytes): %v", a.buf, a.bytes, errno)
+	}
+	c.extraNS = e.send(j, n.rank, a.peer, a.tag, data, now)
+	if c.num == abi.HcMPIIsend {
+		q := e.newReq(n.rank, &mpiReq{done: true, st: emptyStatus})
+		return true, writeWords(n, c.w[6], q.id)
+	}
+	return true, nil
+}
+
+func startRecv(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
+	a, err := e.p2pArgs(j, c, true)
+	if err != nil {
+		return false, err
+	}
+	q := &mpiReq{recv: true, src: int32(a.peer), tag: a.tag, buf: a.buf, cap: a.bytes}
+	if c.num == abi.HcMPIIrecv {
+		e.newReq(n.rank, q)
+		if err := writeWords(n, c.w[6], q.id); err != nil {
+			return false, err
+		}
+		return true, e.post(n, q, now)
+	}
+	c.req = q
+	return false, e.post(n, q, now)
+}
+
+func pollRecv(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
+	if err := e.progress(n, now); err != nil || !c.req.done {
+		return false, err
+	}
+	return true, writeStatus(n, c.w[6], c.req.st)
+}
