@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dpclsh/dpclsh/bgl"
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -22,7 +23,13 @@ type Options struct {
 	Workdir        string
 	Stdout, Stderr io.Writer
 	Seed           uint64
+	// QuantumNS is how much virtual time the machine runs between checks for packets to
+	// deliver (default DefaultQuantumNS); callbacks run at most this late.
+	QuantumNS uint64
 }
+
+// DefaultQuantumNS is the default delivery quantum: five scheduler windows.
+const DefaultQuantumNS = 10_000
 
 // Layout of the instrumentation region (same addresses on every node).
 const (
@@ -41,13 +48,25 @@ type App struct {
 	daemons []*Daemon
 	region  ppc.Region
 
-	slots  *probes.Slots
-	guard  uint32
-	next   uint32 // next free trampoline address
-	seq    uint64 // command sequence
-	points map[uint32]*pointState
+	quantum  uint64
+	timeouts int // handles whose waves close on virtual time
+	slots    *probes.Slots
+	guard    uint32
+	next     uint32 // next free trampoline address
+	seq      uint64 // command sequence
+	points   map[uint32]*pointState
+	spans    map[uint32]*spanUse // trampoline memory in use, by base
+	free     []span              // trampoline memory nobody holds any more
+	linked   map[uint32]uint32   // patched address -> base of the piece it branches to
+	reused   int
 	// handles by id (the tag their sends carry); ids start at 1.
 	handles []*Handle
+
+	// Packets forwarded to the tree, per stream and rank, until the back-end lifts them.
+	pendMu    sync.Mutex
+	pend      map[uint32]map[int][]*netreduce.Packet
+	killed    map[int]bool // ranks dropped from the tree
+	deadNodes map[int]bool // internal tree nodes dropped once all their ranks ended
 
 	started, suspended, terminated, closed bool
 	ended                                  map[int]bgl.Event // exit or fault per rank
@@ -78,7 +97,12 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{opts: o, Job: job, Prog: prog, region: job.Image().InstrRegion, points: map[uint32]*pointState{},
-		ended: map[int]bgl.Event{}}
+		ended: map[int]bgl.Event{}, pend: map[uint32]map[int][]*netreduce.Packet{}, killed: map[int]bool{}, deadNodes: map[int]bool{},
+		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
+	a.quantum = o.QuantumNS
+	if a.quantum == 0 {
+		a.quantum = DefaultQuantumNS
+	}
 	a.slots = probes.NewSlots(a.region.Start, varArea)
 	g, err := a.slots.Alloc("dpcl_guard", probes.Int)
 	if err != nil {
@@ -131,29 +155,29 @@ func (a *App) buildTree(fan int) error {
 		a.daemons[i] = NewDaemon(i, a.opts.Nodes, a.region.Contains)
 		a.Job.SetDaemon(i, slot{a, a.daemons[i]})
 	}
-	a.Net, err = netreduce.New(topo, netreduce.Options{Backend: a.backend, ResultQueue: 1 << 16})
+	a.Net, err = netreduce.New(topo, netreduce.Options{Backend: a.backend, ResultQueue: 1 << 17})
 	if err != nil {
 		return fmt.Errorf("runtime: tree: %w", err)
 	}
 	return nil
 }
 
-// slot is a daemon as the machine sees it: packets and events pause the machine so the
-// front-end can forward them at this virtual time.
+// slot is a daemon as the machine sees it (App.run notices the packets it holds).
 type slot struct {
 	a *App
 	d *Daemon
 }
 
-func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) {
-	s.d.Packet(dbg, p)
-	s.a.Job.Pause()
-}
+func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) { s.d.Packet(dbg, p) }
 
 func (s slot) Event(dbg *bgl.Debug, ev bgl.Event) { s.d.Event(dbg, ev) }
 
-// backend is the leaf end of a control stream: rank's daemon applies the command to it.
+// backend is the leaf end of the tree for rank: on a handle's stream it lifts what the
+// rank's probes sent; on a control stream rank's daemon applies the command to it.
 func (a *App) backend(rank int, p *netreduce.Packet) ([]*netreduce.Packet, error) {
+	if p.Tag == flushTag {
+		return a.lift(rank, p.Stream), nil
+	}
 	if len(p.Values) != 2 {
 		return nil, fmt.Errorf("runtime: control packet with %d values", len(p.Values))
 	}
@@ -215,3 +239,6 @@ func (a *App) Close() error {
 	a.Net.Close()
 	return a.Job.Close()
 }
+
+// Started reports whether Start was called.
+func (a *App) Started() bool { return a.started }

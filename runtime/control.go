@@ -15,7 +15,7 @@ type Message struct {
 	Values []any
 	Rank   int    // the sending rank; -1 once aggregated
 	Count  int    // ranks merged into it
-	Time   uint64 // virtual ns at which the front-end got it (the machine is paused there)
+	Time   uint64 // virtual ns: when its (last) packet reached the I/O node
 }
 
 // Batch is what one Step produced, in delivery order.
@@ -129,15 +129,19 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	}
 	b := &Batch{Reason: bgl.StopIdle}
 	if a.started && !a.terminated {
-		stop := context.AfterFunc(ctx, a.Job.Pause)
-		b.Reason = a.Job.RunUntil(limit)
-		stop()
+		b.Reason = a.run(ctx, limit)
 	}
 	if err := a.forward(); err != nil {
 		return nil, err
 	}
 	if err := a.dropEnded(b.Reason == bgl.StopDone || a.Done()); err != nil {
 		return nil, err
+	}
+	if a.timeouts > 0 {
+		// Timeout waves close on the tree's virtual clock: keep it at the machine's.
+		if err := a.barrier(); err != nil {
+			return nil, err
+		}
 	}
 	msgs, err := a.drain()
 	if err != nil {
@@ -147,35 +151,134 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	return b, nil
 }
 
-// chunk bounds the packets forwarded between two barriers, so that the front-end's
-// stream queues can never fill up while nobody reads them.
-const chunk = 1 << 14
-
-// forward sends what the daemons collected up the tree, in I/O-node order.
-func (a *App) forward() error {
-	n := 0
-	for _, d := range a.daemons {
-		for _, o := range d.TakeOutgoing() {
-			h := a.handles[o.Handle-1]
-			p := &netreduce.Packet{Tag: netreduce.FirstAppTag, Time: int64(o.Time), Values: o.Values}
-			if err := a.Net.BackendSend(o.Rank, o.Stream, p); err != nil {
-				return fmt.Errorf("runtime: forward rank %d's packet: %w", o.Rank, err)
-			}
-			h.sent++
-			if n++; n%chunk == 0 {
-				if err := a.barrier(); err != nil {
-					return err
-				}
-			}
+// run advances the machine in quanta of virtual time until limit, stopping early (at a
+// quantum's end, StopPaused) when a daemon holds packets, an exit or fault event came,
+// or ctx is done. A quantum, not every window, bounds how late a callback runs after its
+// packet reached the I/O node: pausing once per packet would make the tree's barrier the
+// bottleneck.
+func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
+	stop := context.AfterFunc(ctx, a.Job.Pause)
+	defer stop()
+	limit = alignNS(limit)
+	for {
+		end := min(limit, alignNS(a.Job.Now()+a.quantum))
+		r := a.Job.RunUntil(end)
+		switch {
+		case r != bgl.StopTime:
+			return r
+		case end == limit:
+			return bgl.StopTime
+		case ctx.Err() != nil || a.holding():
+			return bgl.StopPaused
 		}
 	}
-	return a.barrier()
 }
 
-// barrier waits for the tree to process everything in flight, with its clock at the
-// machine's, then moves what reached the front-end into the handles' queues.
+// alignNS rounds t up to a multiple of 10 ns, which is exactly 7 cycles at 700 MHz: a
+// limit between two cycle boundaries could leave a node whose clock rounds to just below
+// it unable to move (its horizon in cycles equals its clock), and RunUntil would spin.
+func alignNS(t uint64) uint64 {
+	if t > ^uint64(0)-10 {
+		return t
+	}
+	return (t + 9) / 10 * 10
+}
+
+// holding reports whether a daemon holds packets for the tree.
+func (a *App) holding() bool {
+	for _, d := range a.daemons {
+		if d.Holding() {
+			return true
+		}
+	}
+	return false
+}
+
+// flushTag marks the downstream packet that asks each back-end of a handle's stream to
+// send up what its daemon holds for it. The packets then travel the tree behind the
+// request, in the same channels as the barrier that follows, so the barrier finds them
+// processed: the session sees the same waves at the same virtual times on every run.
+const flushTag = netreduce.FirstAppTag + 1
+
+// forward queues what the daemons collected, per stream and rank, and has the tree pull
+// it up: one round per packet a rank holds (a round lifts at most one per rank, so no
+// front-end queue can fill up while nobody reads it).
+func (a *App) forward() error {
+	a.pendMu.Lock()
+	for _, d := range a.daemons {
+		for _, o := range d.TakeOutgoing() {
+			if a.killed[o.Rank] {
+				continue
+			}
+			p := &netreduce.Packet{Tag: netreduce.FirstAppTag, Time: int64(o.Time), Values: o.Values}
+			byRank := a.pend[o.Stream]
+			if byRank == nil {
+				byRank = map[int][]*netreduce.Packet{}
+				a.pend[o.Stream] = byRank
+			}
+			byRank[o.Rank] = append(byRank[o.Rank], p)
+			a.handles[o.Handle-1].sent++
+		}
+	}
+	a.pendMu.Unlock()
+	for {
+		var asked bool
+		for _, h := range a.handles {
+			a.pendMu.Lock()
+			n := len(a.pend[h.stream.ID()])
+			a.pendMu.Unlock()
+			if n == 0 {
+				continue
+			}
+			asked = true
+			if err := h.stream.SendPacket(&netreduce.Packet{Tag: flushTag}); err != nil {
+				return fmt.Errorf("runtime: forward probe %d's packets: %w", h.ID, err)
+			}
+		}
+		if !asked {
+			return nil
+		}
+		if err := a.sync(); err != nil {
+			return err
+		}
+	}
+}
+
+// lift hands the tree the next packet back-end rank holds on stream (see forward).
+func (a *App) lift(rank int, stream uint32) []*netreduce.Packet {
+	a.pendMu.Lock()
+	defer a.pendMu.Unlock()
+	byRank := a.pend[stream]
+	q := byRank[rank]
+	if len(q) == 0 {
+		return nil
+	}
+	p := q[0]
+	if len(q) == 1 {
+		delete(byRank, rank)
+		if len(byRank) == 0 {
+			delete(a.pend, stream)
+		}
+	} else {
+		byRank[rank] = q[1:]
+	}
+	return []*netreduce.Packet{p}
+}
+
+// barrier moves the tree's virtual clock to the machine's (closing expired timeout
+// waves) and syncs.
 func (a *App) barrier() error {
 	if err := a.Net.AdvanceTo(int64(a.Job.Now())); err != nil {
+		return fmt.Errorf("runtime: tree: %w", err)
+	}
+	return a.sync()
+}
+
+// sync waits for the tree to process everything in flight, then moves what reached the
+// front-end into the handles' queues. The tree's clock stays where it is: a lifted packet
+// is stamped no earlier than it, and must keep the time it reached its I/O node.
+func (a *App) sync() error {
+	if err := a.Net.Sync(); err != nil {
 		return fmt.Errorf("runtime: tree: %w", err)
 	}
 	for _, h := range a.handles {
@@ -194,11 +297,13 @@ func (a *App) barrier() error {
 }
 
 // dropEnded removes ended ranks from the tree once none of their packets can still be
-// on the way (one tree latency after the end), so their waves close without them.
+// on the way (one tree latency after the end), so their waves close without them. It
+// waits until the front-end has heard of every loss, then for the tree to be quiet: the
+// waves the losses closed are then at the front-end.
 func (a *App) dropEnded(all bool) error {
 	now := a.Job.Now()
 	kept := a.kills[:0]
-	dropped := false
+	var dropped []int
 	for _, ev := range a.kills {
 		if !all && ev.Time+bgl.TreeLatencyNS > now {
 			kept = append(kept, ev)
@@ -207,20 +312,77 @@ func (a *App) dropEnded(all bool) error {
 		if err := a.Net.Kill(ev.Rank); err != nil {
 			return fmt.Errorf("runtime: drop rank %d from the tree: %w", ev.Rank, err)
 		}
-		dropped = true
+		a.killed[ev.Rank] = true
+		dropped = append(dropped, ev.Rank)
 	}
 	a.kills = kept
-	if dropped {
-		return a.barrier()
+	if len(dropped) == 0 {
+		return nil
 	}
-	return nil
+	a.forget(dropped)
+	for !a.allLost(dropped) {
+		if err := a.sync(); err != nil {
+			return err
+		}
+	}
+	if err := a.sync(); err != nil {
+		return err
+	}
+	// Now the waves the losses closed have left the daemons' nodes; a node left without
+	// ranks can go too, so that its parent stops waiting for it.
+	return a.dropEmptySubtrees(dropped)
+}
+
+// dropEmptySubtrees removes the tree nodes all of whose ranks have ended (an I/O node's
+// daemon once its last rank is gone, and so on up): their parents must not wait for
+// them in later waves.
+func (a *App) dropEmptySubtrees(dropped []int) error {
+	topo := a.Net.Topology()
+	killed := false
+next:
+	for _, r := range dropped {
+		for p := topo.Parent(r); p >= 0 && p != topo.Root() && !a.deadNodes[p]; p = topo.Parent(p) {
+			lo, hi := topo.BackendRange(p)
+			for b := lo; b < hi; b++ {
+				if !a.killed[b] {
+					continue next
+				}
+			}
+			if err := a.Net.Kill(p); err != nil {
+				return fmt.Errorf("runtime: drop tree node %d: %w", p, err)
+			}
+			a.deadNodes[p] = true
+			killed = true
+		}
+	}
+	if !killed {
+		return nil
+	}
+	// netreduce gives no signal for when a parent has taken in an internal node's
+	// death; two barriers let it do so in practice (see the package doc).
+	if err := a.sync(); err != nil {
+		return err
+	}
+	return a.sync()
+}
+
+func (a *App) allLost(ranks []int) bool {
+	lost := map[int]bool{}
+	for _, r := range a.Net.Lost() {
+		lost[r] = true
+	}
+	for _, r := range ranks {
+		if !lost[r] {
+			return false
+		}
+	}
+	return true
 }
 
 // drain turns the queued packets into messages: by virtual time, then handle, then rank,
 // keeping each stream's own order.
 func (a *App) drain() ([]Message, error) {
 	var out []Message
-	now := a.Job.Now()
 	for _, h := range a.handles {
 		for _, p := range h.queue {
 			out = append(out, Message{Handle: h, Values: p.Values, Rank: int(p.Src), Count: int(p.Count), Time: uint64(p.Time)})
@@ -236,11 +398,8 @@ func (a *App) drain() ([]Message, error) {
 		if x.Handle.ID != y.Handle.ID {
 			return x.Handle.ID < y.Handle.ID
 		}
-		return x.Rank < y.Rank && x.Rank >= 0
+		return x.Rank < y.Rank
 	})
-	for i := range out {
-		out[i].Time = max(out[i].Time, now)
-	}
 	return out, nil
 }
 
@@ -273,5 +432,10 @@ func (a *App) command(c *Command, ranks []int) (*Answer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("runtime: %s: %w", c.Op, err)
 	}
-	return answerOf(p)
+	ans, err := answerOf(p)
+	if err != nil {
+		return nil, err
+	}
+	a.released(ans.Freed)
+	return ans, nil
 }

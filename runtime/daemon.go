@@ -53,8 +53,9 @@ type Daemon struct {
 	handles  map[uint32]*handleRanks
 	placed   map[int]map[uint32]span // rank -> point -> its trampoline
 	unlinked map[int][]span          // rank -> trampolines unlinked, not yet freed
-	pending  map[int]*ExecutePlan    // blocked ranks waiting to run a one-shot snippet
+	pending  map[int]*pendingExec    // blocked ranks waiting to run a one-shot snippet
 	streams  map[uint32]uint32       // handle -> stream
+	images   map[string][]byte       // trampoline bytes per (plan, toggles) of the command
 	out      []Outgoing
 	stray    int // packets whose tag names no handle this daemon knows
 }
@@ -68,7 +69,7 @@ type handleRanks struct {
 // whether an address lies in the instrumentation region (trampoline frames live there).
 func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
 	return &Daemon{IONode: io, size: size, inReg: inRegion, handles: map[uint32]*handleRanks{},
-		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*ExecutePlan{},
+		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
 		streams: map[uint32]uint32{}}
 }
 
@@ -98,6 +99,7 @@ func (d *Daemon) decode(seq uint64, text string) (*Command, error) {
 		d.streams[c.Exec.Handle] = c.Exec.Stream
 	}
 	d.seq, d.cmd = seq, c
+	d.images = map[string][]byte{}
 	return c, nil
 }
 
@@ -121,8 +123,11 @@ func (d *Daemon) Handle(m Machine, rank int, seq uint64, text string) *Answer {
 		}
 		a.Data = map[int][]byte{rank: b}
 	}
-	if c.Op == OpPatch {
-		a.Freed = d.collect(m, rank)
+	if freed := d.collect(m, rank); len(freed) > 0 {
+		a.Freed = map[uint32][]int{}
+		for _, base := range freed {
+			a.Freed[base] = []int{rank}
+		}
 	}
 	return a
 }
@@ -178,18 +183,9 @@ func (d *Daemon) covers(h uint32, rank int) (in, active bool) {
 // original word where no handle at the point covers the rank; replaced trampolines are
 // unlinked for a later free.
 func (d *Daemon) patch(m Machine, c *Command, rank int) error {
-	for _, p := range c.Points {
-		words := append([]uint32(nil), p.Words...)
-		any := false
-		for _, t := range p.Toggles {
-			in, on := d.covers(t.Handle, rank)
-			any = any || in
-			w := t.Off
-			if on {
-				w = t.On
-			}
-			words[(t.Addr-p.Base)/4] = w
-		}
+	for i := range c.Points {
+		p := &c.Points[i]
+		image, any := d.image(i, p, rank)
 		pl := d.placed[rank]
 		if pl == nil {
 			pl = map[uint32]span{}
@@ -197,13 +193,13 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 		}
 		old, had := pl[p.Addr]
 		if p.Base != 0 && any {
-			if err := m.WriteMem(rank, p.Base, wordBytes(words...)); err != nil {
+			if err := m.WriteMem(rank, p.Base, image); err != nil {
 				return err
 			}
 			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Patch)); err != nil {
 				return err
 			}
-			pl[p.Addr] = span{p.Base, uint32(4 * len(words))}
+			pl[p.Addr] = span{p.Base, uint32(len(image))}
 		} else if had {
 			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Orig)); err != nil {
 				return err
@@ -215,6 +211,38 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 		}
 	}
 	return nil
+}
+
+// image returns the bytes of point plan i as rank gets them (each toggle on when its
+// handle covers the rank and is active) and whether any handle there covers the rank.
+// Ranks with the same toggles share one image per command.
+func (d *Daemon) image(i int, p *PointPlan, rank int) ([]byte, bool) {
+	key := make([]byte, 0, 8+len(p.Toggles))
+	key = append(key, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
+	any := false
+	for _, t := range p.Toggles {
+		in, on := d.covers(t.Handle, rank)
+		any = any || in
+		key = append(key, map[bool]byte{false: '0', true: '1'}[on])
+	}
+	for _, h := range p.Cover {
+		in, _ := d.covers(h, rank)
+		any = any || in
+	}
+	if b, ok := d.images[string(key)]; ok {
+		return b, any
+	}
+	words := append([]uint32(nil), p.Words...)
+	for j, t := range p.Toggles {
+		w := t.Off
+		if key[4+j] == '1' {
+			w = t.On
+		}
+		words[(t.Addr-p.Base)/4] = w
+	}
+	b := wordBytes(words...)
+	d.images[string(key)] = b
+	return b, any
 }
 
 // toggle writes one handle's toggle words on a rank it covers.
@@ -236,15 +264,15 @@ func (d *Daemon) toggle(m Machine, c *Command, rank int) error {
 }
 
 // collect frees the rank's unlinked trampolines that no PC or return address points
-// into (filling them with zero words, which fault if ever reached) and says how many.
-func (d *Daemon) collect(m Machine, rank int) int {
+// into (filling them with zero words, which fault if ever reached) and lists them.
+func (d *Daemon) collect(m Machine, rank int) []uint32 {
 	list := d.unlinked[rank]
 	if len(list) == 0 {
-		return 0
+		return nil
 	}
 	r, err := m.Regs(rank)
 	if err != nil {
-		return 0
+		return nil
 	}
 	read32 := func(a uint32) (uint32, error) {
 		b, err := m.ReadMem(rank, a, 4)
@@ -254,13 +282,13 @@ func (d *Daemon) collect(m Machine, rank int) int {
 		return binary.BigEndian.Uint32(b), nil
 	}
 	returns := probes.ReturnAddresses(r.PC, r.LR, r.GPR[1], read32, d.inReg)
-	kept, freed := list[:0], 0
+	kept, freed := list[:0], []uint32(nil)
 	for _, s := range list {
 		if busy(s, r.PC, returns) || m.WriteMem(rank, s.base, make([]byte, s.size)) != nil {
 			kept = append(kept, s)
 			continue
 		}
-		freed++
+		freed = append(freed, s.base)
 	}
 	d.unlinked[rank] = kept
 	return freed

@@ -20,10 +20,74 @@ func (d *Daemon) execute(m Machine, c *Command, rank int) error {
 		return err
 	}
 	if st.State == "blocked" {
-		d.pending[rank] = c.Exec
-		return m.SetBreakpoint(rank, st.PC)
+		return d.defer1(m, c.Exec, rank, st.PC)
 	}
 	return d.redirect(m, c.Exec, rank)
+}
+
+// defer1 arms breakpoints on every instruction that can run right after the one at pc
+// (a node resuming at a breakpoint runs past it, so pc itself cannot hold one).
+func (d *Daemon) defer1(m Machine, x *ExecutePlan, rank int, pc uint32) error {
+	r, err := m.Regs(rank)
+	if err != nil {
+		return err
+	}
+	w, err := m.ReadMem(rank, pc, 4)
+	if err != nil {
+		return err
+	}
+	next := successors(beWord(w), pc, r.LR, r.CTR)
+	for _, a := range next {
+		if err := m.SetBreakpoint(rank, a); err != nil {
+			return err
+		}
+	}
+	d.pending[rank] = &pendingExec{plan: x, bps: next}
+	return nil
+}
+
+// pendingExec is a one-shot snippet waiting for its blocked rank.
+type pendingExec struct {
+	plan *ExecutePlan
+	bps  []uint32
+}
+
+// successors lists where control can go after the instruction w at pc: the next word,
+// and a branch's targets (b, bc, bclr through LR, bcctr through CTR).
+func successors(w, pc, lr, ctr uint32) []uint32 {
+	bo := w >> 21 & 31
+	always := bo&0x14 == 0x14
+	var out []uint32
+	switch w >> 26 {
+	case 18:
+		off := uint32(int32(w<<6)>>6) &^ 3
+		return []uint32{branchTo(w, pc, off)}
+	case 16:
+		off := uint32(int32(int16(w))) &^ 3
+		out = append(out, branchTo(w, pc, off))
+	case 19:
+		switch w >> 1 & 0x3ff {
+		case 16:
+			out = append(out, lr&^3)
+		case 528:
+			out = append(out, ctr&^3)
+		default:
+			return []uint32{pc + 4}
+		}
+	default:
+		return []uint32{pc + 4}
+	}
+	if !always {
+		out = append(out, pc+4)
+	}
+	return out
+}
+
+func branchTo(w, pc, off uint32) uint32 {
+	if w&2 != 0 {
+		return off
+	}
+	return pc + off
 }
 
 // redirect points a runnable rank's PC at a one-shot trampoline.
@@ -55,10 +119,17 @@ func (d *Daemon) redirect(m Machine, x *ExecutePlan, rank int) error {
 		return err
 	}
 	r.PC = x.Base
-	return m.SetRegs(rank, r)
+	if err := m.SetRegs(rank, r); err != nil {
+		return err
+	}
+	// Nothing branches to a one-shot trampoline: it is free once the node has left it.
+	d.unlinked[rank] = append(d.unlinked[rank], span{x.Base, tr.Size()})
+	return nil
 }
 
-func beWord(b []byte) uint32 { return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]) }
+func beWord(b []byte) uint32 {
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
 
 // Packet takes what a probe on one of the daemon's nodes sent (an ais_send packet) and
 // queues it for the tree on its handle's stream.
@@ -98,8 +169,10 @@ func (d *Daemon) eventOn(m Machine, ev bgl.Event) {
 		return
 	}
 	delete(d.pending, ev.Rank)
-	m.ClearBreakpoint(ev.Rank, ev.PC)
-	if d.redirect(m, x, ev.Rank) == nil {
+	for _, a := range x.bps {
+		m.ClearBreakpoint(ev.Rank, a)
+	}
+	if d.redirect(m, x.plan, ev.Rank) == nil {
 		m.Continue(ev.Rank)
 	}
 }
@@ -111,6 +184,13 @@ func (d *Daemon) TakeOutgoing() []Outgoing {
 	out := d.out
 	d.out = nil
 	return out
+}
+
+// Holding reports whether packets wait for the tree.
+func (d *Daemon) Holding() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.out) > 0
 }
 
 // Stray is the number of packets that named no known handle.

@@ -44,15 +44,15 @@ type Command struct {
 	Ranks string // compact rank spec of the ranks the command applies to
 
 	// OpPatch: the new state of some points; OpToggle: one handle's toggles.
-	Points  []PointPlan    `json:",omitempty"`
-	Handles []HandleRanks  `json:",omitempty"`
-	Handle  uint32         `json:",omitempty"`
-	Active  bool           `json:",omitempty"`
-	Toggles []ToggleWord   `json:",omitempty"`
-	Exec    *ExecutePlan   `json:",omitempty"`
-	Addr    uint32         `json:",omitempty"` // OpRead, OpWrite
-	Size    uint32         `json:",omitempty"` // OpRead
-	Data    []byte         `json:",omitempty"` // OpWrite
+	Points  []PointPlan   `json:",omitempty"`
+	Handles []HandleRanks `json:",omitempty"`
+	Handle  uint32        `json:",omitempty"`
+	Active  bool          `json:",omitempty"`
+	Toggles []ToggleWord  `json:",omitempty"`
+	Exec    *ExecutePlan  `json:",omitempty"`
+	Addr    uint32        `json:",omitempty"` // OpRead, OpWrite
+	Size    uint32        `json:",omitempty"` // OpRead
+	Data    []byte        `json:",omitempty"` // OpWrite
 }
 
 // PointPlan is the new trampoline of one point. Base 0 restores the original word.
@@ -61,11 +61,14 @@ type PointPlan struct {
 	Words                   []uint32
 	// Toggles[i] is the toggle of snippet i, which belongs to handle Toggles[i].Handle.
 	Toggles []ToggleWord
+	// Cover lists the handles whose ranks get the plan when it has no toggles of its own:
+	// the redirected loop branches of an entry that is also a loop head.
+	Cover []uint32 `json:",omitempty"`
 }
 
 // ToggleWord is a snippet's activation word and the handle the snippet belongs to.
 type ToggleWord struct {
-	Handle       uint32
+	Handle        uint32
 	Addr, On, Off uint32
 }
 
@@ -108,16 +111,21 @@ func DecodeCommand(s string) (*Command, error) {
 
 // Answer is what one daemon (or, once reduced, the whole tree) says about a command.
 type Answer struct {
-	Done   int            // ranks that carried the command out
-	Freed  int            // unlinked trampolines freed on the way
-	Failed map[int]string // rank -> why
-	Data   map[int][]byte // OpRead: rank -> bytes
+	Done   int              // ranks that carried the command out
+	Freed  map[uint32][]int // trampoline base -> ranks that freed it, ascending
+	Failed map[int]string   // rank -> why
+	Data   map[int][]byte   // OpRead: rank -> bytes
 }
 
 // Merge adds b into a (the reduction of answers, associative and commutative).
 func (a *Answer) Merge(b *Answer) {
 	a.Done += b.Done
-	a.Freed += b.Freed
+	for base, ranks := range b.Freed {
+		if a.Freed == nil {
+			a.Freed = map[uint32][]int{}
+		}
+		a.Freed[base] = mergeRanks(a.Freed[base], ranks)
+	}
 	for r, why := range b.Failed {
 		if a.Failed == nil {
 			a.Failed = map[int]string{}
@@ -130,6 +138,51 @@ func (a *Answer) Merge(b *Answer) {
 		}
 		a.Data[r] = d
 	}
+}
+
+// mergeRanks unions two ascending rank lists.
+func mergeRanks(x, y []int) []int {
+	out := make([]int, 0, len(x)+len(y))
+	for len(x) > 0 || len(y) > 0 {
+		switch {
+		case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
+			out, x = append(out, x[0]), x[1:]
+		case len(x) == 0 || y[0] < x[0]:
+			out, y = append(out, y[0]), y[1:]
+		default:
+			out, x, y = append(out, x[0]), x[1:], y[1:]
+		}
+	}
+	return out
+}
+
+// parseRanks reads an ascending compact spec ("0-3,7") into a list.
+func parseRanks(spec string) ([]int, error) {
+	var out []int
+	for item := range strings.SplitSeq(spec, ",") {
+		lo, hi, isRange := strings.Cut(item, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || b < a {
+			return nil, fmt.Errorf("bad rank item %q", item)
+		}
+		for r := a; r <= b; r++ {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// FreedCount is the number of (rank, trampoline) frees the answer reports.
+func (a *Answer) FreedCount() int {
+	n := 0
+	for _, r := range a.Freed {
+		n += len(r)
+	}
+	return n
 }
 
 // Err summarises the failures, nil when there are none: "2 ranks failed: rank 3: why; ...".
@@ -154,8 +207,8 @@ func (a *Answer) Err(op string) error {
 		strings.Join(parts, "; "), more)
 }
 
-// packet and unpacket carry an Answer in a control packet's values: done, freed,
-// failures as "rank\treason" strings, reads as "rank\tbytes" strings.
+// packet and answerOf carry an Answer in a control packet's values: done, frees as
+// "base\tranks" strings, failures as "rank\treason" strings, reads as "rank\tbytes".
 func (a *Answer) packet() *netreduce.Packet {
 	fails := make([]string, 0, len(a.Failed))
 	for r, why := range a.Failed {
@@ -165,9 +218,14 @@ func (a *Answer) packet() *netreduce.Packet {
 	for r, d := range a.Data {
 		data = append(data, strconv.Itoa(r)+"\t"+string(d))
 	}
+	freed := make([]string, 0, len(a.Freed))
+	for base, ranks := range a.Freed {
+		freed = append(freed, strconv.FormatUint(uint64(base), 10)+"\t"+netreduce.RankSpec(ranks))
+	}
 	sort.Strings(fails)
 	sort.Strings(data)
-	return &netreduce.Packet{Tag: netreduce.FirstAppTag, Values: []any{int64(a.Done), int64(a.Freed), fails, data}}
+	sort.Strings(freed)
+	return &netreduce.Packet{Tag: netreduce.FirstAppTag, Values: []any{int64(a.Done), freed, fails, data}}
 }
 
 func answerOf(p *netreduce.Packet) (*Answer, error) {
@@ -175,13 +233,25 @@ func answerOf(p *netreduce.Packet) (*Answer, error) {
 		return nil, fmt.Errorf("runtime: answer: %d values, want 4", len(p.Values))
 	}
 	done, ok1 := p.Values[0].(int64)
-	freed, ok2 := p.Values[1].(int64)
+	freed, ok2 := p.Values[1].([]string)
 	fails, ok3 := p.Values[2].([]string)
 	data, ok4 := p.Values[3].([]string)
 	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return nil, fmt.Errorf("runtime: answer: bad value types %T %T %T %T", p.Values...)
 	}
-	a := &Answer{Done: int(done), Freed: int(freed)}
+	a := &Answer{Done: int(done)}
+	for _, f := range freed {
+		b, spec, _ := strings.Cut(f, "\t")
+		base, err := strconv.ParseUint(b, 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: answer: bad free %q", f)
+		}
+		ranks, err := parseRanks(spec)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: answer: bad free %q: %w", f, err)
+		}
+		a.Merge(&Answer{Freed: map[uint32][]int{uint32(base): ranks}})
+	}
 	for _, f := range fails {
 		r, why, _ := strings.Cut(f, "\t")
 		n, err := strconv.Atoi(r)

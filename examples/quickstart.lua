@@ -1,0 +1,64 @@
+-- quickstart: DPCL on a simulated Blue Gene/L in one page.
+--
+-- Launches jacobi on 1,024 ranks (8 per I/O node), counts the MPI_Allreduce calls of each
+-- iteration on the odd ranks with a probe whose data is summed inside the reduction tree,
+-- prints the aggregated counts as they arrive, removes the probe half way and prints what
+-- it cost.   Run: go run ./cmd/dpclsh examples/quickstart.lua
+local M = {}
+
+function M.run(opts)
+  opts = opts or {}
+  local out = opts.out or print
+  local iters = opts.iters or 40
+  local app = dpcl.launch(opts.exe or "examples/apps/bin/jacobi.elf", {
+    nodes = opts.nodes or 1024, per_io = opts.per_io or 8, topology = "b:8",
+    args = {tostring(opts.grid or 128), tostring(iters)}, quiet = opts.quiet,
+  })
+  local odd = ctx.where(app, function(r) return r % 2 == 1 end)
+
+  -- Per process: Allreduce calls so far, and the count at the last report.
+  local calls, reported = app:var("int"), app:var("int")
+  -- jacobi makes two Allreduces per sweep (residual and largest change): report at the
+  -- second one how many calls this iteration made.
+  local count = probe.seq{
+    calls:assign(calls + 1),
+    probe.when(calls:band(1):eq(0), probe.seq{
+      probe.send(calls - reported),
+      reported:assign(calls),
+    }),
+  }
+  local result = {waves = {}}
+  local h
+  h = app:install(app:points("MPI_Allreduce", "entry"), count, {
+    context = odd, filter = "sum",
+    callback = function(m)
+      local it = #result.waves + 1
+      result.waves[it] = m.value
+      out(string.format("iteration %3d: %5d MPI_Allreduce calls on %d odd ranks  (virtual %.3f ms)",
+        it, m.value, m.count, m.time / 1e6))
+      if it == math.floor(iters / 2) then
+        h:remove()
+        out(string.format("probe removed after iteration %d", it))
+      end
+    end,
+  })
+  out(string.format("installed on %d of %d ranks: %s", #odd, #app, h.state))
+  h:activate()
+  app:start()
+  result.status = app:wait()
+  local s = h:stats()
+  result.stats = s
+  out(string.format("cost: %d packets sent by the ranks, %d messages delivered to this script " ..
+    "(the tree summed the rest); the snippet is %d instructions, compiled once",
+    s.sent, #result.waves, select(2, h:disasm():gsub("\n", "\n"))))
+  out(string.format("job: %d exited, %d faulted, status %s", result.status.exited,
+    result.status.faulted, app:status()))
+  app:close()
+  return result
+end
+
+if arg and arg[0] and arg[0]:match("quickstart%.lua$") then
+  M.run()
+end
+
+return M

@@ -1,0 +1,278 @@
+package script
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/probes"
+	"github.com/dpclsh/dpclsh/runtime"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// dpclState is a session's applications, in launch order.
+type dpclState struct {
+	s    *Session
+	apps []*luaApp
+	idle bool // the REPL idler is registered
+}
+
+var dpclStates sync.Map // *Session -> *dpclState
+
+func dpclOf(L *lua.LState) *dpclState {
+	s := SessionOf(L)
+	if st, ok := dpclStates.Load(s); ok {
+		return st.(*dpclState)
+	}
+	st := &dpclState{s: s}
+	dpclStates.Store(s, st)
+	s.OnClose(closerFunc(func() error {
+		dpclStates.Delete(s)
+		var errs []error
+		for _, a := range st.apps {
+			errs = append(errs, a.close())
+		}
+		return errors.Join(errs...)
+	}))
+	return st
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+func init() {
+	RegisterModule(Module{
+		Name: "dpcl",
+		Doc: `dpcl — dynamic instrumentation of MPI jobs on the simulated Blue Gene/L (DPCL on BG/L).
+dpcl.launch starts a job stopped at its entry with a tool daemon on every I/O node and a
+reduction tree (leaves = ranks, level 2 = daemons). The machine advances only while the
+script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callbacks run
+with it paused at their message's virtual time, so a batch script prints the same bytes
+every run.`,
+		Funcs: []Function{
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, quiet=}) -> Application
+Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
+stopped at entry. topology "b:F" sets the fan-out of the tree above the daemons (default
+b:16). The job's output goes to the session's output (quiet = true discards it).`, dpclLaunch},
+			{"poll", `dpcl.poll([virtual_ms]) -> n
+Advances every running application by up to virtual_ms (default 1) virtual milliseconds,
+running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
+			{"sleep", `dpcl.sleep(virtual_s)
+Advances every running application by virtual_s virtual seconds, running callbacks.`, dpclSleep},
+		},
+	})
+	ProbeTargetHook = func(L *lua.LState) *probes.Target {
+		st, ok := dpclStates.Load(SessionOf(L))
+		if !ok || len(st.(*dpclState).apps) == 0 {
+			return nil
+		}
+		apps := st.(*dpclState).apps
+		return apps[len(apps)-1].app.Target()
+	}
+}
+
+// advance runs one step of app up to limit and dispatches what it produced.
+func (st *dpclState) advance(ctx context.Context, a *luaApp, limit uint64) (*runtime.Batch, int, error) {
+	b, err := a.app.Step(ctx, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := st.dispatch(a, b)
+	return b, n, err
+}
+
+// dispatch runs the callbacks of a batch on the session goroutine: messages to their
+// handle's callback, exit and fault events to app:on handlers. A callback that raises an
+// error is reported with its location and the rest go on; a stop (Ctrl-C, os.exit) ends
+// the dispatch.
+func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
+	n := 0
+	L := st.s.L
+	for _, m := range b.Messages {
+		fn := a.callbacks[m.Handle.ID]
+		if fn == nil {
+			continue
+		}
+		if err := st.call(fmt.Sprintf("callback of probe %d", m.Handle.ID), fn, messageTable(L, m)); err != nil {
+			return n, err
+		}
+		n++
+	}
+	for _, ev := range b.Events {
+		name := map[bgl.EventKind]string{bgl.EventExit: "exit", bgl.EventFault: "fault"}[ev.Kind]
+		for _, fn := range a.on[name] {
+			if err := st.call(name+" handler", fn, eventTable(L, ev)); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
+	_, err := st.s.Call(fn, arg)
+	if err == nil {
+		return nil
+	}
+	var exit *ExitError
+	if errors.As(err, &exit) || errors.Is(err, ErrInterrupted) {
+		return err
+	}
+	fmt.Fprintf(st.s.Stderr(), "dpcl: %s: %s", what, FormatError(err, st.s.Verbose()))
+	return nil
+}
+
+func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
+	t := L.NewTable()
+	vals := L.NewTable()
+	for _, v := range m.Values {
+		vals.Append(goToLua(L, v))
+	}
+	t.RawSetString("values", vals)
+	if len(m.Values) > 0 {
+		t.RawSetString("value", vals.RawGetInt(1))
+	}
+	if m.Rank >= 0 {
+		t.RawSetString("rank", lua.LNumber(m.Rank))
+	}
+	t.RawSetString("count", lua.LNumber(m.Count))
+	t.RawSetString("time", lua.LNumber(m.Time))
+	t.RawSetString("probe", lua.LNumber(m.Handle.ID))
+	return t
+}
+
+func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
+	t := L.NewTable()
+	t.RawSetString("kind", lua.LString(ev.Kind.String()))
+	t.RawSetString("rank", lua.LNumber(ev.Rank))
+	t.RawSetString("pc", lua.LNumber(ev.PC))
+	t.RawSetString("signal", lua.LNumber(ev.Signal))
+	t.RawSetString("status", lua.LNumber(ev.Status))
+	t.RawSetString("time", lua.LNumber(ev.Time))
+	t.RawSetString("message", lua.LString(ev.String()))
+	return t
+}
+
+// goToLua converts a delivered value: numbers, strings, arrays of them, and eqclass
+// classes ({value=, ranks="spec"}).
+func goToLua(L *lua.LState, v any) lua.LValue {
+	switch x := v.(type) {
+	case int64:
+		return lua.LNumber(x)
+	case uint64:
+		return lua.LNumber(x)
+	case float64:
+		return lua.LNumber(x)
+	case string:
+		return lua.LString(x)
+	case []int64:
+		return sliceToLua(L, x)
+	case []float64:
+		return sliceToLua(L, x)
+	case []string:
+		return sliceToLua(L, x)
+	case []any:
+		return sliceToLua(L, x)
+	}
+	return eqclassToLua(L, v)
+}
+
+func sliceToLua[T any](L *lua.LState, xs []T) *lua.LTable {
+	t := L.CreateTable(len(xs), 0)
+	for _, x := range xs {
+		t.Append(goToLua(L, x))
+	}
+	return t
+}
+
+// dpclPoll advances every application a little, running callbacks.
+func dpclPoll(L *lua.LState) int {
+	ms := float64(L.OptNumber(1, 1))
+	if !(ms >= 0) {
+		L.ArgError(1, "virtual_ms must be a non-negative number")
+	}
+	st := dpclOf(L)
+	total := 0
+	for _, a := range st.apps {
+		if a.closed() {
+			continue
+		}
+		_, n, err := st.advance(st.s.Context(), a, a.app.Job.Now()+uint64(ms*1e6))
+		if err != nil {
+			return Raise(L, err)
+		}
+		total += n
+	}
+	L.Push(lua.LNumber(total))
+	return 1
+}
+
+// dpclSleep advances every application by a span of virtual time.
+func dpclSleep(L *lua.LState) int {
+	secs := float64(L.CheckNumber(1))
+	if !(secs >= 0) {
+		L.ArgError(1, "virtual_s must be a non-negative number")
+	}
+	st := dpclOf(L)
+	for _, a := range st.apps {
+		if a.closed() {
+			continue
+		}
+		limit := a.app.Job.Now() + uint64(secs*1e9)
+		for {
+			b, _, err := st.advance(st.s.Context(), a, limit)
+			if err != nil {
+				return Raise(L, err)
+			}
+			if err := st.s.Context().Err(); err != nil {
+				return Raise(L, st.s.stopError())
+			}
+			if b.Reason != bgl.StopPaused {
+				break
+			}
+		}
+	}
+	return 0
+}
+
+// startIdle lets the REPL's idle time advance the applications: the machine runs on the
+// idler's goroutine and each batch's callbacks run on the session goroutine while it
+// waits, so the machine is paused during them.
+func (st *dpclState) startIdle() {
+	if st.idle {
+		return
+	}
+	st.idle = true
+	st.s.OnIdle(func(ctx context.Context) {
+		for ctx.Err() == nil {
+			moved := false
+			for _, a := range st.apps {
+				if a.closed() || a.app.Done() || !a.app.Started() {
+					continue
+				}
+				b, err := a.app.Step(ctx, a.app.Job.Now()+1_000_000)
+				if err != nil {
+					return
+				}
+				moved = moved || b.Reason == bgl.StopTime || b.Reason == bgl.StopPaused
+				done := make(chan struct{})
+				st.s.Post(func() {
+					defer close(done)
+					st.dispatch(a, b)
+				})
+				<-done
+			}
+			if !moved {
+				select {
+				case <-ctx.Done():
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+		}
+	})
+}

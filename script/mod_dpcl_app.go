@@ -1,0 +1,361 @@
+package script
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/probes"
+	"github.com/dpclsh/dpclsh/runtime"
+	lua "github.com/yuin/gopher-lua"
+)
+
+const appTypeName = "dpcl.Application"
+
+// luaApp is an application as Lua sees it. It is a CtxIONodeApp, so ctx constructors
+// accept it in place of a size.
+type luaApp struct {
+	*runtime.App
+	app       *runtime.App
+	callbacks map[uint32]*lua.LFunction
+	on        map[string][]*lua.LFunction
+	handles   map[uint32]*lua.LUserData
+}
+
+func (a *luaApp) closed() bool { return a.app == nil }
+
+func (a *luaApp) close() error {
+	if a.app == nil {
+		return nil
+	}
+	err := a.app.Close()
+	a.app = nil
+	return err
+}
+
+func init() {
+	RegisterType(Type{
+		Name: appTypeName,
+		Doc:  "An MPI job under the tool (DPCL's POE application): app.size, #app, and the methods below.",
+		Methods: []Function{
+			{"start", "app:start()\nReleases every rank (the job was launched stopped at entry).", appStart},
+			{"suspend", "app:suspend()\nHolds every live rank.", appSuspend},
+			{"resume", "app:resume()\nReleases the ranks app:suspend held.", appResume},
+			{"terminate", "app:terminate()\nEnds the job: live ranks count as killed (status 137).", appTerminate},
+			{"wait", `app:wait([wall_s]) -> {exited=, faulted=, running=, codes={[rank]=status}}
+Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-clock seconds pass).`, appWait},
+			{"status", `app:status() -> "created"|"running"|"suspended"|"exited"|"faulted"`, appStatus},
+			{"close", "app:close()\nEnds the job and its tree.", appClose},
+			{"proctable", "app:proctable() -> {{rank=, node=, ionode=, pid=, exe=}, ...}\nThe MPIR proctable (0-based).", appProctable},
+			{"process", "app:process(rank) -> Process\n:status() :pc() :reg(name) :read(addr, n) :backtrace()", appProcess},
+			{"functions", `app:functions(glob) -> {{name=, addr=, size=, file=, line=}, ...}
+The program's functions matching glob, sorted by address.`, appFunctions},
+			{"points", `app:points(glob, "entry"|"exit"|"call") -> {Point, ...}
+Points of the matching functions: tables {func=, kind=, addr=, file=, line=, target=}.`, appPoints},
+			{"on", `app:on("exit"|"fault", fn)
+fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time.`, appOn},
+			{"var", `app:var("int"|"int64"|"double") -> Exp
+A probe variable: one slot per process, at the same address on every node.`, appVar},
+			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
+Compiles exp once and splices it into every point on the context's ranks; the probe starts
+inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
+			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
+Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
+		},
+		Meta: []Function{
+			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
+				L.Push(lua.LNumber(checkApp1(L).Size()))
+				return 1
+			}},
+			{"__tostring", "", func(L *lua.LState) int {
+				a := CheckObject[*luaApp](L, 1, appTypeName)
+				if a.closed() {
+					L.Push(lua.LString("Application (closed)"))
+					return 1
+				}
+				L.Push(lua.LString(fmt.Sprintf("Application %s (%d ranks, %s)", a.app.Exe(), a.app.Size(), a.app.Status())))
+				return 1
+			}},
+		},
+	})
+}
+
+// withFields makes typeName's __index answer the given fields before its methods.
+func withFields(L *lua.LState, typeName string, fields func(L *lua.LState, ud *lua.LUserData, key string) (lua.LValue, bool)) {
+	mt := L.GetTypeMetatable(typeName).(*lua.LTable)
+	methods, ok := mt.RawGetString("__index").(*lua.LTable)
+	if !ok {
+		return
+	}
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		ud := L.CheckUserData(1)
+		key := L.CheckString(2)
+		if v, ok := fields(L, ud, key); ok {
+			L.Push(v)
+			return 1
+		}
+		L.Push(methods.RawGetString(key))
+		return 1
+	}))
+}
+
+func checkApp1(L *lua.LState) *runtime.App {
+	a := CheckObject[*luaApp](L, 1, appTypeName)
+	if a.closed() {
+		L.RaiseError("the application is closed")
+	}
+	return a.app
+}
+
+func dpclLaunch(L *lua.LState) int {
+	exe := L.CheckString(1)
+	o := runtime.Options{Exe: exe, Stdout: SessionOf(L).Stdout(), Stderr: SessionOf(L).Stderr()}
+	if t, ok := L.Get(2).(*lua.LTable); ok {
+		if err := launchOptions(t, &o); err != nil {
+			L.ArgError(2, err.Error())
+		}
+	} else if L.Get(2) != lua.LNil {
+		L.ArgError(2, "options table expected")
+	}
+	app, err := runtime.Launch(o)
+	if err != nil {
+		L.RaiseError("dpcl.launch: %s", strings.TrimPrefix(err.Error(), "runtime: "))
+	}
+	st := dpclOf(L)
+	la := &luaApp{App: app, app: app, callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
+		handles: map[uint32]*lua.LUserData{}}
+	st.apps = append(st.apps, la)
+	st.startIdle()
+	L.Push(withSize(L, NewObject(L, appTypeName, la), app.Size()))
+	return 1
+}
+
+// withSize gives one application object its own metatable whose __index table holds the
+// methods and the field size: app.size reads like a field, and completion, which looks
+// at __index tables only, still sees every method.
+func withSize(L *lua.LState, ud *lua.LUserData, size int) *lua.LUserData {
+	shared := L.GetTypeMetatable(appTypeName).(*lua.LTable)
+	mt, index := L.NewTable(), L.NewTable()
+	shared.ForEach(func(k, v lua.LValue) { mt.RawSet(k, v) })
+	if methods, ok := shared.RawGetString("__index").(*lua.LTable); ok {
+		methods.ForEach(func(k, v lua.LValue) { index.RawSet(k, v) })
+	}
+	index.RawSetString("size", lua.LNumber(size))
+	mt.RawSetString("__index", index)
+	L.SetMetatable(ud, mt)
+	return ud
+}
+
+var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
+	"nodes":    func(o *runtime.Options, v lua.LValue) error { return intField(&o.Nodes, "nodes", v) },
+	"per_io":   func(o *runtime.Options, v lua.LValue) error { return intField(&o.PerIO, "per_io", v) },
+	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
+	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
+	"seed": func(o *runtime.Options, v lua.LValue) error {
+		var n int
+		err := intField(&n, "seed", v)
+		o.Seed = uint64(n)
+		return err
+	},
+	"quiet": func(o *runtime.Options, v lua.LValue) error {
+		if b, ok := v.(lua.LBool); !ok {
+			return fmt.Errorf("quiet must be a boolean, got %s", describe(v))
+		} else if b {
+			o.Stdout, o.Stderr = nil, nil
+		}
+		return nil
+	},
+	"args": func(o *runtime.Options, v lua.LValue) error {
+		t, ok := v.(*lua.LTable)
+		if !ok {
+			return fmt.Errorf("args must be an array of strings, got %s", describe(v))
+		}
+		for i := 1; i <= t.Len(); i++ {
+			o.Args = append(o.Args, lua.LVAsString(t.RawGetInt(i)))
+		}
+		return nil
+	},
+}
+
+func launchOptions(t *lua.LTable, o *runtime.Options) error {
+	var err error
+	t.ForEach(func(k, v lua.LValue) {
+		if err != nil {
+			return
+		}
+		f, ok := launchFields[lua.LVAsString(k)]
+		if !ok {
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, workdir, seed, quiet)", lua.LVAsString(k))
+			return
+		}
+		err = f(o, v)
+	})
+	return err
+}
+
+func intField(dst *int, name string, v lua.LValue) error {
+	n, ok := v.(lua.LNumber)
+	if !ok || float64(n) != float64(int(n)) {
+		return fmt.Errorf("%s must be an integer, got %s", name, describe(v))
+	}
+	*dst = int(n)
+	return nil
+}
+
+func strField(dst *string, name string, v lua.LValue) error {
+	s, ok := v.(lua.LString)
+	if !ok {
+		return fmt.Errorf("%s must be a string, got %s", name, describe(v))
+	}
+	*dst = string(s)
+	return nil
+}
+
+func appErr(L *lua.LState, method string, err error) int {
+	if err != nil {
+		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(err.Error(), "runtime: "))
+	}
+	return 0
+}
+
+func appStart(L *lua.LState) int     { return appErr(L, "start", checkApp1(L).Start()) }
+func appSuspend(L *lua.LState) int   { return appErr(L, "suspend", checkApp1(L).Suspend()) }
+func appResume(L *lua.LState) int    { return appErr(L, "resume", checkApp1(L).Resume()) }
+func appTerminate(L *lua.LState) int { return appErr(L, "terminate", checkApp1(L).Terminate()) }
+
+func appClose(L *lua.LState) int {
+	return appErr(L, "close", CheckObject[*luaApp](L, 1, appTypeName).close())
+}
+
+func appStatus(L *lua.LState) int {
+	a := CheckObject[*luaApp](L, 1, appTypeName)
+	if a.closed() {
+		L.Push(lua.LString("closed"))
+		return 1
+	}
+	L.Push(lua.LString(a.app.Status()))
+	return 1
+}
+
+// appWait runs the machine until the job ends, dispatching callbacks.
+func appWait(L *lua.LState) int {
+	a := CheckObject[*luaApp](L, 1, appTypeName)
+	app := checkApp1(L)
+	s := SessionOf(L)
+	ctx := s.Context()
+	if L.GetTop() >= 2 {
+		secs := float64(L.CheckNumber(2))
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs*float64(time.Second)))
+		defer cancel()
+	}
+	if !app.Started() && !app.Done() {
+		L.RaiseError("app:wait: the job has not started (call app:start())")
+	}
+	st := dpclOf(L)
+	for {
+		b, _, err := st.advance(ctx, a, ^uint64(0))
+		if err != nil {
+			return appErr(L, "wait", err)
+		}
+		if s.Context().Err() != nil {
+			return Raise(L, s.stopError())
+		}
+		if app.Done() || ctx.Err() != nil || b.Reason == bgl.StopIdle {
+			break
+		}
+	}
+	L.Push(waitTable(L, app))
+	return 1
+}
+
+func waitTable(L *lua.LState, app *runtime.App) *lua.LTable {
+	exited, faulted, running, codes := app.Counts()
+	t := L.NewTable()
+	t.RawSetString("exited", lua.LNumber(exited))
+	t.RawSetString("faulted", lua.LNumber(faulted))
+	t.RawSetString("running", lua.LNumber(running))
+	c := L.NewTable()
+	for r, code := range codes {
+		c.RawSetInt(r, lua.LNumber(code))
+	}
+	t.RawSetString("codes", c)
+	return t
+}
+
+func appProctable(L *lua.LState) int {
+	app := checkApp1(L)
+	t := L.NewTable()
+	for _, e := range app.Proctable() {
+		row := L.NewTable()
+		row.RawSetString("rank", lua.LNumber(e.Rank))
+		row.RawSetString("node", lua.LNumber(e.Node))
+		row.RawSetString("ionode", lua.LNumber(e.IONode))
+		row.RawSetString("pid", lua.LNumber(e.Pid))
+		row.RawSetString("exe", lua.LString(e.Exe))
+		t.Append(row)
+	}
+	L.Push(t)
+	return 1
+}
+
+func appFunctions(L *lua.LState) int {
+	app := checkApp1(L)
+	fns, err := app.Prog.Match(L.OptString(2, "*"))
+	if err != nil {
+		return appErr(L, "functions", err)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Addr < fns[j].Addr })
+	t := L.NewTable()
+	for _, f := range fns {
+		row := L.NewTable()
+		row.RawSetString("name", lua.LString(f.Name))
+		row.RawSetString("addr", lua.LNumber(f.Addr))
+		row.RawSetString("size", lua.LNumber(f.Size))
+		if f.File != "" {
+			row.RawSetString("file", lua.LString(f.File))
+			row.RawSetString("line", lua.LNumber(f.Line))
+		}
+		t.Append(row)
+	}
+	L.Push(t)
+	return 1
+}
+
+func appOn(L *lua.LState) int {
+	a := CheckObject[*luaApp](L, 1, appTypeName)
+	what := L.CheckString(2)
+	if what != "exit" && what != "fault" {
+		L.ArgError(2, fmt.Sprintf(`event must be "exit" or "fault", not %q`, what))
+	}
+	a.on[what] = append(a.on[what], L.CheckFunction(3))
+	return 0
+}
+
+func appVar(L *lua.LState) int {
+	app := checkApp1(L)
+	t, err := probes.ParseType(L.OptString(2, "int"))
+	if err != nil {
+		L.ArgError(2, strings.TrimPrefix(err.Error(), "probes: "))
+	}
+	v, err := app.Var(t)
+	if err != nil {
+		return appErr(L, "var", err)
+	}
+	L.Push(PushProbeVar(L, v))
+	return 1
+}
+
+// filterSpec resolves a filter option or a context's aggregation handle.
+func filterSpec(v lua.LValue, params map[string]any) (*netreduce.FilterSpec, error) {
+	if ud, ok := v.(*lua.LUserData); ok {
+		if inner, ok := ud.Value.(*lua.LUserData); ok {
+			v = inner
+		}
+	}
+	return FilterSpecOf(v, params)
+}

@@ -1,0 +1,284 @@
+package script
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/dpclsh/dpclsh/contexts"
+	"github.com/dpclsh/dpclsh/probes"
+	"github.com/dpclsh/dpclsh/runtime"
+	lua "github.com/yuin/gopher-lua"
+)
+
+const (
+	pointTypeName  = "dpcl.Point"
+	handleTypeName = "dpcl.ProbeHandle"
+)
+
+func init() {
+	RegisterType(Type{
+		Name: pointTypeName,
+		Doc:  "A probe point: p.func, p.kind, p.addr, p.target (callee of a call site), p.file, p.line.",
+		Meta: []Function{
+			{"__tostring", "", func(L *lua.LState) int {
+				L.Push(lua.LString(CheckObject[probes.Point](L, 1, pointTypeName).String()))
+				return 1
+			}},
+			{"__index", "", pointIndex},
+		},
+	})
+	RegisterType(Type{
+		Name: handleTypeName,
+		Doc:  "An installed probe (DPCL's ProbeHandle): h.state, h.id and the methods below.",
+		Methods: []Function{
+			{"activate", "h:activate()\nTurns the probe on at every point (a toggle word per point).", handleOp((*runtime.Handle).Activate, "activate")},
+			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
+			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
+			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
+			{"stats", "h:stats() -> {sent=, delivered=, ranks=, failed={[rank]=reason}}", handleStats},
+			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
+		},
+		Meta: []Function{
+			{"__tostring", "", func(L *lua.LState) int {
+				h := CheckObject[*runtime.Handle](L, 1, handleTypeName)
+				L.Push(lua.LString(fmt.Sprintf("ProbeHandle %d (%s, %d ranks)", h.ID, h.State(), h.Stats().Ranks)))
+				return 1
+			}},
+		},
+	})
+}
+
+func pointIndex(L *lua.LState) int {
+	p := CheckObject[probes.Point](L, 1, pointTypeName)
+	fields := map[string]lua.LValue{"func": lua.LString(p.Func), "kind": lua.LString(p.Kind.String()),
+		"addr": lua.LNumber(p.Addr)}
+	if p.Callee != "" {
+		fields["target"] = lua.LString(p.Callee)
+	} else if p.Target != 0 {
+		fields["target"] = lua.LNumber(p.Target)
+	}
+	if p.File != "" {
+		fields["file"], fields["line"] = lua.LString(p.File), lua.LNumber(p.Line)
+	}
+	v, ok := fields[L.CheckString(2)]
+	if !ok {
+		v = lua.LNil
+	}
+	L.Push(v)
+	return 1
+}
+
+func appPoints(L *lua.LState) int {
+	app := checkApp1(L)
+	kind, err := probes.ParsePointKind(L.OptString(3, "entry"))
+	if err != nil {
+		L.ArgError(3, strings.TrimPrefix(err.Error(), "probes: "))
+	}
+	fns, err := app.Prog.Match(L.CheckString(2))
+	if err != nil {
+		return appErr(L, "points", err)
+	}
+	t := L.NewTable()
+	for _, f := range fns {
+		pts, err := app.Prog.Points(f, kind)
+		if err != nil {
+			return appErr(L, "points", err)
+		}
+		for _, p := range pts {
+			t.Append(NewObject(L, pointTypeName, p))
+		}
+	}
+	L.Push(t)
+	return 1
+}
+
+// checkPoints reads a Point or an array of Points.
+func checkPoints(L *lua.LState, n int) []probes.Point {
+	switch v := L.Get(n).(type) {
+	case *lua.LUserData:
+		return []probes.Point{CheckObject[probes.Point](L, n, pointTypeName)}
+	case *lua.LTable:
+		var out []probes.Point
+		for i := 1; i <= v.Len(); i++ {
+			ud, ok := v.RawGetInt(i).(*lua.LUserData)
+			p, ok2 := ud.Value.(probes.Point)
+			if !ok || !ok2 {
+				L.ArgError(n, fmt.Sprintf("points[%d] is not a point (from app:points)", i))
+			}
+			out = append(out, p)
+		}
+		if len(out) == 0 {
+			L.ArgError(n, "no points (app:points matched nothing?)")
+		}
+		return out
+	}
+	L.ArgError(n, "point or array of points expected, got "+describe(L.Get(n)))
+	return nil
+}
+
+// installOptions reads {context=, filter=, sync=, timeout_ms=, params=, callback=}; a
+// context's own aggregation applies when no filter is given.
+func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunction, error) {
+	var o runtime.InstallOptions
+	t, _ := L.Get(n).(*lua.LTable)
+	if t == nil {
+		if L.Get(n) != lua.LNil {
+			return o, nil, errors.New("options table expected")
+		}
+		t = L.NewTable()
+	}
+	var agg *contexts.Aggregation
+	if cv := t.RawGetString("context"); cv != lua.LNil {
+		c, ok := ctxValue(cv)
+		if !ok {
+			return o, nil, fmt.Errorf("context must be a ctx.Context, got %s", describe(cv))
+		}
+		o.Context, agg = c.Set.Copy(), c.Agg
+	}
+	var params map[string]any
+	if pt, ok := t.RawGetString("params").(*lua.LTable); ok {
+		p, err := plainValue(pt, "params")
+		if err != nil {
+			return o, nil, err
+		}
+		params, _ = p.(map[string]any)
+	}
+	fv := t.RawGetString("filter")
+	if fv == lua.LNil && agg != nil {
+		return aggregationOptions(o, agg, t)
+	}
+	var err error
+	if o.Filter, err = filterSpec(fv, params); err != nil {
+		return o, nil, err
+	}
+	if s, ok := t.RawGetString("sync").(lua.LString); ok {
+		o.Sync = string(s)
+	}
+	if ms, ok := t.RawGetString("timeout_ms").(lua.LNumber); ok {
+		if !(ms > 0) || math.IsInf(float64(ms), 1) {
+			return o, nil, fmt.Errorf("timeout_ms must be a positive number of virtual milliseconds")
+		}
+		o.Timeout = time.Duration(float64(ms) * float64(time.Millisecond))
+	}
+	return o, callbackOf(t), nil
+}
+
+func aggregationOptions(o runtime.InstallOptions, agg *contexts.Aggregation, t *lua.LTable) (runtime.InstallOptions, *lua.LFunction, error) {
+	var v lua.LValue = lua.LString(agg.Filter)
+	if agg.Handle != nil {
+		lv, ok := agg.Handle.(lua.LValue)
+		if !ok {
+			return o, nil, fmt.Errorf("the context's filter object is not a filter")
+		}
+		v = lv
+	}
+	var err error
+	if o.Filter, err = filterSpec(v, agg.Params); err != nil {
+		return o, nil, err
+	}
+	o.Sync, o.Timeout = string(agg.Sync), agg.Timeout
+	return o, callbackOf(t), nil
+}
+
+func callbackOf(t *lua.LTable) *lua.LFunction {
+	fn, _ := t.RawGetString("callback").(*lua.LFunction)
+	return fn
+}
+
+func appInstall(L *lua.LState) int {
+	a := CheckObject[*luaApp](L, 1, appTypeName)
+	app := checkApp1(L)
+	pts := checkPoints(L, 2)
+	e := ProbeExpOf(L, 3)
+	o, cb, err := installOptions(L, 4)
+	if err != nil {
+		L.ArgError(4, err.Error())
+	}
+	h, err := app.Install(pts, e, o)
+	if h != nil {
+		a.callbacks[h.ID] = cb
+	}
+	if err != nil {
+		return appErr(L, "install", err)
+	}
+	L.Push(a.pushHandle(L, h))
+	return 1
+}
+
+func appExecute(L *lua.LState) int {
+	a := CheckObject[*luaApp](L, 1, appTypeName)
+	app := checkApp1(L)
+	e := ProbeExpOf(L, 2)
+	o, cb, err := installOptions(L, 3)
+	if err != nil {
+		L.ArgError(3, err.Error())
+	}
+	h, err := app.Execute(e, o)
+	if h != nil {
+		a.callbacks[h.ID] = cb
+	}
+	if err != nil {
+		return appErr(L, "execute", err)
+	}
+	L.Push(a.pushHandle(L, h))
+	return 1
+}
+
+func (a *luaApp) pushHandle(L *lua.LState, h *runtime.Handle) *lua.LUserData {
+	ud := NewObject(L, handleTypeName, h)
+	a.handles[h.ID] = ud
+	withFields(L, handleTypeName, handleField)
+	return ud
+}
+
+func handleField(L *lua.LState, ud *lua.LUserData, key string) (lua.LValue, bool) {
+	h, ok := ud.Value.(*runtime.Handle)
+	switch {
+	case !ok:
+		return nil, false
+	case key == "state":
+		return lua.LString(h.State()), true
+	case key == "id":
+		return lua.LNumber(h.ID), true
+	}
+	return nil, false
+}
+
+func handleOp(fn func(*runtime.Handle) error, name string) lua.LGFunction {
+	return func(L *lua.LState) int {
+		h := CheckObject[*runtime.Handle](L, 1, handleTypeName)
+		if err := fn(h); err != nil {
+			L.RaiseError("h:%s: %s", name, strings.TrimPrefix(err.Error(), "runtime: "))
+		}
+		return 0
+	}
+}
+
+func handleState(L *lua.LState) int {
+	L.Push(lua.LString(CheckObject[*runtime.Handle](L, 1, handleTypeName).State()))
+	return 1
+}
+
+func handleStats(L *lua.LState) int {
+	st := CheckObject[*runtime.Handle](L, 1, handleTypeName).Stats()
+	t := L.NewTable()
+	t.RawSetString("sent", lua.LNumber(st.Sent))
+	t.RawSetString("delivered", lua.LNumber(st.Delivered))
+	t.RawSetString("ranks", lua.LNumber(st.Ranks))
+	f := L.NewTable()
+	for r, why := range st.Failed {
+		f.RawSetInt(r, lua.LString(why))
+	}
+	t.RawSetString("failed", f)
+	L.Push(t)
+	return 1
+}
+
+func handleDisasm(L *lua.LState) int {
+	h := CheckObject[*runtime.Handle](L, 1, handleTypeName)
+	L.Push(lua.LString(h.Code().Disasm(0)))
+	return 1
+}
