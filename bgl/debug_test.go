@@ -225,3 +225,23 @@ func TestExecRunsInEveryDaemonSlot(t *testing.T) {
 		t.Fatal(r)
 	}
 }
+
+// TestRunUntilOddLimits steps through limits that are not whole multiples of 10 ns (7
+// cycles at 700 MHz): each must return, at that limit, and the job must finish as usual.
+func TestRunUntilOddLimits(t *testing.T) {
+	var out bytes.Buffer
+	j := launch(t, "hello", 4, &out)
+	j.Start()
+	for limit := uint64(1); limit < 400_000; limit = limit*3 + 1 {
+		r := j.RunUntil(limit)
+		if r == StopDone {
+			break
+		}
+		if r != StopTime || j.Now() != limit {
+			t.Fatalf("RunUntil(%d): %v at %d", limit, r, j.Now())
+		}
+	}
+	if r := j.Run(); r != StopDone || strings.Count(out.String(), "Hello") != 4 {
+		t.Fatalf("finish: %v, %q", r, out.String())
+	}
+}

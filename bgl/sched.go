@@ -57,8 +57,16 @@ func (j *Job) Pause() { j.pause.Store(true) }
 func (j *Job) step(limit uint64) StopReason {
 	runnable := j.runnable()
 	start := ^uint64(0)
+	limitCycles := nsToCycles(limit)
 	for _, n := range runnable {
-		start = min(start, cyclesToNS(n.clock()))
+		// A node whose clock has reached the limit in cycles cannot move before it, even
+		// when its time in whole nanoseconds is still below a limit that is not a
+		// multiple of 10 ns (7 cycles); counting it as before the limit would spin.
+		if c := n.clock(); c < limitCycles {
+			start = min(start, cyclesToNS(c))
+		} else {
+			start = min(start, limit)
+		}
 	}
 	if m := j.queue.peek(); m != nil {
 		start = min(start, m.at)
