@@ -159,9 +159,8 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
 	stop := context.AfterFunc(ctx, a.Job.Pause)
 	defer stop()
-	limit = alignNS(limit)
 	for {
-		end := min(limit, alignNS(a.Job.Now()+a.quantum))
+		end := min(limit, a.Job.Now()+a.quantum)
 		r := a.Job.RunUntil(end)
 		switch {
 		case r != bgl.StopTime:
@@ -172,16 +171,6 @@ func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
 			return bgl.StopPaused
 		}
 	}
-}
-
-// alignNS rounds t up to a multiple of 10 ns, which is exactly 7 cycles at 700 MHz: a
-// limit between two cycle boundaries could leave a node whose clock rounds to just below
-// it unable to move (its horizon in cycles equals its clock), and RunUntil would spin.
-func alignNS(t uint64) uint64 {
-	if t > ^uint64(0)-10 {
-		return t
-	}
-	return (t + 9) / 10 * 10
 }
 
 // holding reports whether a daemon holds packets for the tree.

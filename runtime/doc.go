@@ -86,6 +86,4 @@
 //   - Execute on a blocked rank arms breakpoints on every successor of the instruction it
 //     resumes at (a node resuming at a breakpoint would run past it).
 //   - The tree runs in-process (netreduce.InProcess); its internal nodes are goroutines.
-//   - RunUntil limits are multiples of 10 ns (7 cycles): a limit between cycle boundaries
-//     can leave bgl's scheduler unable to advance a node whose clock rounds just below it.
 package runtime
