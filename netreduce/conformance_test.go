@@ -31,6 +31,7 @@ func runConformance(t *testing.T, tc transportCase) {
 		{"ConcurrentStreams", confConcurrent},
 		{"SyncModes", confSyncModes},
 		{"BackendAndInternalFailure", confFailure},
+		{"NodeWithNoLiveChildLeavesTheWave", confOrphanedNode},
 		{"FilterFaultIsContained", confFault},
 		{"BackPressureLosesNothing", confBackPressure},
 		{"BadInput", confBadInput},
@@ -262,6 +263,44 @@ func confFailure(t *testing.T, tc transportCase) {
 	want := append(append([]int{6}, seq(16, 32)...), seq(40, 44)...)
 	if got := n.Lost(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("lost %v, want %v", got, want)
+	}
+}
+
+// confOrphanedNode kills, one by one, every back-end below one internal node while a wave
+// is open: the node itself is alive but can contribute nothing, so the wave must complete
+// without it.
+func confOrphanedNode(t *testing.T, tc transportCase) {
+	var silent sync.Map
+	n := newNet(t, tc, "b:4^3", func(rank int, p *Packet) ([]*Packet, error) {
+		if _, ok := silent.Load(rank); ok {
+			return nil, nil
+		}
+		return []*Packet{{Values: []any{int64(rank)}}}, nil
+	})
+	s, _ := n.NewStream(n.Broadcast(), StreamConfig{Up: &FilterSpec{Name: "concat"}})
+	for r := 40; r < 44; r++ {
+		silent.Store(r, true)
+	}
+	s.Send(100, "%d", 1)
+	if _, err := s.RecvQuiet(); err != ErrQuiet {
+		t.Fatalf("wave completed without back-ends 40-43: %v", err)
+	}
+	for r := 40; r < 44; r++ {
+		if err := n.Kill(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := recvWithin(t, s)
+	if len(p.Values) != 60 || contains64(p.Values, 40) || !contains64(p.Values, 44) {
+		t.Fatalf("after killing back-ends 40-43: %d values %v", len(p.Values), p.Values)
+	}
+	s.Send(100, "%d", 2)
+	if p := recvWithin(t, s); len(p.Values) != 60 {
+		t.Fatalf("next wave: %d values", len(p.Values))
+	}
+	n.Sync()
+	if got := n.Lost(); !reflect.DeepEqual(got, seq(40, 44)) {
+		t.Fatalf("lost %v, want 40-43", got)
 	}
 }
 

@@ -176,6 +176,11 @@ func (n *Node) childDied(from int32) {
 	for _, seq := range n.pingSeqs() {
 		n.answered(seq, slot)
 	}
+	// A node none of whose children live has nothing left to send: it leaves its parent's
+	// waves as a dead child does, or they would wait for it forever.
+	if n.parent >= 0 && !slices.Contains(n.dead, false) {
+		n.up(Msg{Kind: MsgDied})
+	}
 }
 
 func (n *Node) fault(m Msg) {

@@ -63,10 +63,9 @@ type App struct {
 	handles []*Handle
 
 	// Packets forwarded to the tree, per stream and rank, until the back-end lifts them.
-	pendMu    sync.Mutex
-	pend      map[uint32]map[int][]*netreduce.Packet
-	killed    map[int]bool // ranks dropped from the tree
-	deadNodes map[int]bool // internal tree nodes dropped once all their ranks ended
+	pendMu sync.Mutex
+	pend   map[uint32]map[int][]*netreduce.Packet
+	killed map[int]bool // ranks dropped from the tree
 
 	started, suspended, terminated, closed bool
 	ended                                  map[int]bgl.Event // exit or fault per rank
@@ -97,7 +96,7 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	a := &App{opts: o, Job: job, Prog: prog, region: job.Image().InstrRegion, points: map[uint32]*pointState{},
-		ended: map[int]bgl.Event{}, pend: map[uint32]map[int][]*netreduce.Packet{}, killed: map[int]bool{}, deadNodes: map[int]bool{},
+		ended: map[int]bgl.Event{}, pend: map[uint32]map[int][]*netreduce.Packet{}, killed: map[int]bool{},
 		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
 	a.quantum = o.QuantumNS
 	if a.quantum == 0 {

@@ -314,44 +314,9 @@ func (a *App) dropEnded(all bool) error {
 			return err
 		}
 	}
-	if err := a.sync(); err != nil {
-		return err
-	}
-	// Now the waves the losses closed have left the daemons' nodes; a node left without
-	// ranks can go too, so that its parent stops waiting for it.
-	return a.dropEmptySubtrees(dropped)
-}
-
-// dropEmptySubtrees removes the tree nodes all of whose ranks have ended (an I/O node's
-// daemon once its last rank is gone, and so on up): their parents must not wait for
-// them in later waves.
-func (a *App) dropEmptySubtrees(dropped []int) error {
-	topo := a.Net.Topology()
-	killed := false
-next:
-	for _, r := range dropped {
-		for p := topo.Parent(r); p >= 0 && p != topo.Root() && !a.deadNodes[p]; p = topo.Parent(p) {
-			lo, hi := topo.BackendRange(p)
-			for b := lo; b < hi; b++ {
-				if !a.killed[b] {
-					continue next
-				}
-			}
-			if err := a.Net.Kill(p); err != nil {
-				return fmt.Errorf("runtime: drop tree node %d: %w", p, err)
-			}
-			a.deadNodes[p] = true
-			killed = true
-		}
-	}
-	if !killed {
-		return nil
-	}
-	// netreduce gives no signal for when a parent has taken in an internal node's
-	// death; two barriers let it do so in practice (see the package doc).
-	if err := a.sync(); err != nil {
-		return err
-	}
+	// A tree node left without live ranks leaves its parent's waves by itself
+	// (netreduce), so one more barrier brings the waves the losses closed to the
+	// front-end.
 	return a.sync()
 }
 

@@ -58,12 +58,10 @@
 //   - The tree: netreduce's bgl:N:PER_IO:F generator; Options.Topology "b:F" sets F.
 //   - Ended ranks leave the tree (Network.Kill) one tree latency after their exit or fault
 //     event, when none of their packets can still be on the way, so open waves close with
-//     the ranks that sent (Message.Count). Once every rank below a tree node has ended
-//     (all of an I/O node's ranks, say) the node leaves too, after its last waves went
-//     up, so that its parent stops waiting for it. netreduce reports the loss of ranks
-//     (which the front-end waits for) but not when a parent has taken in the death of an
-//     internal node; two barriers follow it, which in practice suffices, but the waves
-//     that death releases are the one place where delivery is not tied to a barrier. Terminate holds the live ranks for good and
+//     the ranks that sent (Message.Count). A tree node all of whose ranks have ended
+//     (all of an I/O node's ranks, say) then leaves its parent's waves by itself, as
+//     netreduce does for any node without a live child. Terminate holds the live ranks for
+//     good and
 //     counts them as killed by signal 9.
 //   - Handle stats: Sent counts packets forwarded into the tree, Delivered the ranks'
 //     packets merged into delivered messages; they are equal once every wave has closed.
