@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/chzyer/readline v1.5.1
+	github.com/google/go-cmp v0.7.0
 	github.com/kr/pretty v0.3.1
 	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/sys v0.49.0

@@ -3,9 +3,10 @@ package netreduce
 import (
 	"fmt"
 	"math/rand"
-	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // filterCase is one built-in filter with what each back-end sends and the naive result
@@ -155,8 +156,8 @@ func TestFiltersMatchNaiveReferenceSim(t *testing.T) {
 			ranks := members(set, topo.Backends())
 			for k, p := range got {
 				want := fc.want(ranks, int64(k+1))
-				if !reflect.DeepEqual(p.Values, want) {
-					t.Fatalf("wave %d: got %v\nwant %v", k+1, p.Values, want)
+				if diff := cmp.Diff(want, p.Values); diff != "" {
+					t.Fatalf("wave %d: values differ from the reference (-want +got):\n%s", k+1, diff)
 				}
 				if int(p.Count) != len(ranks) {
 					t.Fatalf("wave %d: count %d, want %d", k+1, p.Count, len(ranks))

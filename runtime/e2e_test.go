@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/probes"
+	"github.com/google/go-cmp/cmp"
 )
 
 // naive computes what a filter must deliver for one wave, from the values each member
@@ -131,8 +131,9 @@ func TestEveryFilterOverTheTree(t *testing.T) {
 			for j, r := range members {
 				vals[j] = sendOf(r, k+1)
 			}
-			if want := tc.want(members, vals); m.Count != len(members) || !reflect.DeepEqual(m.Values, want) {
-				t.Errorf("%s wave %d: count %d values %v, want %d %v", tc.filter, k+1, m.Count, m.Values, len(members), want)
+			want := tc.want(members, vals)
+			if diff := cmp.Diff(want, m.Values); m.Count != len(members) || diff != "" {
+				t.Errorf("%s wave %d: count %d, want %d; values (-want +got):\n%s", tc.filter, k+1, m.Count, len(members), diff)
 				break
 			}
 		}
@@ -215,13 +216,17 @@ func checkAvgEqclass(t *testing.T, members []int, iters int, avgs, eqs []Message
 		}
 	}
 	for k, m := range avgs {
-		if want := []any{rankSum / float64(len(members)), float64(k + 1)}; !reflect.DeepEqual(m.Values, want) {
-			t.Errorf("avg wave %d: %v, want %v", k+1, m.Values, want)
+		want := []any{rankSum / float64(len(members)), float64(k + 1)}
+		if diff := cmp.Diff(want, m.Values); diff != "" {
+			t.Errorf("avg wave %d (-want +got):\n%s", k+1, diff)
 		}
 	}
 	wantEq := []any{netreduce.EqClass{Value: int64(0), Ranks: class0}, netreduce.EqClass{Value: int64(2), Ranks: class2}}
-	if len(eqs) != iters || !reflect.DeepEqual(eqs[0].Values, wantEq) {
-		t.Errorf("eqclass: %d waves, first %v", len(eqs), eqs)
+	if len(eqs) != iters {
+		t.Fatalf("eqclass: %d waves, want %d", len(eqs), iters)
+	}
+	if diff := cmp.Diff(wantEq, eqs[0].Values); diff != "" {
+		t.Errorf("eqclass first wave (-want +got):\n%s", diff)
 	}
 }
 
