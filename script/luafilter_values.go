@@ -49,7 +49,9 @@ func packetValueToLua(L *lua.LState, v any) lua.LValue {
 		}
 		return t
 	}
-	return lua.LNil
+	// Nothing the tree carries ends here; should a new kind of value appear, it shows
+	// up printed rather than vanishing.
+	return lua.LString(fmt.Sprint(v))
 }
 
 func arrayToLua[T any](L *lua.LState, xs []T, conv func(T) lua.LValue) *lua.LTable {

@@ -131,7 +131,7 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 	t := L.NewTable()
 	vals := L.NewTable()
 	for _, v := range m.Values {
-		vals.Append(goToLua(L, v))
+		vals.Append(packetValueToLua(L, v))
 	}
 	t.RawSetString("values", vals)
 	if len(m.Values) > 0 {
@@ -155,38 +155,6 @@ func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t.RawSetString("status", lua.LNumber(ev.Status))
 	t.RawSetString("time", lua.LNumber(ev.Time))
 	t.RawSetString("message", lua.LString(ev.String()))
-	return t
-}
-
-// goToLua converts a delivered value: numbers, strings, arrays of them, and eqclass
-// classes ({value=, ranks="spec"}).
-func goToLua(L *lua.LState, v any) lua.LValue {
-	switch x := v.(type) {
-	case int64:
-		return lua.LNumber(x)
-	case uint64:
-		return lua.LNumber(x)
-	case float64:
-		return lua.LNumber(x)
-	case string:
-		return lua.LString(x)
-	case []int64:
-		return sliceToLua(L, x)
-	case []float64:
-		return sliceToLua(L, x)
-	case []string:
-		return sliceToLua(L, x)
-	case []any:
-		return sliceToLua(L, x)
-	}
-	return eqclassToLua(L, v)
-}
-
-func sliceToLua[T any](L *lua.LState, xs []T) *lua.LTable {
-	t := L.CreateTable(len(xs), 0)
-	for _, x := range xs {
-		t.Append(goToLua(L, x))
-	}
 	return t
 }
 

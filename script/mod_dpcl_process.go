@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/runtime"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -102,17 +101,4 @@ func processBacktrace(L *lua.LState) int {
 	}
 	L.Push(t)
 	return 1
-}
-
-// eqclassToLua turns eqclass's classes into {value=, ranks="spec"}; anything else
-// unknown becomes its printed form.
-func eqclassToLua(L *lua.LState, v any) lua.LValue {
-	c, ok := v.(netreduce.EqClass)
-	if !ok {
-		return lua.LString(fmt.Sprint(v))
-	}
-	t := L.NewTable()
-	t.RawSetString("value", goToLua(L, c.Value))
-	t.RawSetString("ranks", lua.LString(netreduce.RankSpec(c.Ranks)))
-	return t
 }
