@@ -48,7 +48,6 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 	}
-	setMemoryLimit()
 	res, err := bgl.RunContext(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
@@ -67,7 +66,8 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // setMemoryLimit gives the collector a soft limit of 3/4 of physical memory unless
-// GOMEMLIMIT is set: a 65,536-node job lives close to the machine's size (DESIGN.md §4).
+// GOMEMLIMIT is set: a 65,536-node job, run by exec or from Lua, lives close to the
+// machine's size (DESIGN.md §4).
 func setMemoryLimit() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return

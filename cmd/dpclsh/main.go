@@ -20,6 +20,7 @@ const (
 )
 
 func main() {
+	setMemoryLimit()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
