@@ -20,7 +20,10 @@ func init() {
 		name:  "comm",
 		usage: "comm --fe HOST:PORT --rank R [--listen HOST:PORT] [--secret-file FILE]",
 		brief: "an internal node of a reduction tree over TCP (started by the front-end, or by hand/ssh/srun)",
-		run:   runComm,
+		flags: func() *flag.FlagSet { fs, _, _ := commFlags(io.Discard); return fs },
+		example: `DPCLSH_COMM_SECRET=<hex> dpclsh comm --fe 10.0.0.1:7000 --rank 3
+(netreduce.new{transport = "tcp", manual = true} prints this line for each internal node)`,
+		run: runComm,
 	})
 	script.TCPTransport = tcpTransport
 }
@@ -28,7 +31,7 @@ func init() {
 // runComm is one internal tree node. The shared secret comes from --secret-file or the
 // DPCLSH_COMM_SECRET environment variable (hex), never from the command line, where other
 // users could read it.
-func runComm(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
+func commFlags(stderr io.Writer) (*flag.FlagSet, *netreduce.CommOptions, *string) {
 	fs := flag.NewFlagSet("dpclsh comm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opt netreduce.CommOptions
@@ -37,20 +40,29 @@ func runComm(ctx context.Context, args []string, _ io.Reader, _, stderr io.Write
 	fs.IntVar(&opt.Rank, "rank", -1, "this node's rank in the topology")
 	fs.StringVar(&opt.Listen, "listen", "", "address children connect to (default 127.0.0.1, any port)")
 	fs.StringVar(&secretFile, "secret-file", "", "file holding the tree's shared secret (hex)")
+	return fs, &opt, &secretFile
+}
+
+func runComm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs, opt, secretFile := commFlags(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		return exitUsage
+		if errors.Is(err, flag.ErrHelp) {
+			writeSubcommandHelp(stdout, subcommands["comm"])
+			return exitOK
+		}
+		return usageError(stderr, "comm", err)
 	}
 	if opt.FrontEnd == "" || opt.Rank < 0 || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "dpclsh comm: --fe and --rank are required")
 		return exitUsage
 	}
-	secret, err := commSecret(secretFile)
+	secret, err := commSecret(*secretFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
 		return exitUsage
 	}
 	opt.Secret = secret
-	if err := netreduce.RunComm(ctx, opt); err != nil && !errors.Is(err, context.Canceled) {
+	if err := netreduce.RunComm(ctx, *opt); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
 		return exitError
 	}

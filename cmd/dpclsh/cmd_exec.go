@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,37 +16,60 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] PROGRAM.elf [ARGS...]",
-		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
-		run:   runExec,
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status.\n" +
+			"On a terminal, progress (ranks loaded/running/exited, virtual time, simulated instructions per second)\n" +
+			"is shown on stderr; with --nodes 1 the output bytes and status are those of qemu-ppc -cpu 440epx.",
+		flags: func() *flag.FlagSet { fs, _ := execFlags(); return fs },
+		example: `dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
+dpclsh exec --nodes 1024 --stats examples/apps/bin/jacobi.elf 64 50`,
+		run: runExec,
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] PROGRAM.elf [ARGS...]\n"
+// execOptions are exec's flags.
+type execOptions struct {
+	nodes, perIO    *int
+	label, stats    *bool
+	quiet, progress *bool
+	workdir         *string
+	seed            *uint64
+}
 
-func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func execFlags() (*flag.FlagSet, execOptions) {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	nodes := fs.Int("nodes", 1, "compute nodes (ranks), 1..65536")
-	perIO := fs.Int("per-io", bgl.DefaultPerIO, "compute nodes per I/O node, 8..64")
-	label := fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
-	workdir := fs.String("workdir", ".", "directory the job's file calls are confined to")
-	seed := fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
-	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
+	var o execOptions
+	o.nodes = fs.Int("nodes", 1, "compute nodes (ranks), 1..65536")
+	o.perIO = fs.Int("per-io", bgl.DefaultPerIO, "compute nodes per I/O node, 8..64")
+	o.label = fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
+	o.workdir = fs.String("workdir", ".", "directory the job's file calls are confined to")
+	o.seed = fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
+	o.stats = fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
+	o.quiet = fs.Bool("quiet", false, "no progress display, even on a terminal")
+	o.progress = fs.Bool("progress", false, "show progress on stderr even when it is not a terminal")
+	return fs, o
+}
+
+func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs, o := execFlags()
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		if err != nil {
-			fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
+		if errors.Is(err, flag.ErrHelp) {
+			writeSubcommandHelp(stdout, subcommands["exec"])
+			return exitOK
 		}
-		fmt.Fprint(stderr, execUsage)
-		return exitUsage
+		if err == nil {
+			err = errors.New("no PROGRAM.elf")
+		}
+		return usageError(stderr, "exec", err)
 	}
+	nodes, perIO := o.nodes, o.perIO
 	if _, err := bgl.NewPartition(*nodes, *perIO); err != nil {
-		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
-		return exitUsage
+		return usageError(stderr, "exec", err)
 	}
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: os.Environ(),
-		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed,
+		Nodes: *nodes, PerIO: *perIO, Label: *o.label, Workdir: *o.workdir, Seed: *o.seed,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 	}
 	res, err := bgl.RunContext(ctx, cfg)
@@ -59,7 +83,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		return max(exitError, res.ExitStatus())
 	}
-	if *stats {
+	if *o.stats {
 		fmt.Fprintf(stderr, "dpclsh exec: %s\n", res.Summary())
 	}
 	return res.ExitStatus()

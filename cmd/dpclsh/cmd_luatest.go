@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -15,24 +17,29 @@ func init() {
 		name:  "test",
 		usage: "test [-v] [PATH...]",
 		brief: "run the Test* functions of Lua test files (default: examples/**/*_test.lua); exit 1 on failure",
-		run:   runTestCommand,
+		flags: func() *flag.FlagSet { fs, _ := testFlags(); return fs },
+		example: `dpclsh test                      # every examples/**/*_test.lua
+dpclsh test -v examples/quickstart_test.lua`,
+		run: runTestCommand,
 	})
 }
 
+func testFlags() (*flag.FlagSet, *bool) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs, fs.Bool("v", false, "list every test with its result, not only the failures")
+}
+
 func runTestCommand(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	verbose := false
-	var paths []string
-	for _, a := range args {
-		switch {
-		case a == "-v":
-			verbose = true
-		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "dpclsh test: unknown option %s\nusage: dpclsh test [-v] [PATH...]\n", a)
-			return exitUsage
-		default:
-			paths = append(paths, a)
+	fs, v := testFlags()
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeSubcommandHelp(stdout, subcommands["test"])
+			return exitOK
 		}
+		return usageError(stderr, "test", err)
 	}
+	verbose, paths := *v, fs.Args()
 	if len(paths) == 0 {
 		paths = []string{defaultTestDir}
 	}

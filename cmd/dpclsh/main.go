@@ -28,6 +28,10 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok {
+			if len(args) > 1 && isHelpFlag(args[1]) {
+				writeSubcommandHelp(stdout, sub)
+				return exitOK
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return sub.run(ctx, args[1:], stdin, stdout, stderr)
@@ -112,8 +116,10 @@ subcommands:
 `)
 	for _, name := range subcommandNames() {
 		sub := subcommands[name]
-		fmt.Fprintf(w, "  dpclsh %s\n      %s\n", sub.usage, sub.brief)
+		brief, _, _ := strings.Cut(sub.brief, "\n")
+		fmt.Fprintf(w, "  dpclsh %s\n      %s\n", sub.usage, brief)
 	}
+	fmt.Fprint(w, "  dpclsh SUBCOMMAND --help      a subcommand's flags and an example\n")
 	fmt.Fprint(w, `
 Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with status n.
 In the shell, help() lists the modules and help(x) describes x.
