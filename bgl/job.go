@@ -41,6 +41,8 @@ type JobConfig struct {
 	Seed     uint64 // seeds AT_RANDOM and getrandom per rank
 	Epoch    int64  // CLOCK_REALTIME at virtual time 0, in seconds
 	WindowNS uint64 // scheduler window; 0: DefaultWindowNS
+
+	Progress *Progress // counters for a progress display (nil: none)
 }
 
 // ProcEntry is one row of the MPIR proctable.
@@ -71,6 +73,8 @@ type Job struct {
 	onEvent []func(Event)
 	live    int // nodes neither exited nor faulted
 	closed  bool
+
+	progressSteps uint64 // windows since launch, for Progress sampling
 }
 
 // Launch loads the executable once and creates every rank's process, sharing the image's
@@ -154,6 +158,9 @@ func (j *Job) createNodes() error {
 	argv := append([]string{j.cfg.Exe}, j.cfg.Args...)
 	layout := addrLayout{mmapTop: j.img.Stack.Start - abi.PageSize, reserved: j.img.Reserved()}
 	j.nodes = make([]*node, j.part.Nodes)
+	if p := j.cfg.Progress; p != nil {
+		p.Ranks.Store(int64(len(j.nodes)))
+	}
 	for r := range j.nodes {
 		seed := splitmix(j.cfg.Seed ^ uint64(r)<<32)
 		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed, ExecPath: j.exe})
@@ -167,6 +174,9 @@ func (j *Job) createNodes() error {
 			layout: layout, rng: splitmix(seed)}
 		io.attach(r)
 		j.nodes[r] = n
+		if p := j.cfg.Progress; p != nil {
+			p.Loaded.Store(int64(r + 1))
+		}
 	}
 	j.live = len(j.nodes)
 	return nil

@@ -26,6 +26,8 @@ type Options struct {
 	// QuantumNS is how much virtual time the machine runs between checks for packets to
 	// deliver (default DefaultQuantumNS); callbacks run at most this late.
 	QuantumNS uint64
+	// Progress, when set, receives the machine's counters for a progress display.
+	Progress *bgl.Progress
 }
 
 // DefaultQuantumNS is the default delivery quantum: five scheduler windows.
@@ -91,7 +93,8 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
-		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed})
+		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed,
+		Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dpclsh/dpclsh/bgl"
@@ -24,6 +25,10 @@ type luaApp struct {
 	callbacks map[uint32]*lua.LFunction
 	on        map[string][]*lua.LFunction
 	handles   map[uint32]*lua.LUserData
+	// progress is the machine's counters and the line showing them, if any (see
+	// progress_session.go); the job's output goes through it.
+	counters *bgl.Progress
+	progress *atomic.Pointer[ProgressLine]
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }
@@ -113,7 +118,10 @@ func checkApp1(L *lua.LState) *runtime.App {
 
 func dpclLaunch(L *lua.LState) int {
 	exe := L.CheckString(1)
-	o := runtime.Options{Exe: exe, Stdout: SessionOf(L).Stdout(), Stderr: SessionOf(L).Stderr()}
+	s := SessionOf(L)
+	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
+		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
+	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress}}
 	if t, ok := L.Get(2).(*lua.LTable); ok {
 		if err := launchOptions(t, &o); err != nil {
 			L.ArgError(2, err.Error())
@@ -121,13 +129,18 @@ func dpclLaunch(L *lua.LState) int {
 	} else if L.Get(2) != lua.LNil {
 		L.ArgError(2, "options table expected")
 	}
+	if progressTarget(s) != nil {
+		la.counters = &bgl.Progress{}
+		o.Progress = la.counters
+	}
+	stop := la.showProgress(s, la.counters, "launch")
 	app, err := runtime.Launch(o)
+	stop()
 	if err != nil {
 		L.RaiseError("dpcl.launch: %s", strings.TrimPrefix(err.Error(), "runtime: "))
 	}
+	la.App, la.app = app, app
 	st := dpclOf(L)
-	la := &luaApp{App: app, app: app, callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
-		handles: map[uint32]*lua.LUserData{}}
 	st.apps = append(st.apps, la)
 	st.startIdle()
 	L.Push(withSize(L, NewObject(L, appTypeName, la), app.Size()))
@@ -257,6 +270,7 @@ func appWait(L *lua.LState) int {
 		L.RaiseError("app:wait: the job has not started (call app:start())")
 	}
 	st := dpclOf(L)
+	defer a.showProgress(s, a.counters, "wait")()
 	for {
 		b, _, err := st.advance(ctx, a, ^uint64(0))
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/script"
 )
 
 func init() {
@@ -71,6 +72,12 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: os.Environ(),
 		Nodes: *nodes, PerIO: *perIO, Label: *o.label, Workdir: *o.workdir, Seed: *o.seed,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
+	}
+	if *o.progress || !*o.quiet && isTerminal(stderr) {
+		p := &bgl.Progress{}
+		pl := script.StartProgress(stderr, p, "run")
+		cfg.Progress, cfg.Stdout, cfg.Stderr = p, pl.Writer(stdout), pl.Writer(stderr)
+		defer pl.Stop()
 	}
 	res, err := bgl.RunContext(ctx, cfg)
 	if err != nil {

@@ -35,6 +35,9 @@ func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
 		return exitError
 	}
+	if o.progress || !o.quiet && isTerminal(stderr) {
+		script.SetProgress(s, stderr)
+	}
 	h := &host{s: s, verbose: o.verbose}
 	stopSignals := h.interruptOnSignal()
 	status := h.runModes(o, stdin, stdout, stderr)
