@@ -93,14 +93,17 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	n := 0
 	L := st.s.L
 	for _, m := range b.Messages {
-		fn := a.callbacks[m.Handle.ID]
-		if fn == nil {
+		hl := a.hlua[m.Handle.ID]
+		if hl == nil {
 			continue
 		}
-		if err := st.call(fmt.Sprintf("callback of probe %d", m.Handle.ID), fn, messageTable(L, m)); err != nil {
+		called, err := st.deliver(a, hl, m)
+		if err != nil {
 			return n, err
 		}
-		n++
+		if called {
+			n++
+		}
 	}
 	for _, ev := range b.Events {
 		name := map[bgl.EventKind]string{bgl.EventExit: "exit", bgl.EventFault: "fault"}[ev.Kind]
@@ -115,16 +118,25 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 }
 
 func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
+	cerr, stop := st.callErr(fn, arg)
+	if cerr != nil {
+		fmt.Fprintf(st.s.Stderr(), "dpcl: %s: %s", what, FormatError(cerr, st.s.Verbose()))
+	}
+	return stop
+}
+
+// callErr calls fn(arg) and separates the function's own error from a stop (Ctrl-C,
+// os.exit), which must end the dispatch.
+func (st *dpclState) callErr(fn *lua.LFunction, arg lua.LValue) (cerr, stop error) {
 	_, err := st.s.Call(fn, arg)
 	if err == nil {
-		return nil
+		return nil, nil
 	}
 	var exit *ExitError
 	if errors.As(err, &exit) || errors.Is(err, ErrInterrupted) {
-		return err
+		return nil, err
 	}
-	fmt.Fprintf(st.s.Stderr(), "dpcl: %s: %s", what, FormatError(err, st.s.Verbose()))
-	return nil
+	return err, nil
 }
 
 func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {

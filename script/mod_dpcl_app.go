@@ -21,10 +21,10 @@ const appTypeName = "dpcl.Application"
 // accept it in place of a size.
 type luaApp struct {
 	*runtime.App
-	app       *runtime.App
-	callbacks map[uint32]*lua.LFunction
-	on        map[string][]*lua.LFunction
-	handles   map[uint32]*lua.LUserData
+	app     *runtime.App
+	hlua    map[uint32]*handleLua // each probe's callback, queue and error count
+	on      map[string][]*lua.LFunction
+	handles map[uint32]*lua.LUserData
 	// progress is the machine's counters and the line showing them, if any (see
 	// progress_session.go); the job's output goes through it.
 	counters *bgl.Progress
@@ -68,8 +68,11 @@ A probe variable: one slot per process, at the same address on every node.`, app
 			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
 inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
-			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
-Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
+			{"execute", `app:execute(exp, {context=, filter=, callback=, print=, ...}) -> ProbeHandle | nil, reason
+Runs exp once on every live rank of the context (where each rank is, or when its current call
+returns). When the job (or every rank of the context) has ended it returns nil and the reason,
+so a sampling loop `+"`"+`while app:status() == "running" do dpcl.sleep(0.001); app:execute(e) end`+"`"+`
+ends cleanly. The handle's state becomes "done" once every rank has sent.`, appExecute},
 		},
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
@@ -119,7 +122,7 @@ func checkApp1(L *lua.LState) *runtime.App {
 func dpclLaunch(L *lua.LState) int {
 	exe := L.CheckString(1)
 	s := SessionOf(L)
-	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
+	la := &luaApp{hlua: map[uint32]*handleLua{}, on: map[string][]*lua.LFunction{},
 		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
 	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress}}
 	if t, ok := L.Get(2).(*lua.LTable); ok {

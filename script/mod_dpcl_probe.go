@@ -37,9 +37,19 @@ func init() {
 			{"activate", "h:activate()\nTurns the probe on at every point (a toggle word per point).", handleOp((*runtime.Handle).Activate, "activate")},
 			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
-			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
-			{"stats", "h:stats() -> {sent=, delivered=, ranks=, failed={[rank]=reason}}", handleStats},
+			{"state", `h:state() -> "installed"|"active"|"removed"|"failed"|"done" (also the field h.state)
+A one-shot probe (app:execute) is "done" once every rank it ran on has sent or ended.`, handleState},
+			{"stats", `h:stats() -> {sent=, delivered=, ranks=, failed={[rank]=reason}, errors=, queued=, dropped=}
+errors: callback errors (the probe is deactivated after 3); queued: messages waiting for
+h:next(); dropped: queued messages lost to the queue's bound (65,536).`, handleStats},
 			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
+			{"next", `h:next() -> message | nil
+The oldest queued message of a probe installed without a callback (nil when none is queued):
+{values=, value=, rank=, count=, time=, time_ns=}. Messages queue while the machine advances
+(app:wait, dpcl.sleep, dpcl.poll); the interactive shell prints them instead unless the probe
+was installed with print = false.`, handleNext},
+			{"messages", `h:messages() -> iterator
+for m in h:messages() do ... end takes every queued message, oldest first (see h:next).`, handleMessages},
 		},
 		Meta: []Function{
 			{"__tostring", "", func(L *lua.LState) int {
@@ -197,9 +207,13 @@ func appInstall(L *lua.LState) int {
 	if err != nil {
 		L.ArgError(4, err.Error())
 	}
+	hl, herr := newHandleLua(SessionOf(L), L.Get(4), cb)
+	if herr != nil {
+		L.ArgError(4, herr.Error())
+	}
 	h, err := app.Install(pts, e, o)
 	if h != nil {
-		a.callbacks[h.ID] = cb
+		a.hlua[h.ID] = hl
 	}
 	if err != nil {
 		return appErr(L, "install", err)
@@ -216,9 +230,25 @@ func appExecute(L *lua.LState) int {
 	if err != nil {
 		L.ArgError(3, err.Error())
 	}
+	hl, herr := newHandleLua(SessionOf(L), L.Get(3), cb)
+	if herr != nil {
+		L.ArgError(3, herr.Error())
+	}
+	if app.Done() {
+		L.Push(lua.LNil)
+		L.Push(lua.LString("app:execute: the job has ended"))
+		return 2
+	}
 	h, err := app.Execute(e, o)
 	if h != nil {
-		a.callbacks[h.ID] = cb
+		a.hlua[h.ID] = hl
+	}
+	if errors.Is(err, runtime.ErrNoLiveRank) {
+		// The natural sampling loop (while running: sleep, execute) meets the job's end
+		// here; it gets nil and a reason instead of an error.
+		L.Push(lua.LNil)
+		L.Push(lua.LString("app:execute: " + runtime.ErrNoLiveRank.Error()))
+		return 2
 	}
 	if err != nil {
 		return appErr(L, "execute", err)
@@ -273,6 +303,10 @@ func handleStats(L *lua.LState) int {
 		f.RawSetInt(r, lua.LString(why))
 	}
 	t.RawSetString("failed", f)
+	_, hl := handleLuaOf(L)
+	t.RawSetString("errors", lua.LNumber(hl.errors))
+	t.RawSetString("queued", lua.LNumber(len(hl.queue)))
+	t.RawSetString("dropped", lua.LNumber(hl.dropped))
 	L.Push(t)
 	return 1
 }

@@ -81,7 +81,6 @@ func TestDpclErrors(t *testing.T) {
 		{launch + `app:process(16)`, "rank 16 is not in 0..15"},
 		{launch + `app:process(3):reg("r99")`, `no register "r99"`},
 		{launch + `app:close(); app:start()`, "the application is closed"},
-		{launch + `app:start(); app:wait(); app:execute(probe.send(1))`, "no live rank in the context"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

@@ -55,3 +55,109 @@ func TestCompleteProgramNames(t *testing.T) {
 		}
 	}
 }
+
+const loopLaunch = `app = dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, args = {"6"}, quiet = true})
+`
+
+// TestHandleQueue: messages of a probe without a callback queue on its handle; h:next and
+// h:messages take them in order; a batch session prints nothing.
+func TestHandleQueue(t *testing.T) {
+	s, out := newShellSession(t)
+	err := s.DoString(loopLaunch+`
+n = app:var("int")
+h = app:install(app:points("step", "entry"), probe.seq{n:assign(n + 1), probe.send(n)}, {filter = "sum"})
+h:activate()
+app:start()
+app:wait()
+st = h:stats()
+first = h:next()
+rest = {}
+for m in h:messages() do rest[#rest + 1] = m.value end
+print(st.queued, first.value, first.count, table.concat(rest, ","), h:next(), h:stats().queued)`, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), "6\t16\t16\t32,48,64,80,96\tnil\t0\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}
+
+// TestHandlePrintsInREPL: in an interactive session the messages of a probe without a
+// callback are printed as they arrive, unless print = false.
+func TestHandlePrintsInREPL(t *testing.T) {
+	s, out := newShellSession(t)
+	SetInteractive(s, true)
+	err := s.DoString(loopLaunch+`
+n = app:var("int")
+h = app:install(app:points("step", "entry"), probe.seq{n:assign(n + 1), probe.send(n)}, {filter = "sum"})
+q = app:install(app:points("step", "entry"), probe.send(probe.rank()), {context = ctx.single(app, 3), print = false})
+h:activate() q:activate()
+app:start()
+app:wait()
+print(q:stats().queued, h:stats().queued, q:next().rank)`, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "probe 1 (16 ranks): 16\nprobe 1 (16 ranks): 32\nprobe 1 (16 ranks): 48\n" +
+		"probe 1 (16 ranks): 64\nprobe 1 (16 ranks): 80\nprobe 1 (16 ranks): 96\n6\t0\t3\n"
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+	if err := s.DoString(`app:install(app:points("step"), 1, {print = 1})`, "t"); err == nil || !strings.Contains(err.Error(), "print must be a boolean") {
+		t.Errorf("print = 1: %v", err)
+	}
+}
+
+// TestCallbackErrors: the first error of a probe's callback is reported in full, the probe
+// is deactivated after three with one line, and h:stats().errors counts them.
+func TestCallbackErrors(t *testing.T) {
+	s, out := newShellSession(t)
+	err := s.DoString(loopLaunch+`
+calls = {n = 0}
+h = app:install(app:points("step", "entry"), probe.send(1), {filter = "sum",
+  callback = function(m) calls.n = calls.n + 1; error("bad value " .. m.value) end})
+h:activate()
+app:start()
+app:wait()
+print(calls.n, h:stats().errors, h.state)`, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Count(got, "dpcl: callback of probe") != 1 || !strings.Contains(got, "dpcl: callback of probe 1: t:5: bad value 16") {
+		t.Errorf("the first error in full, once:\n%s", got)
+	}
+	if !strings.Contains(got, "dpcl: probe 1: its callback failed 3 times; the probe is deactivated (h:stats().errors)\n") {
+		t.Errorf("no deactivation line:\n%s", got)
+	}
+	if !strings.HasSuffix(got, "3\t3\tinstalled\n") {
+		t.Errorf("calls, errors, state:\n%s", got)
+	}
+}
+
+// TestExecuteAfterEnd: one-shot handles end as "done"; app:execute on a finished job
+// returns nil and a reason, so the sampling loop ends cleanly.
+func TestExecuteAfterEnd(t *testing.T) {
+	s, out := newShellSession(t)
+	err := s.DoString(strings.Replace(loopLaunch, `"6"`, `"20000"`, 1)+`
+app:start()
+h = app:execute(probe.send(probe.rank()), {filter = "sum"})
+dpcl.sleep(0.0002)
+print(h.state, h:next().value)
+samples = {n = 0}
+while app:status() == "running" do
+  dpcl.sleep(0.0005)
+  local hh, why = app:execute(probe.send(1), {filter = "sum", print = false})
+  if hh then samples.n = samples.n + 1 else samples.why = why end
+end
+print(app:status(), samples.n > 0, samples.why)
+print(app:execute(probe.send(1)))`, "t")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	want := "done\t120\n"
+	if got := out.String(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "\nnil\tapp:execute: the job has ended\n") ||
+		!strings.Contains(got, "exited\ttrue\t") {
+		t.Errorf("output:\n%s", got)
+	}
+}

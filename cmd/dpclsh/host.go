@@ -70,6 +70,7 @@ func (h *host) runModes(o options, stdin io.Reader, stdout, stderr io.Writer) in
 		}
 	}
 	if (len(o.chunks) == 0 && o.script == "") || o.interact {
+		script.SetInteractive(h.s, true)
 		if isTerminal(stdin) && isTerminal(stdout) {
 			h.repl(stdin.(*os.File), stdout, stderr)
 		} else {
