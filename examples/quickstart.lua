@@ -35,7 +35,7 @@ function M.run(opts)
       local it = #result.waves + 1
       result.waves[it] = m.value
       out(string.format("iteration %3d: %5d MPI_Allreduce calls on %d odd ranks  (virtual %.3f ms)",
-        it, m.value, m.count, m.time / 1e6))
+        it, m.value, m.count, m.time * 1e3))
       if it == math.floor(iters / 2) then
         h:remove()
         out(string.format("probe removed after iteration %d", it))

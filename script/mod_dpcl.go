@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -52,14 +53,18 @@ dpcl.launch starts a job stopped at its entry with a tool daemon on every I/O no
 reduction tree (leaves = ranks, level 2 = daemons). The machine advances only while the
 script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callbacks run
 with it paused at their message's virtual time, so a batch script prints the same bytes
-every run.`,
+every run.
+` + unitsDoc,
+		Init: func(_ *Session, mod *lua.LTable) {
+			mod.RawSetString("timebase_hz", lua.LNumber(timebaseHz))
+		},
 		Funcs: []Function{
 			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
 stopped at entry. topology "b:F" sets the fan-out of the tree above the daemons (default
 b:16). The job's output goes to the session's output (quiet = true discards it).`, dpclLaunch},
-			{"poll", `dpcl.poll([virtual_ms]) -> n
-Advances every running application by up to virtual_ms (default 1) virtual milliseconds,
+			{"poll", `dpcl.poll([virtual_s]) -> n
+Advances every running application by up to virtual_s (default 0.001) virtual seconds,
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
 			{"sleep", `dpcl.sleep(virtual_s)
 Advances every running application by virtual_s virtual seconds, running callbacks.`, dpclSleep},
@@ -153,7 +158,7 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 		t.RawSetString("rank", lua.LNumber(m.Rank))
 	}
 	t.RawSetString("count", lua.LNumber(m.Count))
-	t.RawSetString("time", lua.LNumber(m.Time))
+	setTime(t, m.Time)
 	t.RawSetString("probe", lua.LNumber(m.Handle.ID))
 	return t
 }
@@ -165,16 +170,16 @@ func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t.RawSetString("pc", lua.LNumber(ev.PC))
 	t.RawSetString("signal", lua.LNumber(ev.Signal))
 	t.RawSetString("status", lua.LNumber(ev.Status))
-	t.RawSetString("time", lua.LNumber(ev.Time))
+	setTime(t, ev.Time)
 	t.RawSetString("message", lua.LString(ev.String()))
 	return t
 }
 
 // dpclPoll advances every application a little, running callbacks.
 func dpclPoll(L *lua.LState) int {
-	ms := float64(L.OptNumber(1, 1))
-	if !(ms >= 0) {
-		L.ArgError(1, "virtual_ms must be a non-negative number")
+	secs := float64(L.OptNumber(1, 0.001))
+	if !(secs >= 0) || math.IsInf(secs, 1) {
+		L.ArgError(1, "virtual_s must be a non-negative number of virtual seconds")
 	}
 	st := dpclOf(L)
 	total := 0
@@ -182,7 +187,7 @@ func dpclPoll(L *lua.LState) int {
 		if a.closed() {
 			continue
 		}
-		_, n, err := st.advance(st.s.Context(), a, a.app.Job.Now()+uint64(ms*1e6))
+		_, n, err := st.advance(st.s.Context(), a, a.app.Job.Now()+uint64(secs*1e9))
 		if err != nil {
 			return Raise(L, err)
 		}

@@ -65,13 +65,16 @@ Points of the matching functions: tables {func=, kind=, addr=, file=, line=, tar
 fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time.`, appOn},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, appVar},
-			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
+			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout=, params=, callback=, print=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
-inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
+inactive (h:activate()). filter: a built-in name or filter.load object; timeout: virtual
+seconds with sync "timeout". Without a callback the messages queue on the handle (h:next(),
+h:messages()), or the interactive shell prints them (print = false queues them there too).
+Unknown option keys are errors.`, appInstall},
 			{"execute", `app:execute(exp, {context=, filter=, callback=, print=, ...}) -> ProbeHandle | nil, reason
 Runs exp once on every live rank of the context (where each rank is, or when its current call
 returns). When the job (or every rank of the context) has ended it returns nil and the reason,
-so a sampling loop `+"`"+`while app:status() == "running" do dpcl.sleep(0.001); app:execute(e) end`+"`"+`
+so a sampling loop ` + "`" + `while app:status() == "running" do dpcl.sleep(0.001); app:execute(e) end` + "`" + `
 ends cleanly. The handle's state becomes "done" once every rank has sent.`, appExecute},
 		},
 		Meta: []Function{
@@ -167,13 +170,17 @@ func withSize(L *lua.LState, ud *lua.LUserData, size int) *lua.LUserData {
 }
 
 var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
-	"nodes":    func(o *runtime.Options, v lua.LValue) error { return intField(&o.Nodes, "nodes", v) },
-	"per_io":   func(o *runtime.Options, v lua.LValue) error { return intField(&o.PerIO, "per_io", v) },
+	"nodes": func(o *runtime.Options, v lua.LValue) error {
+		return rangeField(&o.Nodes, "nodes", v, 1, bgl.MaxNodes)
+	},
+	"per_io": func(o *runtime.Options, v lua.LValue) error {
+		return rangeField(&o.PerIO, "per_io", v, bgl.MinPerIO, bgl.MaxPerIO)
+	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
-		err := intField(&n, "seed", v)
+		err := rangeField(&n, "seed", v, 0, 1<<53)
 		o.Seed = uint64(n)
 		return err
 	},
@@ -190,8 +197,23 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 		if !ok {
 			return fmt.Errorf("args must be an array of strings, got %s", describe(v))
 		}
-		for i := 1; i <= t.Len(); i++ {
-			o.Args = append(o.Args, lua.LVAsString(t.RawGetInt(i)))
+		n := t.Len()
+		for i := 1; i <= n; i++ {
+			switch a := t.RawGetInt(i).(type) {
+			case lua.LString, lua.LNumber:
+				o.Args = append(o.Args, lua.LVAsString(a))
+			default:
+				return fmt.Errorf("args[%d] must be a string or a number, got %s", i, describe(a))
+			}
+		}
+		var extra lua.LValue
+		t.ForEach(func(k, _ lua.LValue) {
+			if kn, ok := k.(lua.LNumber); !ok || float64(kn) != float64(int(kn)) || int(kn) < 1 || int(kn) > n {
+				extra = k
+			}
+		})
+		if extra != nil {
+			return fmt.Errorf("args must be an array of strings, but it has the key %s", Format(nil, extra, DefaultFormat))
 		}
 		return nil
 	},
@@ -204,8 +226,8 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 			return
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
-		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, workdir, seed, quiet)", lua.LVAsString(k))
+		if _, isStr := k.(lua.LString); !ok || !isStr {
+			err = fmt.Errorf("unknown option %s (nodes, per_io, args, topology, workdir, seed, quiet)", Format(nil, k, DefaultFormat))
 			return
 		}
 		err = f(o, v)
@@ -219,6 +241,17 @@ func intField(dst *int, name string, v lua.LValue) error {
 		return fmt.Errorf("%s must be an integer, got %s", name, describe(v))
 	}
 	*dst = int(n)
+	return nil
+}
+
+// rangeField reads an integer option and checks it lies in lo..hi.
+func rangeField(dst *int, name string, v lua.LValue, lo, hi int) error {
+	if err := intField(dst, name, v); err != nil {
+		return fmt.Errorf("%w (allowed: %d..%d)", err, lo, hi)
+	}
+	if *dst < lo || *dst > hi {
+		return fmt.Errorf("%s = %d is out of range (allowed: %d..%d)", name, *dst, lo, hi)
+	}
 	return nil
 }
 

@@ -3,9 +3,7 @@ package script
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
-	"time"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
@@ -129,6 +127,9 @@ func checkPoints(L *lua.LState, n int) []probes.Point {
 	return nil
 }
 
+// installKeys are the options app:install and app:execute accept.
+var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms", "params", "callback", "print"}
+
 // installOptions reads {context=, filter=, sync=, timeout_ms=, params=, callback=}; a
 // context's own aggregation applies when no filter is given.
 func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunction, error) {
@@ -139,6 +140,9 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 			return o, nil, errors.New("options table expected")
 		}
 		t = L.NewTable()
+	}
+	if err := checkKeys(t, installKeys); err != nil {
+		return o, nil, err
 	}
 	var agg *contexts.Aggregation
 	if cv := t.RawGetString("context"); cv != lua.LNil {
@@ -167,11 +171,10 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 	if s, ok := t.RawGetString("sync").(lua.LString); ok {
 		o.Sync = string(s)
 	}
-	if ms, ok := t.RawGetString("timeout_ms").(lua.LNumber); ok {
-		if !(ms > 0) || math.IsInf(float64(ms), 1) {
-			return o, nil, fmt.Errorf("timeout_ms must be a positive number of virtual milliseconds")
-		}
-		o.Timeout = time.Duration(float64(ms) * float64(time.Millisecond))
+	if d, ok, err := timeoutOption(L, t); err != nil {
+		return o, nil, err
+	} else if ok {
+		o.Timeout = d
 	}
 	return o, callbackOf(t), nil
 }

@@ -161,3 +161,62 @@ print(app:execute(probe.send(1)))`, "t")
 		t.Errorf("output:\n%s", got)
 	}
 }
+
+// TestUnits: times are virtual seconds with exact nanoseconds beside them, dpcl.poll
+// takes virtual seconds, the timebase frequency is a constant, and the old spelling
+// timeout_ms still works with one deprecation line per session.
+func TestUnits(t *testing.T) {
+	s, out := newShellSession(t)
+	err := s.DoString(loopLaunch+`
+h = app:install(app:points("step", "entry"), probe.send(1), {filter = "sum", sync = "timeout", timeout_ms = 1})
+h2 = app:install(app:points("step", "entry"), probe.send(1), {filter = "sum", sync = "timeout", timeout_ms = 2})
+h3 = app:install(app:points("step", "entry"), probe.send(1), {filter = "sum", sync = "timeout", timeout = 0.001})
+h:activate()
+app:start()
+dpcl.poll(0.002)
+m = h:next()
+print(dpcl.timebase_hz, math.floor(m.time_ns) == m.time_ns, m.time == m.time_ns / 1e9, m.time < 0.002)
+app:wait()`, "t")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	want := "dpclsh: timeout_ms is deprecated and goes away in the next release: use timeout (virtual seconds)\n" +
+		"700000000\ttrue\ttrue\ttrue\n"
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestOptionChecks: option values out of range and unknown keys are errors that name the
+// option and what is allowed; internal filter names are not offered.
+func TestOptionChecks(t *testing.T) {
+	const ring = `"../examples/apps/bin/ring.elf"`
+	tests := []struct{ src, want string }{
+		{`dpcl.launch(` + ring + `, {nodes = 0})`, "nodes = 0 is out of range (allowed: 1..65536)"},
+		{`dpcl.launch(` + ring + `, {nodes = 65537})`, "nodes = 65537 is out of range (allowed: 1..65536)"},
+		{`dpcl.launch(` + ring + `, {nodes = 2.5})`, "nodes must be an integer, got number 2.5 (allowed: 1..65536)"},
+		{`dpcl.launch(` + ring + `, {per_io = 4})`, "per_io = 4 is out of range (allowed: 8..64)"},
+		{`dpcl.launch(` + ring + `, {seed = -1})`, "seed = -1 is out of range"},
+		{`dpcl.launch(` + ring + `, {topology = "b:1"})`, `topology "b:1"`},
+		{`dpcl.launch(` + ring + `, {args = {"1", {}}})`, "args[2] must be a string or a number, got table"},
+		{`dpcl.launch(` + ring + `, {args = {x = "1"}})`, `args must be an array of strings, but it has the key "x"`},
+		{`dpcl.launch(` + ring + `, {nodez = 3})`, `unknown option "nodez"`},
+		{`dpcl.launch(` + ring + `, {[1] = 3})`, `unknown option 1`},
+		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
+app:install(app:points("MPI_Send"), probe.send(1), {fliter = "sum"})`, `unknown option "fliter" (allowed: context, filter, sync, timeout, timeout_ms, params, callback, print)`},
+		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
+app:install(app:points("MPI_Send"), probe.send(1), {filter = "nosuch"})`, `unknown filter "nosuch" (have [avg concat eqclass histogram max min none sum])`},
+		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
+app:install(app:points("MPI_Send"), probe.send(1), {filter = "sum", sync = "timeout", timeout = 0})`, "timeout must be a positive number of virtual seconds"},
+		{`dpcl.poll(-1)`, "virtual_s must be a non-negative number"},
+		{`net = netreduce.new{topology = "b:2^2"}
+net:stream(net:broadcast(), {up = "sum"}):send("%d", nil)`, "a nil cannot be sent"},
+	}
+	for _, tc := range tests {
+		s, out := newShellSession(t)
+		err := s.DoString(tc.src, "t.lua")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s\n  error %v, want %q\n%s", tc.src, err, tc.want, out.String())
+		}
+	}
+}
