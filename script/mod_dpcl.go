@@ -167,7 +167,7 @@ func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("kind", lua.LString(ev.Kind.String()))
 	t.RawSetString("rank", lua.LNumber(ev.Rank))
-	t.RawSetString("pc", lua.LNumber(ev.PC))
+	t.RawSetString("pc", PushAddress(L, ev.PC))
 	t.RawSetString("signal", lua.LNumber(ev.Signal))
 	t.RawSetString("status", lua.LNumber(ev.Status))
 	setTime(t, ev.Time)

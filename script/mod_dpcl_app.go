@@ -364,7 +364,7 @@ func appFunctions(L *lua.LState) int {
 	for _, f := range fns {
 		row := L.NewTable()
 		row.RawSetString("name", lua.LString(f.Name))
-		row.RawSetString("addr", lua.LNumber(f.Addr))
+		row.RawSetString("addr", PushAddress(L, f.Addr))
 		row.RawSetString("size", lua.LNumber(f.Size))
 		if f.File != "" {
 			row.RawSetString("file", lua.LString(f.File))

@@ -62,11 +62,11 @@ for m in h:messages() do ... end takes every queued message, oldest first (see h
 func pointIndex(L *lua.LState) int {
 	p := CheckObject[probes.Point](L, 1, pointTypeName)
 	fields := map[string]lua.LValue{"func": lua.LString(p.Func), "kind": lua.LString(p.Kind.String()),
-		"addr": lua.LNumber(p.Addr)}
+		"addr": PushAddress(L, p.Addr)}
 	if p.Callee != "" {
 		fields["target"] = lua.LString(p.Callee)
 	} else if p.Target != 0 {
-		fields["target"] = lua.LNumber(p.Target)
+		fields["target"] = PushAddress(L, p.Target)
 	}
 	if p.File != "" {
 		fields["file"], fields["line"] = lua.LString(p.File), lua.LNumber(p.Line)

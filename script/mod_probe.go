@@ -87,6 +87,9 @@ func ProbeExpOf(L *lua.LState, n int) *probes.Exp {
 		if e, ok := v.Value.(*probes.Exp); ok {
 			return e
 		}
+		if a, ok := v.Value.(Address); ok {
+			return probes.Number(float64(a))
+		}
 	}
 	L.ArgError(n, "probe expression or number expected, got "+L.Get(n).Type().String())
 	return nil
