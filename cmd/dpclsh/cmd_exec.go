@@ -23,7 +23,7 @@ func init() {
 			"is shown on stderr; with --nodes 1 the output bytes and status are those of qemu-ppc -cpu 440epx.",
 		flags: func() *flag.FlagSet { fs, _ := execFlags(); return fs },
 		example: `dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
-dpclsh exec --nodes 1024 --stats examples/apps/bin/jacobi.elf 64 50`,
+dpclsh exec --nodes 1024 --stats examples/apps/bin/jacobi.elf 32 200`,
 		run: runExec,
 	})
 }
