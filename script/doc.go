@@ -39,6 +39,21 @@
 //     are stable. dump(x) shows the Go value behind a userdata with kr/pretty.
 //   - Completion looks names up with raw reads and metatable __index tables only: it
 //     never calls a function or an __index function.
+//   - Units (units.go): durations are seconds, virtual unless the name says wall; message
+//     and event times are virtual seconds with time_ns beside them; dpcl.timebase_hz.
+//     timeout_ms is kept for one release and prints one deprecation line per session.
+//   - Addresses (address.go) are one userdata type printed as 0x%08x, interned per
+//     session (so == and table keys work), with arithmetic metamethods; tonumber and
+//     string.format are wrapped to see the number. Bindings take addresses with
+//     CheckAddress, which accepts numbers too. Lua 5.1 cannot make a userdata equal a
+//     number: a:num() == 0x1000.
+//   - Probe messages (handle_queue.go): with a callback it is called (first error shown in
+//     full, the probe deactivated after three); without one they queue on the handle
+//     (h:next, h:messages; bounded at 65,536, older ones dropped and counted), or, in a
+//     session marked interactive (SetInteractive), print as they arrive unless print =
+//     false. The queue lives here, not in runtime, which only delivers.
+//   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
+//     dpcl.launch and app:wait; the job's output clears it before each write.
 //   - Sandboxes (NewSandbox) also lose print, getfenv/setfenv and newproxy; a filter hands
 //     back results as return values. CallWithDeadline bounds each call by wall time.
 package script

@@ -262,3 +262,16 @@ pp(app:process(0):backtrace()[1].addr == pc, app:functions("MPI_Send"))`, "t")
 		t.Errorf("pp shows the address as %s:\n%s", addr, out.String())
 	}
 }
+
+// TestHelpStatesUnits: help() and help(dpcl) state the units rule.
+func TestHelpStatesUnits(t *testing.T) {
+	s, out := newShellSession(t)
+	if err := s.DoString(`help() help(dpcl) help("dpcl.Address")`, "t"); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Count(got, "durations are seconds, virtual (simulated) unless the name says wall") != 2 ||
+		!strings.Contains(got, "m.time_ns") || !strings.Contains(got, "printed as 0x%08x") {
+		t.Errorf("help output:\n%s", got)
+	}
+}
