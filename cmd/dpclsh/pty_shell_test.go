@@ -117,3 +117,28 @@ func TestREPLCompletionMenuCtrlC(t *testing.T) {
 		t.Errorf("status %d", status)
 	}
 }
+
+// TestProgressFlags: --progress forces the line into a pipe; --quiet keeps a terminal
+// free of it.
+func TestProgressFlags(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(binary, "exec", "--progress", "--nodes", "256", "--per-io", "8", jacobiELF, "64", "300")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "ranks ended") {
+		t.Errorf("--progress in a pipe: stderr %q", stderr.String())
+	}
+
+	term, proc := startOnTerminal(t, "exec", "--quiet", "--nodes", "256", "--per-io", "8", jacobiELF, "64", "300")
+	if status := waitExit(t, proc); status != 0 {
+		t.Fatalf("status %d", status)
+	}
+	term.expect("final:")
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	if strings.Contains(term.out.String(), "ranks ended") {
+		t.Errorf("--quiet on a terminal shows progress:\n%q", term.out.String())
+	}
+}
