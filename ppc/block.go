@@ -20,6 +20,7 @@ type inst struct {
 	class          Class
 	ends           bool
 	inline         inlineOp // nonzero: runBlock executes it without calling fn
+	chain          inlineOp // the form runChain executes (inlNone: call fn)
 }
 
 // cacheLen is the number of per-CPU block cache entries.
@@ -32,9 +33,11 @@ const maxBlock = 64
 // word or the page end, with its totals for the counters.
 type block struct {
 	insts                []inst
+	ops                  []uop // the same instructions as micro-ops, for runChain
+	cp                   *codePage
 	cycles               uint64
 	loads, stores, fpops uint64
-	start                uint32
+	start, end           uint32 // end: the address after the last instruction
 }
 
 // codePage holds the blocks predecoded from one physical page, by starting word. It is
@@ -117,6 +120,7 @@ func (c *CPU) lookupSlow(pc uint32) *block {
 		return b
 	}
 	b := c.decodeBlock(pg, pc)
+	b.cp = cp
 	slot.Store(b)
 	return b
 }
@@ -128,10 +132,12 @@ func (c *CPU) decodeBlock(pg *page, pc uint32) *block {
 		w := binary.BigEndian.Uint32(pg.data[a&pageMask:])
 		in := predecode(w, a)
 		b.insts = append(b.insts, in)
+		b.ops = append(b.ops, in.uop())
 		b.cycles += uint64(costs[in.class])
 		ld, st, fp := in.events()
 		b.loads, b.stores, b.fpops = b.loads+ld, b.stores+st, b.fpops+fp
 		if in.ends || (a+4)&pageMask == 0 || len(b.insts) == maxBlock {
+			b.end = a + 4
 			return b
 		}
 	}

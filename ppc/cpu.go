@@ -173,6 +173,12 @@ func (c *CPU) Run(budget uint64) Stop {
 				return c.stop
 			}
 		}
+		if c.bps == nil && uint64(len(b.insts)) <= left {
+			if c.runChain(b, left) {
+				return c.stop
+			}
+			continue
+		}
 		if c.bps != nil {
 			left = min(left, b.untilBreakpoint(c.bps))
 		}
