@@ -138,6 +138,7 @@ func (c *CPU) decodeBlock(pg *page, pc uint32) *block {
 		b.loads, b.stores, b.fpops = b.loads+ld, b.stores+st, b.fpops+fp
 		if in.ends || (a+4)&pageMask == 0 || len(b.insts) == maxBlock {
 			b.end = a + 4
+			forward(b.ops)
 			return b
 		}
 	}

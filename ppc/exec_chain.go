@@ -108,13 +108,96 @@ func chainForm(name string, in *inst) inlineOp {
 	return op
 }
 
-// uop returns the micro-op of a predecoded instruction. Branches keep their target in imm,
-// BO in rt, BI in ra and LK in rb.
+// uop returns the micro-op of a predecoded instruction: branches keep LK in rb, compares
+// the CR field in rt.
 func (in *inst) uop() uop {
 	u := uop{op: in.chain, rt: in.rt, ra: in.ra, rb: in.rb, imm: in.imm}
 	switch u.op {
 	case inlB, inlBC, inlBCLR, inlBCCTR:
 		u.rb = uint8(in.w & 1)
+	case inlCmpi, inlCmpli, inlCmp, inlCmpl:
+		u.rt = in.rt >> 2
 	}
 	return u
+}
+
+// Forwarded forms read one operand from the result of the micro-op just before them in
+// the block instead of from the register file: a dependent pair then passes its value in a
+// machine register, not through a store and a load of CPU.GPR (whose store-to-load latency
+// bounds a chain of dependent instructions). Commutative forms take the forwarded operand
+// as RA (or RS), swapping RA and RB at predecode when needed.
+const (
+	inlAddiF inlineOp = numInline + iota
+	inlAddF
+	inlSubfFA // RA forwarded: RB - acc
+	inlSubfFB // RB forwarded: acc - RA
+	inlOrF
+	inlXorF
+	inlAndF
+	inlMullwF
+	inlRlwinmF
+	inlCmpiF
+	inlCmpliF
+	inlCmpF
+	inlCmplF
+)
+
+// accWriters are the forms whose inline case leaves their result in the forwarding
+// register, with the register they write.
+func accTarget(u uop) (uint8, bool) {
+	switch u.op {
+	case inlAddi, inlLi, inlAddis, inlLis, inlAdd, inlSubf, inlMullw, inlMulli, inlNeg,
+		inlAddic, inlAddicDot:
+		return u.rt, true
+	case inlOr, inlOrDot, inlXor, inlAnd, inlAndc, inlNor, inlRlwinm, inlOri, inlOris, inlXori,
+		inlAndiDot, inlSrawi, inlExtsb, inlExtsh, inlSlw, inlSrw, inlCntlzw:
+		return u.ra, true
+	}
+	return 0, false
+}
+
+// fwdForms gives each forwardable form its forwarded form, which operand field carries
+// the forwarded register (RA for arithmetic and compares, RS for logical and rotate forms)
+// and whether the form is commutative (so a forwarded RB can be swapped into place).
+var fwdForms = map[inlineOp]struct {
+	fwd     inlineOp
+	rs, com bool
+}{
+	inlAddi: {inlAddiF, false, false}, inlCmpi: {inlCmpiF, false, false},
+	inlCmpli: {inlCmpliF, false, false}, inlCmp: {inlCmpF, false, false},
+	inlCmpl: {inlCmplF, false, false}, inlAdd: {inlAddF, false, true},
+	inlMullw: {inlMullwF, false, true}, inlOr: {inlOrF, true, true},
+	inlXor: {inlXorF, true, true}, inlAnd: {inlAndF, true, true},
+	inlRlwinm: {inlRlwinmF, true, false},
+}
+
+// forward rewrites the micro-ops of a block into forwarded forms where an operand is the
+// result of the micro-op just before.
+func forward(ops []uop) {
+	for i := 1; i < len(ops); i++ {
+		r, ok := accTarget(ops[i-1])
+		u := &ops[i]
+		f, fwd := fwdForms[u.op]
+		switch {
+		case !ok:
+		case u.op == inlSubf && u.ra == r:
+			u.op = inlSubfFA
+		case u.op == inlSubf && u.rb == r:
+			u.op = inlSubfFB
+		case fwd && f.rs:
+			if f.com && u.rt != r && u.rb == r {
+				u.rt, u.rb = u.rb, u.rt
+			}
+			if u.rt == r {
+				u.op = f.fwd
+			}
+		case fwd:
+			if f.com && u.ra != r && u.rb == r {
+				u.ra, u.rb = u.rb, u.ra
+			}
+			if u.ra == r {
+				u.op = f.fwd
+			}
+		}
+	}
 }

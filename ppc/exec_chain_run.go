@@ -13,6 +13,7 @@ import (
 func (c *CPU) runChain(b *block, left uint64) bool {
 	gen := c.Mem.gen
 	g := &c.GPR
+	var acc uint32 // the last forwarding result (see forward)
 	for {
 		ops := b.ops
 		next := b.end
@@ -21,92 +22,146 @@ func (c *CPU) runChain(b *block, left uint64) bool {
 			switch u.op {
 			case inlNone:
 			case inlAddi:
-				g[u.rt&31] = g[u.ra&31] + u.imm
+				acc = g[u.ra&31] + u.imm
+				g[u.rt&31] = acc
+				continue
+			case inlAddiF:
+				acc += u.imm
+				g[u.rt&31] = acc
 				continue
 			case inlLi:
-				g[u.rt&31] = u.imm
+				acc = u.imm
+				g[u.rt&31] = acc
 				continue
 			case inlAddis:
-				g[u.rt&31] = g[u.ra&31] + u.imm<<16
+				acc = g[u.ra&31] + u.imm<<16
+				g[u.rt&31] = acc
 				continue
 			case inlLis:
-				g[u.rt&31] = u.imm << 16
+				acc = u.imm << 16
+				g[u.rt&31] = acc
 				continue
 			case inlAdd:
-				g[u.rt&31] = g[u.ra&31] + g[u.rb&31]
+				acc = g[u.ra&31] + g[u.rb&31]
+				g[u.rt&31] = acc
+				continue
+			case inlAddF:
+				acc += g[u.rb&31]
+				g[u.rt&31] = acc
 				continue
 			case inlSubf:
-				g[u.rt&31] = g[u.rb&31] - g[u.ra&31]
+				acc = g[u.rb&31] - g[u.ra&31]
+				g[u.rt&31] = acc
+				continue
+			case inlSubfFA:
+				acc = g[u.rb&31] - acc
+				g[u.rt&31] = acc
+				continue
+			case inlSubfFB:
+				acc -= g[u.ra&31]
+				g[u.rt&31] = acc
 				continue
 			case inlOr:
-				g[u.ra&31] = g[u.rt&31] | g[u.rb&31]
+				acc = g[u.rt&31] | g[u.rb&31]
+				g[u.ra&31] = acc
+				continue
+			case inlOrF:
+				acc |= g[u.rb&31]
+				g[u.ra&31] = acc
 				continue
 			case inlOrDot:
-				r := g[u.rt&31] | g[u.rb&31]
-				g[u.ra&31] = r
-				c.cr0(r)
+				acc = g[u.rt&31] | g[u.rb&31]
+				g[u.ra&31] = acc
+				c.cr0(acc)
 				continue
 			case inlXor:
-				g[u.ra&31] = g[u.rt&31] ^ g[u.rb&31]
+				acc = g[u.rt&31] ^ g[u.rb&31]
+				g[u.ra&31] = acc
+				continue
+			case inlXorF:
+				acc ^= g[u.rb&31]
+				g[u.ra&31] = acc
 				continue
 			case inlAnd:
-				g[u.ra&31] = g[u.rt&31] & g[u.rb&31]
+				acc = g[u.rt&31] & g[u.rb&31]
+				g[u.ra&31] = acc
+				continue
+			case inlAndF:
+				acc &= g[u.rb&31]
+				g[u.ra&31] = acc
 				continue
 			case inlAndc:
-				g[u.ra&31] = g[u.rt&31] &^ g[u.rb&31]
+				acc = g[u.rt&31] &^ g[u.rb&31]
+				g[u.ra&31] = acc
 				continue
 			case inlNor:
-				g[u.ra&31] = ^(g[u.rt&31] | g[u.rb&31])
+				acc = ^(g[u.rt&31] | g[u.rb&31])
+				g[u.ra&31] = acc
 				continue
 			case inlRlwinm:
-				g[u.ra&31] = bits.RotateLeft32(g[u.rt&31], int(u.rb)) & u.imm
+				acc = bits.RotateLeft32(g[u.rt&31], int(u.rb)) & u.imm
+				g[u.ra&31] = acc
+				continue
+			case inlRlwinmF:
+				acc = bits.RotateLeft32(acc, int(u.rb)) & u.imm
+				g[u.ra&31] = acc
 				continue
 			case inlRlwimi:
 				g[u.ra&31] = bits.RotateLeft32(g[u.rt&31], int(u.rb))&u.imm | g[u.ra&31]&^u.imm
 				continue
 			case inlMullw:
-				g[u.rt&31] = g[u.ra&31] * g[u.rb&31]
+				acc = g[u.ra&31] * g[u.rb&31]
+				g[u.rt&31] = acc
+				continue
+			case inlMullwF:
+				acc *= g[u.rb&31]
+				g[u.rt&31] = acc
 				continue
 			case inlMulli:
-				g[u.rt&31] = uint32(int32(g[u.ra&31]) * int32(u.imm))
+				acc = uint32(int32(g[u.ra&31]) * int32(u.imm))
+				g[u.rt&31] = acc
 				continue
 			case inlOri:
-				g[u.ra&31] = g[u.rt&31] | u.imm&0xffff
+				acc = g[u.rt&31] | u.imm&0xffff
+				g[u.ra&31] = acc
 				continue
 			case inlOris:
-				g[u.ra&31] = g[u.rt&31] | u.imm<<16
+				acc = g[u.rt&31] | u.imm<<16
+				g[u.ra&31] = acc
 				continue
 			case inlXori:
-				g[u.ra&31] = g[u.rt&31] ^ u.imm&0xffff
+				acc = g[u.rt&31] ^ u.imm&0xffff
+				g[u.ra&31] = acc
 				continue
 			case inlAndiDot:
-				r := g[u.rt&31] & u.imm & 0xffff
-				g[u.ra&31] = r
-				c.cr0(r)
+				acc = g[u.rt&31] & u.imm & 0xffff
+				g[u.ra&31] = acc
+				c.cr0(acc)
 				continue
 			case inlAddic, inlAddicDot:
-				s, carry := bits.Add32(g[u.ra&31], u.imm, 0)
+				var carry uint32
+				acc, carry = bits.Add32(g[u.ra&31], u.imm, 0)
 				c.XER = c.XER&^XerCA | carry<<29
-				g[u.rt&31] = s
+				g[u.rt&31] = acc
 				if u.op == inlAddicDot {
-					c.cr0(s)
+					c.cr0(acc)
 				}
 				continue
 			case inlSlw:
 				n := g[u.rb&31] & 63
-				var r uint32
+				acc = 0
 				if n < 32 {
-					r = g[u.rt&31] << n
+					acc = g[u.rt&31] << n
 				}
-				g[u.ra&31] = r
+				g[u.ra&31] = acc
 				continue
 			case inlSrw:
 				n := g[u.rb&31] & 63
-				var r uint32
+				acc = 0
 				if n < 32 {
-					r = g[u.rt&31] >> n
+					acc = g[u.rt&31] >> n
 				}
-				g[u.ra&31] = r
+				g[u.ra&31] = acc
 				continue
 			case inlSrawi:
 				s := int32(g[u.rt&31])
@@ -116,31 +171,48 @@ func (c *CPU) runChain(b *block, left uint64) bool {
 					ca = XerCA
 				}
 				c.XER = c.XER&^XerCA | ca
-				g[u.ra&31] = uint32(s >> n)
+				acc = uint32(s >> n)
+				g[u.ra&31] = acc
 				continue
 			case inlNeg:
-				g[u.rt&31] = -g[u.ra&31]
+				acc = -g[u.ra&31]
+				g[u.rt&31] = acc
 				continue
 			case inlExtsb:
-				g[u.ra&31] = uint32(int32(int8(g[u.rt&31])))
+				acc = uint32(int32(int8(g[u.rt&31])))
+				g[u.ra&31] = acc
 				continue
 			case inlExtsh:
-				g[u.ra&31] = uint32(int32(int16(g[u.rt&31])))
+				acc = uint32(int32(int16(g[u.rt&31])))
+				g[u.ra&31] = acc
 				continue
 			case inlCntlzw:
-				g[u.ra&31] = uint32(bits.LeadingZeros32(g[u.rt&31]))
+				acc = uint32(bits.LeadingZeros32(g[u.rt&31]))
+				g[u.ra&31] = acc
 				continue
 			case inlCmpi:
-				c.setCRField(uint32(u.rt>>2), cmpSigned(int32(g[u.ra&31]), int32(u.imm))|c.XER>>31)
+				c.setCRField(uint32(u.rt), cmpSigned(int32(g[u.ra&31]), int32(u.imm))|c.XER>>31)
+				continue
+			case inlCmpiF:
+				c.setCRField(uint32(u.rt), cmpSigned(int32(acc), int32(u.imm))|c.XER>>31)
 				continue
 			case inlCmpli:
-				c.setCRField(uint32(u.rt>>2), cmpUnsigned(g[u.ra&31], u.imm&0xffff)|c.XER>>31)
+				c.setCRField(uint32(u.rt), cmpUnsigned(g[u.ra&31], u.imm&0xffff)|c.XER>>31)
+				continue
+			case inlCmpliF:
+				c.setCRField(uint32(u.rt), cmpUnsigned(acc, u.imm&0xffff)|c.XER>>31)
 				continue
 			case inlCmp:
-				c.setCRField(uint32(u.rt>>2), cmpSigned(int32(g[u.ra&31]), int32(g[u.rb&31]))|c.XER>>31)
+				c.setCRField(uint32(u.rt), cmpSigned(int32(g[u.ra&31]), int32(g[u.rb&31]))|c.XER>>31)
+				continue
+			case inlCmpF:
+				c.setCRField(uint32(u.rt), cmpSigned(int32(acc), int32(g[u.rb&31]))|c.XER>>31)
 				continue
 			case inlCmpl:
-				c.setCRField(uint32(u.rt>>2), cmpUnsigned(g[u.ra&31], g[u.rb&31])|c.XER>>31)
+				c.setCRField(uint32(u.rt), cmpUnsigned(g[u.ra&31], g[u.rb&31])|c.XER>>31)
+				continue
+			case inlCmplF:
+				c.setCRField(uint32(u.rt), cmpUnsigned(acc, g[u.rb&31])|c.XER>>31)
 				continue
 			case inlMflr:
 				g[u.rt&31] = c.LR
