@@ -66,6 +66,25 @@ type pageCache struct {
 // noTag is a page number no address has.
 const noTag = 1 << 31
 
+// victimLen is the number of entries of the victim page cache.
+const victimLen = 16
+
+// victimCache holds, direct-mapped by page number, pages the one-entry caches served
+// before: a program alternating between its stack, data and heap pages refills the
+// one-entry caches from here instead of walking the page table. Its write side obeys the
+// same rule as pageCache's.
+type victimCache struct {
+	rTag, wTag   [victimLen]uint32
+	rPage, wPage [victimLen]*[PageSize]byte
+}
+
+// flush empties the cache.
+func (v *victimCache) flush() {
+	for i := range v.rTag {
+		v.rTag[i], v.wTag[i] = noTag, noTag
+	}
+}
+
 // syncMem flushes the CPU's caches when its Memory changed shape since they were filled.
 func (c *CPU) syncMem() {
 	m := c.Mem
@@ -73,6 +92,7 @@ func (c *CPU) syncMem() {
 		c.cache.entries = [cacheLen]*block{}
 		c.cache.gen, c.cache.mem = m.gen, m
 		c.tlb = pageCache{rTag: noTag, wTag: noTag}
+		c.victim.flush()
 	}
 }
 
@@ -89,6 +109,9 @@ func (c *CPU) lookup(pc uint32) *block {
 	}
 	if c.tlb.wTag == pc>>pageShift {
 		c.tlb.wTag = noTag // the page now holds code: stores must see it
+	}
+	if k := pc >> pageShift & (victimLen - 1); c.victim.wTag[k] == pc>>pageShift {
+		c.victim.wTag[k] = noTag
 	}
 	return b
 }

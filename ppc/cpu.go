@@ -38,12 +38,15 @@ type CPU struct {
 	bps       map[uint32]bool
 	cache     blockCache
 	tlb       pageCache
+	victim    victimCache
 }
 
 // NewCPU returns a CPU with zeroed registers over mem.
 func NewCPU(mem *Memory) *CPU {
 	bindSemantics()
-	return &CPU{Mem: mem, tlb: pageCache{rTag: noTag, wTag: noTag}}
+	c := &CPU{Mem: mem, tlb: pageCache{rTag: noTag, wTag: noTag}}
+	c.victim.flush()
+	return c
 }
 
 // StopKind says why Run or Step returned.

@@ -7,8 +7,9 @@ import (
 
 var (
 	rootSize = int(unsafe.Sizeof(Memory{}))
+	midSize  = int(unsafe.Sizeof(mid{}))
 	leafSize = int(unsafe.Sizeof(leaf{}))
-	pageSize = int(unsafe.Sizeof(page{}))
+	pageSize = int(unsafe.Sizeof(page{})) + PageSize
 )
 
 // zeroPage backs reads of mapped pages that were never written.
@@ -133,7 +134,7 @@ func (m *Memory) Write64(addr uint32, v uint64) error {
 // produces the error.
 
 func (m *Memory) loadPage(addr uint32, size uint32) []byte {
-	l := m.root[addr>>leafShift]
+	l, _ := m.leafAt(addr)
 	if l == nil || addr&pageMask > PageSize-size {
 		return nil
 	}
@@ -159,8 +160,8 @@ func (m *Memory) load32(addr uint32) (uint32, bool) {
 // storePage returns the page bytes for a store of size bytes at addr when the page is
 // private, allocated and writable and holds no predecoded code.
 func (m *Memory) storePage(addr uint32, size uint32) []byte {
-	l := m.root[addr>>leafShift]
-	if l == nil || addr&pageMask > PageSize-size || m.shared[addr>>leafShift] {
+	l, shared := m.leafAt(addr)
+	if l == nil || addr&pageMask > PageSize-size || shared {
 		return nil
 	}
 	j := addr >> pageShift & (leafLen - 1)
