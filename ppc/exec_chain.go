@@ -142,12 +142,13 @@ const (
 	inlCmplF
 )
 
-// accWriters are the forms whose inline case leaves their result in the forwarding
-// register, with the register they write.
+// accTarget reports whether u leaves its result in the forwarding register, and the
+// register it writes: the arithmetic and logical forms, and the loads (load + use), whose
+// fast path sets it and whose general path runChain follows by reloading it.
 func accTarget(u uop) (uint8, bool) {
 	switch u.op {
 	case inlAddi, inlLi, inlAddis, inlLis, inlAdd, inlSubf, inlMullw, inlMulli, inlNeg,
-		inlAddic, inlAddicDot:
+		inlAddic, inlAddicDot, inlLwz, inlLwzu, inlLwzx, inlLhz, inlLbz, inlLbzu:
 		return u.rt, true
 	case inlOr, inlOrDot, inlXor, inlAnd, inlAndc, inlNor, inlRlwinm, inlOri, inlOris, inlXori,
 		inlAndiDot, inlSrawi, inlExtsb, inlExtsh, inlSlw, inlSrw, inlCntlzw:

@@ -232,36 +232,42 @@ func (c *CPU) runChain(b *block, left uint64) bool {
 			case inlLwz:
 				if ea := g[u.ra&31] + u.imm; ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-4 {
 					o := ea & pageMask
-					g[u.rt&31] = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+					acc = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+					g[u.rt&31] = acc
 					continue
 				}
 			case inlLwzu:
 				if ea := g[u.ra&31] + u.imm; ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-4 {
 					o := ea & pageMask
-					g[u.rt&31] = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+					acc = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+					g[u.rt&31] = acc
 					g[u.ra&31] = ea
 					continue
 				}
 			case inlLwzx:
 				if ea := g[u.ra&31] + g[u.rb&31]; ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-4 {
 					o := ea & pageMask
-					g[u.rt&31] = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+					acc = binary.BigEndian.Uint32(c.tlb.rPage[o : o+4])
+					g[u.rt&31] = acc
 					continue
 				}
 			case inlLhz:
 				if ea := g[u.ra&31] + u.imm; ea>>pageShift == c.tlb.rTag && ea&pageMask <= PageSize-2 {
 					o := ea & pageMask
-					g[u.rt&31] = uint32(binary.BigEndian.Uint16(c.tlb.rPage[o : o+2]))
+					acc = uint32(binary.BigEndian.Uint16(c.tlb.rPage[o : o+2]))
+					g[u.rt&31] = acc
 					continue
 				}
 			case inlLbz:
 				if ea := g[u.ra&31] + u.imm; ea>>pageShift == c.tlb.rTag {
-					g[u.rt&31] = uint32(c.tlb.rPage[ea&pageMask])
+					acc = uint32(c.tlb.rPage[ea&pageMask])
+					g[u.rt&31] = acc
 					continue
 				}
 			case inlLbzu:
 				if ea := g[u.ra&31] + u.imm; ea>>pageShift == c.tlb.rTag {
-					g[u.rt&31] = uint32(c.tlb.rPage[ea&pageMask])
+					acc = uint32(c.tlb.rPage[ea&pageMask])
+					g[u.rt&31] = acc
 					g[u.ra&31] = ea
 					continue
 				}
@@ -341,6 +347,8 @@ func (c *CPU) runChain(b *block, left uint64) bool {
 				}
 				next = c.PC // a branch ending the block
 			}
+			acc = g[u.rt&31] // a load's general path: its result, for a forwarded next
+
 		}
 		c.countBlock(b)
 		left -= uint64(len(ops))
