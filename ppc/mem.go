@@ -84,6 +84,8 @@ type Memory struct {
 	// gen moves whenever a page mapping, a page's identity or its predecoded code changes,
 	// so CPUs flush the block and page caches they keep in front of the page table.
 	gen uint64
+	// derive is set on Clones: their Pokes share identical patched pages (mem_share.go).
+	derive bool
 }
 
 // MemError describes a failed memory access: the address, the direction and why.
@@ -113,7 +115,7 @@ func NewMemory() *Memory { return &Memory{} }
 // Clone returns a copy-on-write child: it shares every level and page of the table with m
 // until either side writes. Cloning costs the root table only (about 600 bytes).
 func (m *Memory) Clone() *Memory {
-	c := &Memory{root: m.root}
+	c := &Memory{root: m.root, derive: true}
 	for i, md := range m.root {
 		if md != nil {
 			if !m.shared[i] {

@@ -47,7 +47,8 @@ func (m *Memory) read(addr uint32, p []byte, need Perm) error {
 func (m *Memory) Write(addr uint32, p []byte) error { return m.write(addr, p, false) }
 
 // Poke writes like Write but ignores PermW (a debugger patching text); copy-on-write still
-// applies, so only this Memory sees the change.
+// applies, so only this Memory sees the change. Memories that Poke the same bytes into the
+// same shared (or never written) page share the patched page (mem_share.go).
 func (m *Memory) Poke(addr uint32, p []byte) error { return m.write(addr, p, true) }
 
 func (m *Memory) write(addr uint32, p []byte, force bool) error {
@@ -55,6 +56,11 @@ func (m *Memory) write(addr uint32, p []byte, force bool) error {
 		return err
 	}
 	for len(p) > 0 {
+		if n := min(len(p), int(PageSize-addr&pageMask)); force && m.derive && m.pokeShared(addr, p[:n]) {
+			p = p[n:]
+			addr += uint32(n)
+			continue
+		}
 		pg, err := m.writePage(addr, force)
 		if err != nil {
 			return err

@@ -25,12 +25,25 @@ func allocPage() *page {
 	if len(slabs.hdrs) == 0 {
 		slabs.hdrs = make([]page, slabPages)
 	}
+	p := &slabs.hdrs[0]
+	slabs.hdrs = slabs.hdrs[1:]
+	p.data = nextData()
+	return p
+}
+
+// allocData returns zeroed page bytes, for a page whose header is allocated alone.
+func allocData() *[PageSize]byte {
+	slabs.mu.Lock()
+	defer slabs.mu.Unlock()
+	return nextData()
+}
+
+// nextData takes the next page of the current slab; slabs.mu is held.
+func nextData() *[PageSize]byte {
 	if len(slabs.data) == 0 {
 		slabs.data = make([]byte, slabPages*PageSize)
 	}
-	p := &slabs.hdrs[0]
-	slabs.hdrs = slabs.hdrs[1:]
-	p.data = (*[PageSize]byte)(slabs.data[:PageSize])
+	d := (*[PageSize]byte)(slabs.data[:PageSize])
 	slabs.data = slabs.data[PageSize:]
-	return p
+	return d
 }
