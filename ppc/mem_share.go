@@ -16,7 +16,9 @@ import (
 // so a program store or a different patch still copies it for that process alone, and
 // the code predecoded on it is shared by all. The table holds its pages weakly: an entry
 // goes when no Memory maps its page any more. Only Clones (processes) share patches this
-// way; a loader's Memory writes its pages in place.
+// way, and only in executable pages (text and the instrumentation region): a loader's
+// Memory, and a debugger writing a process's data, write in place as before (data written
+// per rank differs, and sharing it would copy the page at every write).
 
 // derivedKey names a patched page by how it was made.
 type derivedKey struct {
@@ -38,7 +40,7 @@ func (m *Memory) pokeShared(addr uint32, b []byte) bool {
 	l, sharedLeaf := m.leafAt(addr)
 	j := addr >> pageShift & (leafLen - 1)
 	src := l.pages[j]
-	if src != nil && !sharedLeaf && l.flags[j]&flagShared == 0 {
+	if l.flags[j]&PermX == 0 || src != nil && !sharedLeaf && l.flags[j]&flagShared == 0 {
 		return false
 	}
 	p := derivedPage(derivedKey{src: src, vpn: addr >> pageShift, off: addr & pageMask, data: string(b)})
