@@ -62,8 +62,8 @@ func (c *CPU) ld64(in *inst, ea uint32) (uint64, bool) {
 }
 
 // readFill reads p at ea through the page table and makes ea's page the last-read page
-// when it is allocated (an untouched page reads as zeros without being cached, since a
-// later store would allocate it).
+// (a mapped page never written is cached as the shared zero page: the store that
+// allocates it moves the Memory's generation, which flushes the caches).
 func (c *CPU) readFill(in *inst, ea uint32, p []byte) bool {
 	vpn, k := ea>>pageShift, ea>>pageShift&(victimLen-1)
 	if c.victim.rTag[k] == vpn && ea&pageMask+uint32(len(p)) <= PageSize {
@@ -74,9 +74,13 @@ func (c *CPU) readFill(in *inst, ea uint32, p []byte) bool {
 	if c.loadSlow(in, ea, p) {
 		return true
 	}
-	if pg, err := c.Mem.readPage(ea, PermR); err == nil && pg != nil {
-		c.tlb.rTag, c.tlb.rPage = vpn, pg.data
-		c.victim.rTag[k], c.victim.rPage[k] = vpn, pg.data
+	if pg, err := c.Mem.readPage(ea, PermR); err == nil {
+		data := &zeroPage // mapped, never written: the first store allocates it and moves gen
+		if pg != nil {
+			data = pg.data
+		}
+		c.tlb.rTag, c.tlb.rPage = vpn, data
+		c.victim.rTag[k], c.victim.rPage[k] = vpn, data
 	}
 	return false
 }
