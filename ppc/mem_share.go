@@ -44,11 +44,109 @@ func (m *Memory) pokeShared(addr uint32, b []byte) bool {
 		return false
 	}
 	p := derivedPage(derivedKey{src: src, vpn: addr >> pageShift, off: addr & pageMask, data: string(b)})
-	l = m.leafFor(addr, false)
-	l.pages[j] = p
-	l.flags[j] |= flagShared
-	m.gen++
+	m.installShared(addr, p)
 	return true
+}
+
+// installShared maps the shared page p at addr. Where the leaf (and its mid) are shared,
+// the patched leaf and mid are shared too: every process patching the same page of the
+// same table gets the same new leaf and mid, so installing a probe on 65,536 ranks copies
+// no table either.
+func (m *Memory) installShared(addr uint32, p *page) {
+	i, j, k := addr>>midShift, addr>>leafShift&(midLen-1), addr>>pageShift&(leafLen-1)
+	md := m.root[i]
+	l := md.leaves[j]
+	flags := l.flags[k] | flagShared
+	switch {
+	case !m.shared[i] && !md.shared[j]:
+		l.pages[k], l.flags[k] = p, flags
+	case !m.shared[i]:
+		md.leaves[j] = derivedLeaf(leafKey{l, k, p, flags})
+	default:
+		m.root[i] = derivedMid(midKey{md, j, derivedLeaf(leafKey{l, k, p, flags})})
+	}
+	m.gen++
+}
+
+// leafKey names a shared leaf by the leaf it was made from and the slot it changes.
+type leafKey struct {
+	src   *leaf
+	k     uint32
+	p     *page
+	flags Perm
+}
+
+// midKey names a shared mid by the mid it was made from and the leaf it changes.
+type midKey struct {
+	src *mid
+	j   uint32
+	l   *leaf
+}
+
+var derivedTables struct {
+	mu     sync.Mutex
+	leaves map[leafKey]weak.Pointer[leaf]
+	mids   map[midKey]weak.Pointer[mid]
+}
+
+// derivedLeaf returns the leaf k describes, making it the first time. Its pages are all
+// shared.
+func derivedLeaf(k leafKey) *leaf {
+	t := &derivedTables
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if l := t.leaves[k].Value(); l != nil {
+		return l
+	}
+	n := &leaf{pages: k.src.pages, flags: k.src.flags}
+	for i, p := range n.pages {
+		if p != nil {
+			n.flags[i] |= flagShared
+		}
+	}
+	n.pages[k.k], n.flags[k.k] = k.p, k.flags
+	if t.leaves == nil {
+		t.leaves = map[leafKey]weak.Pointer[leaf]{}
+	}
+	wp := weak.Make(n)
+	t.leaves[k] = wp
+	runtime.AddCleanup(n, func(k leafKey) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.leaves[k] == wp {
+			delete(t.leaves, k)
+		}
+	}, k)
+	return n
+}
+
+// derivedMid returns the mid k describes, making it the first time. Its leaves are all
+// shared.
+func derivedMid(k midKey) *mid {
+	t := &derivedTables
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if md := t.mids[k].Value(); md != nil {
+		return md
+	}
+	n := &mid{leaves: k.src.leaves}
+	n.leaves[k.j] = k.l
+	for i, l := range n.leaves {
+		n.shared[i] = l != nil
+	}
+	if t.mids == nil {
+		t.mids = map[midKey]weak.Pointer[mid]{}
+	}
+	wp := weak.Make(n)
+	t.mids[k] = wp
+	runtime.AddCleanup(n, func(k midKey) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.mids[k] == wp {
+			delete(t.mids, k)
+		}
+	}, k)
+	return n
 }
 
 // derivedPage returns the page k describes, making it the first time.

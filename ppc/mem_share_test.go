@@ -33,8 +33,8 @@ func TestSharedPatches(t *testing.T) {
 	if p3 := page(procs[3], img.Entry); p3 == p0 {
 		t.Fatal("a different patch maps the same page")
 	}
-	if s := procs[1].Mem.Stats(); s.PrivatePages != 1 { // the stack page only
-		t.Errorf("patched process has %d private pages, want 1", s.PrivatePages)
+	if s := procs[1].Mem.Stats(); s.PrivatePages != 1 || s.PrivateLeaves != 1 { // the stack's
+		t.Errorf("patched process has %d private pages and %d private leaves, want 1 and 1", s.PrivatePages, s.PrivateLeaves)
 	}
 	for i, c := range procs {
 		c.Step()
