@@ -83,8 +83,9 @@
 // header holds its bytes and its predecoded code. Poke writes ignoring PermW (a debugger
 // patching text); copy-on-write still applies, and processes that Poke the same bytes
 // into the same shared (or never written) executable page map one patched page, with one
-// predecode (mem_share.go): a probe installed on 65,536 ranks costs one text page and one
-// trampoline page, not 65,536 of each. Stats counts private and shared pages and
+// predecode, and the same patched leaf and mid of the table (mem_share.go): a probe
+// installed on 65,536 ranks costs one text page, one trampoline page and their tables,
+// not 65,536 of each. Stats counts private and shared pages and
 // the bytes a Memory costs beyond what it shares. (Transparent huge pages for the slabs
 // were measured and rejected: with the kernel's synchronous compaction, touching 2 GiB
 // took 13 s instead of 1.8 s.)

@@ -9,6 +9,7 @@
 # Each size runs RUNS times (default 3); the row holds the medians. Runs above 8,192
 # ranks take /tmp/dpcl-big.lock so only one large simulation uses the machine's memory at
 # a time. The environment is emptied (env -i) so every size runs the same instructions.
+# exec_scaling.csv next to this script holds a run of it.
 set -eu
 RUNS=${1:-3}
 [ $# -gt 0 ] && shift
