@@ -40,6 +40,7 @@ func NewSandbox() *lua.LState {
 		L.Push(lua.LString(lib.name))
 		L.Call(1, 0)
 	}
+	installProtectedCalls(L)
 	g := L.G.Global
 	for _, name := range sandboxRemoved {
 		g.RawSetString(name, lua.LNil)

@@ -82,6 +82,7 @@ func NewSessionWith(o Options) (*Session, error) {
 	ud := L.NewUserData()
 	ud.Value = s
 	L.G.Registry.RawSetString(sessionKey, ud)
+	installProtectedCalls(L)
 	installHostFuncs(s)
 	installTypes(s)
 	installModules(s)
