@@ -41,6 +41,15 @@ func NewSandbox() *lua.LState {
 		L.Call(1, 0)
 	}
 	installProtectedCalls(L)
+	installSizeChecks(L)
+	// Method calls on strings reach the string library through the string metatable; a
+	// metatable of its own keeps getmetatable("") from handing the shared table out.
+	if lib, ok := L.GetGlobal(lua.StringLibName).(*lua.LTable); ok {
+		mt := L.NewTable()
+		mt.RawSetString("__index", lib)
+		mt.RawSetString("__metatable", lua.LFalse)
+		L.SetMetatable(lua.LString(""), mt)
+	}
 	g := L.G.Global
 	for _, name := range sandboxRemoved {
 		g.RawSetString(name, lua.LNil)
@@ -55,6 +64,35 @@ func NewSandbox() *lua.LState {
 		}
 	}
 	return L
+}
+
+// sandboxLibTables are the library tables each environment gets a copy of, so that what
+// one node stores in string, table or math stays its own.
+var sandboxLibTables = map[string]bool{lua.StringLibName: true, lua.TabLibName: true, lua.MathLibName: true}
+
+// NewEnvironment returns a fresh global table for sandboxed code run in L (a NewSandbox
+// state): a copy of the sandbox's globals with copies of its library tables, and _G
+// pointing to itself. Code whose functions have it as their environment (fn.Env) sees no
+// global another environment set, whichever pooled state runs it.
+func NewEnvironment(L *lua.LState) *lua.LTable {
+	env := L.CreateTable(0, 48)
+	L.G.Global.ForEach(func(k, v lua.LValue) {
+		if name, ok := k.(lua.LString); ok && sandboxLibTables[string(name)] {
+			if lib, ok := v.(*lua.LTable); ok {
+				cp := L.CreateTable(0, 32)
+				// string.__index is the shared table itself: leave it out.
+				lib.ForEach(func(k, v lua.LValue) {
+					if k != lua.LString("__index") {
+						cp.RawSet(k, v)
+					}
+				})
+				v = cp
+			}
+		}
+		env.RawSet(k, v)
+	})
+	env.RawSetString("_G", env)
+	return env
 }
 
 // ErrDeadline is wrapped by the error CallWithDeadline returns when the call ran out of time.

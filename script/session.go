@@ -83,6 +83,7 @@ func NewSessionWith(o Options) (*Session, error) {
 	ud.Value = s
 	L.G.Registry.RawSetString(sessionKey, ud)
 	installProtectedCalls(L)
+	installSizeChecks(L)
 	installHostFuncs(s)
 	installTypes(s)
 	installModules(s)
