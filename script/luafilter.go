@@ -10,7 +10,6 @@ import (
 
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
 )
 
 // LuaFilterKind is the netreduce filter kind of Lua filters: their FilterSpec carries the
@@ -72,11 +71,7 @@ func compileLuaFilter(origin string, src []byte) (*luaProgram, error) {
 	if p, ok := programs.Load(key); ok {
 		return p.(*luaProgram), nil
 	}
-	chunk, err := parse.Parse(bytes.NewReader(src), origin)
-	if err != nil {
-		return nil, fmt.Errorf("filter %s: %w", origin, err)
-	}
-	proto, err := lua.Compile(chunk, origin)
+	proto, err := compileChecked(bytes.NewReader(src), origin)
 	if err != nil {
 		return nil, fmt.Errorf("filter %s: %w", origin, err)
 	}

@@ -199,3 +199,68 @@ false	t.lua:7: table.concat: the result would be 2 GiB, over the limit of 1 GiB
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestConcatenationLimit: doubling a string with .. fails with an error pcall catches, in
+// the session and in a filter, before the string is built; ordinary concatenation,
+// numbers, metamethods and the error for bad operands behave as in the VM.
+func TestConcatenationLimit(t *testing.T) {
+	defer func(old int64) { MaxString = old }(MaxString)
+	MaxString = 8 << 20
+	got := runLua(t, `local s = string.rep("x", 2^20)
+print(pcall(function() while true do s = s .. s end end))
+print(#s, 1 .. 2, "a" .. "b" .. 3.5)
+local v = setmetatable({}, {__concat = function(a, b) return "meta" end})
+print(v .. "x", "x" .. v)
+print(pcall(function() return "a" .. nil end))
+local function tail(a) return a .. "!" end
+print(tail("end"))`)
+	want := `false	t.lua:2: string concatenation: the result would be 16 MiB, over the limit of 8 MiB
+8388608	12	ab3.5
+meta	meta
+false	t.lua:6: cannot perform concat operation between string and nil
+end!
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	f, err := LoadLuaFilter(writeFilter(t, "double.lua", `return {
+  filter = function(state, packets)
+    local s = "x"
+    local ok, err = pcall(function() while true do s = s .. s end end)
+    return {#s, err}
+  end}`), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := newLuaTransform(f.Spec(nil), netreduce.NodeInfo{})
+	out, err := tr.Filter([]*netreduce.Packet{{Count: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg, _ := out[0].Values[1].(string); out[0].Values[0] != int64(64<<20) ||
+		!strings.HasSuffix(msg, "double.lua:4: string concatenation: the result would be 128 MiB, over the limit of 64 MiB") {
+		t.Errorf("got %v", out[0].Values)
+	}
+}
+
+// TestGsubLimit: string.gsub cannot grow a string past the limit, with a string, function
+// or table replacement; ordinary substitutions are unchanged.
+func TestGsubLimit(t *testing.T) {
+	defer func(old int64) { MaxString = old }(MaxString)
+	MaxString = 8 << 20
+	got := runLua(t, `local s = string.rep("x", 2^20)
+print(pcall(string.gsub, s, "x", "%0%0%0%0%0%0%0%0%0"))
+print(pcall(string.gsub, s, "x", function(c) return c:rep(16) end))
+print(pcall(string.gsub, s, "x", {x = ("y"):rep(16)}))
+print(("hello world"):gsub("(%w+)", "<%1>"))
+print(("a,b"):gsub("%a", {a = "1"}), ("a,b"):gsub("%a", string.upper, 1))`)
+	want := `false	t.lua:2: string.gsub: the result could reach 28 MiB, over the limit of 8 MiB
+false	t.lua:3: string.gsub: the result would exceed the limit of 8 MiB
+false	t.lua:4: string.gsub: the result would exceed the limit of 8 MiB
+<hello> <world>	2
+1,b	A,b	1
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

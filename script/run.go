@@ -33,11 +33,11 @@ func (s *Session) LoadAt(src, name string, first int) (*lua.LFunction, error) {
 		first = 1
 	}
 	s.remember(name, src, first)
-	fn, err := s.L.Load(strings.NewReader(strings.Repeat("\n", first-1)+src), name)
+	proto, err := compileChecked(strings.NewReader(strings.Repeat("\n", first-1)+src), name)
 	if err != nil {
 		return nil, s.syntaxError(err, name, first+strings.Count(src, "\n"))
 	}
-	return fn, nil
+	return s.L.NewFunctionFromProto(proto), nil
 }
 
 // LoadInteractive compiles a line typed at the REPL (or given with -e) the way the

@@ -42,6 +42,7 @@ func NewSandbox() *lua.LState {
 	}
 	installProtectedCalls(L)
 	installSizeChecks(L)
+	installCheckedConcat(L, L.G.Global)
 	// Method calls on strings reach the string library through the string metatable; a
 	// metatable of its own keeps getmetatable("") from handing the shared table out.
 	if lib, ok := L.GetGlobal(lua.StringLibName).(*lua.LTable); ok {

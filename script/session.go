@@ -84,6 +84,7 @@ func NewSessionWith(o Options) (*Session, error) {
 	L.G.Registry.RawSetString(sessionKey, ud)
 	installProtectedCalls(L)
 	installSizeChecks(L)
+	installCheckedConcat(L, L.G.Global)
 	installHostFuncs(s)
 	installTypes(s)
 	installModules(s)
