@@ -43,10 +43,11 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // instruction, which is where the budget counts; once spent, every following instruction
 // fails again, so pcall inside the script cannot keep the call alive.
 type budget struct {
-	left  int64
-	lim   Limits
-	roots []lua.LValue // what the call's memory is measured from
-	err   error
+	left   int64
+	lim    Limits
+	roots  []lua.LValue          // what the call's memory is measured from
+	states map[*lua.LState]bool // the state and threads running the call: their locals count
+	err    error
 }
 
 func (b *budget) Deadline() (time.Time, bool) { return time.Time{}, false }
@@ -75,7 +76,11 @@ func (b *budget) checkMemory() error {
 	if b.lim.Memory <= 0 {
 		return nil
 	}
-	if n := measure(b.roots, b.lim.Memory); n > b.lim.Memory {
+	roots := b.roots
+	for st := range b.states {
+		roots = appendLocals(roots, st)
+	}
+	if n := measure(roots, b.lim.Memory); n > b.lim.Memory {
 		return fmt.Errorf("%w: the filter's state and globals hold more than %d MiB", ErrBudget, b.lim.Memory>>20)
 	}
 	return nil
@@ -99,7 +104,8 @@ func CallWithBudget(L *lua.LState, lim Limits, roots []lua.LValue, fn *lua.LFunc
 	if fn == nil {
 		return nil, errors.New("script: call with budget: nil function")
 	}
-	b := &budget{left: lim.Instructions, lim: lim, roots: append(append(roots[:len(roots):len(roots)], fn), args...)}
+	b := &budget{left: lim.Instructions, lim: lim, roots: append(append(roots[:len(roots):len(roots)], fn), args...),
+		states: map[*lua.LState]bool{L: true}}
 	L.SetContext(b)
 	defer L.RemoveContext()
 	out, err := protectedCall(L, fn, lua.MultRet, args...)
@@ -118,6 +124,23 @@ func CallWithBudget(L *lua.LState, lim Limits, roots []lua.LValue, fn *lua.LFunc
 		return nil, fmt.Errorf("script: %s", errorMessage(err))
 	}
 	return out, nil
+}
+
+// appendLocals adds the values in the registers of every active frame of st.
+func appendLocals(roots []lua.LValue, st *lua.LState) []lua.LValue {
+	for level := 0; ; level++ {
+		dbg, ok := st.GetStack(level)
+		if !ok {
+			return roots
+		}
+		for n := 1; ; n++ {
+			name, v := st.GetLocal(dbg, n)
+			if name == "" {
+				break
+			}
+			roots = append(roots, v)
+		}
+	}
 }
 
 // slotCost is what one table slot counts for in a memory budget (key, value, overhead).

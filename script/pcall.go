@@ -111,6 +111,9 @@ func (p *protector) thread(L *lua.LState) *lua.LState {
 	}
 	if ctx := L.Context(); ctx != nil {
 		th.SetContext(ctx)
+		if b, ok := ctx.(*budget); ok {
+			b.states[th] = true
+		}
 	} else {
 		th.RemoveContext()
 	}

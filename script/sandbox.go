@@ -1,11 +1,7 @@
 package script
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"strings"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -32,7 +28,8 @@ var sandboxRemoved = []string{
 // NewSandbox returns a Lua state for untrusted, shippable code (Lua filters, back-end
 // behaviour): base (without file access, code loading, print or environment games), table,
 // string and math. There is no io, os, debug, package, coroutine or channel library. Run
-// its functions through CallWithDeadline so a runaway loop cannot stall the caller.
+// its functions through CallWithBudget, in an environment from NewEnvironment, so a
+// runaway loop or a growing state cannot stall or exhaust the caller.
 func NewSandbox() *lua.LState {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
 	for _, lib := range sandboxLibs {
@@ -94,50 +91,6 @@ func NewEnvironment(L *lua.LState) *lua.LTable {
 	})
 	env.RawSetString("_G", env)
 	return env
-}
-
-// ErrDeadline is wrapped by the error CallWithDeadline returns when the call ran out of time.
-var ErrDeadline = errors.New("deadline exceeded")
-
-// CallWithDeadline calls fn(args...) in L and returns all of its results. The call is
-// stopped once d of wall time has passed (d <= 0 means no limit): the state's context is
-// cancelled, which gopher-lua checks before every instruction, so even a `while true do
-// end` ends, and pcall inside the script cannot keep it alive because every following
-// instruction fails again. Errors carry the script's file:line when the failure happened in
-// Lua code. L must not have a context of its own; it has none afterwards.
-func CallWithDeadline(L *lua.LState, d time.Duration, fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, error) {
-	if fn == nil {
-		return nil, errors.New("script: call with deadline: nil function")
-	}
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
-	if d > 0 {
-		ctx, cancel = context.WithTimeout(ctx, d)
-	}
-	defer cancel()
-	L.SetContext(ctx)
-	defer L.RemoveContext()
-
-	base := L.GetTop()
-	L.Push(fn)
-	for _, a := range args {
-		L.Push(a)
-	}
-	err := L.PCall(len(args), lua.MultRet, nil)
-	if err != nil {
-		L.SetTop(base)
-		if ctx.Err() == context.DeadlineExceeded {
-			where := strings.TrimSuffix(errorMessage(err), context.DeadlineExceeded.Error())
-			return nil, fmt.Errorf("script: %s%w (%v)", where, ErrDeadline, d)
-		}
-		return nil, fmt.Errorf("script: %s", errorMessage(err))
-	}
-	n := L.GetTop() - base
-	out := make([]lua.LValue, n)
-	for i := range n {
-		out[i] = L.Get(base + 1 + i)
-	}
-	L.SetTop(base)
-	return out, nil
 }
 
 // errorMessage returns the Lua error value of err without gopher-lua's stack traceback;
