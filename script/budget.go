@@ -45,7 +45,7 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 type budget struct {
 	left   int64
 	lim    Limits
-	roots  []lua.LValue          // what the call's memory is measured from
+	roots  []lua.LValue         // what the call's memory is measured from
 	states map[*lua.LState]bool // the state and threads running the call: their locals count
 	err    error
 }
