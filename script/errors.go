@@ -102,11 +102,6 @@ func (s *Session) runtimeError(err error) *Error {
 		e.File = m[1]
 		e.Line, _ = strconv.Atoi(m[2])
 		e.Msg = m[3]
-		if tb := tracebackAt.FindStringSubmatch(e.Traceback); e.File == protectChunk && tb != nil {
-			// Stopped (Ctrl-C, budget) right after a pcall returned: report the caller.
-			e.File = tb[1]
-			e.Line, _ = strconv.Atoi(tb[2])
-		}
 	} else if m := tracebackAt.FindStringSubmatch(e.Traceback); m != nil {
 		// error(value) and panicking Go functions give no position: take the innermost
 		// Lua frame of the traceback.

@@ -2,7 +2,6 @@ package script
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -21,10 +20,11 @@ import (
 // caller's. Threads are pooled per state; a finished thread is reused.
 //
 // A protected call made from a coroutine runs resumed on its thread, so a coroutine.yield
-// inside it reaches the coroutine's resumer: the Lua half of pcall (protectLua) yields what
-// the thread yielded and resumes the thread with what it gets back. Outside a coroutine a
-// yield has nowhere to go; the call runs directly and the yield fails inside it, as it
-// does for the standard pcall.
+// inside it reaches the coroutine's resumer: pcall yields the coroutine with what the
+// thread yielded and parks the thread; the session's coroutine.resume and coroutine.wrap
+// resume a parked thread first and hand its results to the coroutine as those of the
+// pcall (coroutine.go). Outside a coroutine a yield has nowhere to go; the call runs
+// directly and the yield fails inside it, as it does for the standard pcall.
 
 const protectorKey = "dpclsh.protector"
 
@@ -33,27 +33,17 @@ const maxIdleThreads = 4
 
 // protector is the thread pool of one Lua state (its G: the state and its coroutines).
 type protector struct {
-	idle    []*lua.LState
-	resumed map[*lua.LState]bool // pool threads running resumed, whose yields go on outward
+	idle   []*lua.LState
+	parked map[*lua.LState]parkedCall // a coroutine -> the protected call it yielded from
 }
 
-func newProtector() *protector { return &protector{resumed: map[*lua.LState]bool{}} }
+// parkedCall is a protected call whose thread yielded: resuming its coroutine resumes it.
+type parkedCall struct {
+	th *lua.LState
+	h  *lua.LFunction // xpcall's handler, or nil
+}
 
-// protectLua is the Lua half of pcall and xpcall. The Go halves return nil and the call's
-// results when it finished, or the thread and what it yielded when it yielded; finish
-// yields those on and resumes the thread with the answer until it finishes. It carries
-// xpcall's handler, which runs once the resumed thread has failed. The Go halves
-// are bound to locals named after the functions so argument errors name them.
-const protectLua = `local pcall, xpcall, resume, yield = ...
-local function finish(h, th, ...)
-  if th == nil then return ... end
-  return finish(h, resume(th, h, yield(...)))
-end
-return function(...) return finish(nil, pcall(...)) end,
-  function(f, h, ...) return finish(h, xpcall(f, h, ...)) end`
-
-// protectChunk is the chunk name of protectLua, as tracebacks show it.
-const protectChunk = "[pcall]"
+func newProtector() *protector { return &protector{parked: map[*lua.LState]parkedCall{}} }
 
 // installProtectedCalls replaces pcall and xpcall in L's globals (and in the base library
 // table, which may be a different one) and creates L's thread pool.
@@ -61,28 +51,18 @@ func installProtectedCalls(L *lua.LState) {
 	ud := L.NewUserData()
 	ud.Value = newProtector()
 	L.G.Registry.RawSetString(protectorKey, ud)
-	fn, err := L.Load(strings.NewReader(protectLua), protectChunk)
-	if err != nil {
-		panic("script: protected calls: " + err.Error())
-	}
-	L.Push(fn)
-	L.Push(L.NewFunction(pcallStart))
-	L.Push(L.NewFunction(xpcallStart))
-	L.Push(L.NewFunction(pcallResume))
-	L.Push(L.NewFunction(func(L *lua.LState) int { return -1 }))
-	L.Call(4, 2)
-	pcall, xpcall := L.Get(-2), L.Get(-1)
-	L.Pop(2)
 	tables := []*lua.LTable{L.G.Global}
 	if loaded, ok := L.G.Registry.RawGetString("_LOADED").(*lua.LTable); ok {
 		if base, ok := loaded.RawGetString("_G").(*lua.LTable); ok && base != L.G.Global {
 			tables = append(tables, base)
 		}
 	}
+	pcall, xpcall := L.NewFunction(luaPcall), L.NewFunction(luaXpcall)
 	for _, t := range tables {
 		t.RawSetString("pcall", pcall)
 		t.RawSetString("xpcall", xpcall)
 	}
+	installCoroutines(L)
 }
 
 // protectorOf returns the pool of L's state, creating it for a state that has none (a
@@ -150,70 +130,45 @@ func (p *protector) release(th *lua.LState) {
 	}
 }
 
-// canYield reports whether a yield from L reaches a coroutine's resumer: L is a
-// coroutine, or a pool thread resumed (transitively) from one.
-func (p *protector) canYield(L *lua.LState) bool {
-	for L.Parent != nil {
-		if !p.resumed[L] {
-			return true
-		}
-		L = L.Parent
-	}
-	return false
-}
-
-// argError raises "bad argument" at the position of the Lua code that called pcall or
-// xpcall (level 2: past the Go half and the Lua half), when that frame is still there.
-func argError(L *lua.LState, fn string, n int, msg string) {
-	where := L.Where(2)
-	if where != "" && !strings.HasPrefix(where, protectChunk+":") {
-		where += " "
-	} else {
-		where = ""
-	}
-	L.Error(lua.LString(where+"bad argument #"+strconv.Itoa(n)+" to "+fn+" ("+msg+")"), 0)
-}
-
-// pcallStart is the Go half of pcall(f, ...).
-func pcallStart(L *lua.LState) int {
-	if L.GetTop() == 0 {
-		argError(L, "pcall", 1, "value expected")
-	}
-	f := L.Get(1)
+// luaPcall is pcall(f, ...).
+func luaPcall(L *lua.LState) int {
+	f := L.CheckAny(1)
 	if f.Type() != lua.LTFunction && L.GetMetaField(f, "__call").Type() != lua.LTFunction {
-		L.Push(lua.LNil)
 		L.Push(lua.LFalse)
 		L.Push(lua.LString("attempt to call a " + f.Type().String() + " value"))
-		return 3
+		return 2
 	}
-	return protectorOf(L).start(L, f, nil, 2)
+	return protectorOf(L).call(L, f, nil, 2)
 }
 
-// xpcallStart is the Go half of xpcall(f, handler).
-func xpcallStart(L *lua.LState) int {
-	f, ok := L.Get(1).(*lua.LFunction)
-	if !ok {
-		argError(L, "xpcall", 1, "function expected, got "+L.Get(1).Type().String())
-	}
-	h, ok := L.Get(2).(*lua.LFunction)
-	if !ok {
-		argError(L, "xpcall", 2, "function expected, got "+L.Get(2).Type().String())
-	}
-	return protectorOf(L).start(L, f, h, 3)
+// luaXpcall is xpcall(f, handler).
+func luaXpcall(L *lua.LState) int {
+	f := L.CheckFunction(1)
+	h := L.CheckFunction(2)
+	return protectorOf(L).call(L, f, h, 3)
 }
 
-// start runs f with L's values from index first on as arguments, and pushes nil and the
-// results (true, values... or false, error) or, when the call yielded, the thread and the
-// yielded values.
-func (p *protector) start(L *lua.LState, f lua.LValue, h *lua.LFunction, first int) int {
+// call runs f with L's values from index first on as arguments and pushes true and the
+// results, or false and the error (passed through h when given). In a coroutine (L has a
+// resumer) a Lua function runs resumed, and a yield inside it yields L.
+func (p *protector) call(L *lua.LState, f lua.LValue, h *lua.LFunction, first int) int {
 	top := L.GetTop()
-	fn, _ := f.(*lua.LFunction)
-	if fn != nil && !fn.IsG && p.canYield(L) {
+	if fn, _ := f.(*lua.LFunction); fn != nil && !fn.IsG && L.Parent != nil {
 		args := make([]lua.LValue, 0, max(top-first+1, 0))
 		for i := first; i <= top; i++ {
 			args = append(args, L.Get(i))
 		}
-		return p.resume(L, p.thread(L), fn, h, args)
+		th := p.thread(L)
+		st, err, vals := L.Resume(th, fn, args...)
+		if st == lua.ResumeYield {
+			p.parked[L] = parkedCall{th, h}
+			return L.Yield(vals...)
+		}
+		out := p.finish(L, th, h, st, err, vals)
+		for _, v := range out {
+			L.Push(v)
+		}
+		return len(out)
 	}
 	th := p.thread(L)
 	th.Push(f)
@@ -221,84 +176,32 @@ func (p *protector) start(L *lua.LState, f lua.LValue, h *lua.LFunction, first i
 		th.Push(L.Get(i))
 	}
 	err := th.PCall(max(top-first+1, 0), lua.MultRet, h)
-	L.Push(lua.LNil)
 	if err != nil {
 		L.Push(lua.LFalse)
-		L.Push(locateGoError(L, fn, errorObject(err)))
+		L.Push(locateGoError(L, f, errorObject(err)))
 		if h == nil {
 			p.release(th)
 		}
 		// A handler stops gopher-lua from closing the failed frames' upvalues, so a
 		// closure they made may still point into the thread's stack: never reuse it.
-		return 3
+		return 2
 	}
 	n := th.GetTop()
 	L.Push(lua.LTrue)
 	th.XMoveTo(L, n)
 	p.release(th)
-	return n + 2
+	return n + 1
 }
 
-// locateGoError gives the error of a Go function called directly by pcall (pcall(error,
-// "x"), pcall(bgl.run, ...)) the position of the Lua code that called pcall: on the
-// thread no Lua frame lies below the Go function, so gopher-lua found none and left the
-// message starting with the space that would have followed it. When pcall was
-// tail-called (`return pcall(f)`) that code's frame is gone; the message then has no
-// position, as in Lua 5.1.
-func locateGoError(L *lua.LState, fn *lua.LFunction, obj lua.LValue) lua.LValue {
-	msg, ok := obj.(lua.LString)
-	if fn == nil || !fn.IsG || !ok || !strings.HasPrefix(string(msg), " ") {
-		return obj
-	}
-	where := L.Where(2)
-	if where == "" || strings.HasPrefix(where, protectChunk+":") {
-		return msg[1:]
-	}
-	return lua.LString(where) + msg
-}
-
-// pcallResume is the Go half that resumes a yielded protected call: resume(th, h, ...),
-// h being xpcall's handler or nil.
-func pcallResume(L *lua.LState) int {
-	th := L.CheckThread(1)
-	h, _ := L.Get(2).(*lua.LFunction)
-	args := make([]lua.LValue, 0, max(L.GetTop()-2, 0))
-	for i := 3; i <= L.GetTop(); i++ {
-		args = append(args, L.Get(i))
-	}
-	return protectorOf(L).resume(L, th, nil, h, args)
-}
-
-// resume starts (fn != nil) or continues th as a coroutine of L and pushes what start
-// pushes. The handler of a resumed xpcall runs after the thread has unwound.
-func (p *protector) resume(L, th *lua.LState, fn, h *lua.LFunction, args []lua.LValue) int {
-	if fn == nil {
-		if ctx := L.Context(); ctx != nil {
-			th.SetContext(ctx)
-		}
-	}
-	p.resumed[th] = true
-	prev := L.G.CurrentThread
-	st, err, vals := L.Resume(th, fn, args...)
-	L.G.CurrentThread = prev
-	delete(p.resumed, th)
-	switch st {
-	case lua.ResumeYield:
-		L.Push(th)
-		for _, v := range vals {
-			L.Push(v)
-		}
-		return len(vals) + 1
-	case lua.ResumeOK:
+// finish turns the end of a resumed protected call into pcall's results and retires its
+// thread: a finished one goes back to the pool, a failed one (it keeps the frames the
+// error unwound through) is dropped. The handler of a resumed xpcall runs after the
+// thread has unwound.
+func (p *protector) finish(L, th *lua.LState, h *lua.LFunction, st lua.ResumeState, err error, vals []lua.LValue) []lua.LValue {
+	if st == lua.ResumeOK {
 		p.release(th)
-		L.Push(lua.LNil)
-		L.Push(lua.LTrue)
-		for _, v := range vals {
-			L.Push(v)
-		}
-		return len(vals) + 2
+		return append([]lua.LValue{lua.LTrue}, vals...)
 	}
-	// A failed thread keeps the frames the error unwound through: it is not reused.
 	obj := errorObject(err)
 	if h != nil {
 		out, herr := protectedCall(L, h, 1, obj)
@@ -306,10 +209,23 @@ func (p *protector) resume(L, th *lua.LState, fn, h *lua.LFunction, args []lua.L
 			obj = out[0]
 		}
 	}
-	L.Push(lua.LNil)
-	L.Push(lua.LFalse)
-	L.Push(obj)
-	return 3
+	return []lua.LValue{lua.LFalse, obj}
+}
+
+// locateGoError gives the error of a Go function called directly by pcall (pcall(error,
+// "x"), pcall(bgl.run, ...)) the position of the Lua code that called pcall: on the
+// thread no Lua frame lies below the Go function, so gopher-lua found none and left the
+// message starting with the space that would have followed it.
+func locateGoError(L *lua.LState, f lua.LValue, obj lua.LValue) lua.LValue {
+	fn, _ := f.(*lua.LFunction)
+	msg, ok := obj.(lua.LString)
+	if fn == nil || !fn.IsG || !ok || !strings.HasPrefix(string(msg), " ") {
+		return obj
+	}
+	if where := L.Where(1); where != "" {
+		return lua.LString(where) + msg
+	}
+	return msg[1:]
 }
 
 // errorObject is the Lua error value of err, as pcall returns it.

@@ -49,8 +49,8 @@ print(pcall(42))`,
 			"true\n7\nfalse\tt.lua:3: attempt to index a non-table object(nil) with key 'x'\nfalse\tt.lua:4: direct\nfalse\tattempt to call a number value\n"},
 		{"callable table", `print(pcall(setmetatable({}, {__call = function(_, a) return a * 2 end}), 21))`, "true\t42\n"},
 		{"xpcall handler", `print(xpcall(function() error("boom") end, function(e) return "handled: " .. e end))`, "false\thandled: t.lua:1: boom\n"},
-		{"argument errors", `print(pcall(pcall)); print(pcall(xpcall, print))`,
-			"false\tbad argument #1 to pcall (value expected)\nfalse\tbad argument #2 to xpcall (function expected, got nil)\n"},
+		{"argument errors", `print(pcall(function() pcall() end)); print(pcall(function() xpcall(print) end))`,
+			"false\tt.lua:1: bad argument #1 to pcall (value expected)\nfalse\tt.lua:1: bad argument #2 to xpcall (function expected, got nil)\n"},
 		{"yield through pcall", `local co = coroutine.wrap(function()
   local ok, v = pcall(function() local got = coroutine.yield("out"); return got * 2 end)
   return ok, v
@@ -63,15 +63,20 @@ end)
 print(coroutine.resume(co)); print(coroutine.resume(co)); print(coroutine.resume(co))`,
 			"true\tdeep\ntrue\tfalse\tt.lua:2: after\ntrue\n"},
 		{"yield through xpcall keeps the handler", `local co = coroutine.wrap(function()
-  return xpcall(function() coroutine.yield(5) error("late") end, function(e) return "H " .. e end)
+  local ok, e = xpcall(function() coroutine.yield(5) error("late") end, function(e) return "H " .. e end)
+  return ok, e
 end)
 print(co()); print(co())`, "5\nfalse\tH t.lua:2: late\n"},
+		{"resume and wrap of plain coroutines", `local co = coroutine.create(function(a) local b = coroutine.yield(a + 1) error("x" .. b) end)
+print(coroutine.resume(co, 1)); print(coroutine.resume(co, 2)); print(coroutine.resume(co))
+local w = coroutine.wrap(function() coroutine.yield(1) error({}) end)
+print(w()); print(pcall(w))`, "true\t2\nfalse\tt.lua:1: x2\nfalse\tcan not resume a dead thread\n1\nfalse\ttable: "},
 		{"yield outside a coroutine is an error", `print(pcall(function() coroutine.yield(1) end))`,
 			"false\tt.lua:1: can not yield from outside of a coroutine\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := runLua(t, tc.src); got != tc.want {
+			if got := runLua(t, tc.src); got != tc.want && !(strings.HasSuffix(tc.want, ": ") && strings.HasPrefix(got, tc.want)) {
 				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
 			}
 		})
