@@ -2,8 +2,11 @@ package script
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -167,5 +170,36 @@ for i = 1, n do pcall(f, i) end`
 				}
 			})
 		}
+	}
+}
+
+// TestInterruptInsideProtectedCalls: Ctrl-C stops a chunk looping inside pcall, inside a
+// coroutine, and inside a protected call parked by a yield, and the error names the line.
+func TestInterruptInsideProtectedCalls(t *testing.T) {
+	for _, src := range []string{
+		"local n = 0\nwhile true do pcall(function() while true do n = n + 1 end end) end",
+		"local co = coroutine.wrap(function()\nwhile true do pcall(function() while true do end end) end end)\nco()",
+		"local co = coroutine.wrap(function() pcall(function() coroutine.yield() while true do end end) end)\nco()\nco()",
+	} {
+		s, err := NewSessionWith(Options{Stdout: io.Discard, Stderr: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- s.DoString(src, "i.lua") }()
+		var got error
+	wait:
+		for {
+			select {
+			case got = <-done:
+				break wait
+			case <-time.After(20 * time.Millisecond):
+				s.Interrupt()
+			}
+		}
+		if !errors.Is(got, ErrInterrupted) || !strings.Contains(got.Error(), "i.lua:") {
+			t.Errorf("%q: err = %v, want an interrupt at a line of i.lua", src, got)
+		}
+		s.Close()
 	}
 }
