@@ -264,3 +264,31 @@ false	t.lua:4: string.gsub: the result would exceed the limit of 8 MiB
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestLoadedChunksAreChecked: chunks compiled by loadstring, load and dofile get the same
+// concatenation check as the session's own; their results and messages are unchanged.
+func TestLoadedChunksAreChecked(t *testing.T) {
+	defer func(old int64) { MaxString = old }(MaxString)
+	MaxString = 8 << 20
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.lua")
+	if err := os.WriteFile(path, []byte("#!/usr/bin/env dpclsh\nlocal s = ...\nreturn 'file ' .. (s or 'nil')"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := runLua(t, `local double = loadstring("local s = ... while true do s = s .. s end", "double")
+print(pcall(double, string.rep("x", 2^20)))
+print(loadstring("return 1 +", "bad"))
+local parts = {"return ", "'a' .. ", "'b'"}
+local i = 0
+print(load(function() i = i + 1 return parts[i] end, "pieces")())
+print(loadfile("`+path+`")("x"), dofile("`+path+`"))
+print(loadfile("/nonexistent/x.lua"))`)
+	want := "false\tdouble:1: string concatenation: the result would be 16 MiB, over the limit of 8 MiB\n" +
+		"nil\tbad at EOF:   syntax error\n\n" +
+		"ab\n" +
+		"file x\tfile nil\n" +
+		"nil\tcan not open file: /nonexistent/x.lua\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

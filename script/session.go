@@ -85,6 +85,7 @@ func NewSessionWith(o Options) (*Session, error) {
 	installProtectedCalls(L)
 	installSizeChecks(L)
 	installCheckedConcat(L, L.G.Global)
+	installCheckedLoaders(L)
 	installHostFuncs(s)
 	installTypes(s)
 	installModules(s)
