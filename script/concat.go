@@ -12,8 +12,8 @@ import (
 // forty times asks Go for a terabyte, and Go ends the process when the host cannot
 // provide it. Code dpclsh compiles (session chunks, filter files) therefore has every
 // `a .. b` rewritten into a call of the global checkedConcatName, which measures first.
-// The name cannot be written as a Lua identifier, so no script refers to it by accident;
-// code loaded by load, loadstring, dofile or require is not rewritten.
+// The name cannot be written as a Lua identifier, so no script refers to it by accident.
+// The session's load functions compile through here too (load.go); require does not.
 
 // checkedConcatName is the global the rewritten concatenations call.
 const checkedConcatName = "(concat)"

@@ -64,6 +64,7 @@
 //     size first and raise an error over the limit (MaxString, 1 GiB, in a session; the
 //     memory budget in a sandbox). Concatenation happens inside the VM, so chunks this
 //     package compiles (session chunks, filter files) have each a .. b rewritten into a
-//     call of a checking function (concat.go); code loaded with load, loadstring, dofile
-//     or require is not rewritten. Tables can still grow a session without bound.
+//     call of a checking function (concat.go); the session's loadstring, load, loadfile
+//     and dofile compile the same way (load.go), require does not. Tables can still grow
+//     a session without bound.
 package script
