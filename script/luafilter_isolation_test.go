@@ -292,3 +292,29 @@ print(loadfile("/nonexistent/x.lua"))`)
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestEnvironmentOrderIsTheSame: pairs over an environment and its libraries visits keys in
+// the same order whichever state made it (gopher-lua opens its libraries from Go maps).
+func TestEnvironmentOrderIsTheSame(t *testing.T) {
+	order := func() string {
+		L := NewSandbox()
+		defer L.Close()
+		var b strings.Builder
+		env := NewEnvironment(L)
+		for k, v := env.Next(lua.LNil); k != lua.LNil; k, v = env.Next(k) {
+			b.WriteString(k.String() + " ")
+			if lib, ok := v.(*lua.LTable); ok && lib != env {
+				for lk, _ := lib.Next(lua.LNil); lk != lua.LNil; lk, _ = lib.Next(lk) {
+					b.WriteString(lk.String() + ",")
+				}
+			}
+		}
+		return b.String()
+	}
+	first := order()
+	for range 5 {
+		if got := order(); got != first {
+			t.Fatalf("order differs:\n%s\n%s", got, first)
+		}
+	}
+}

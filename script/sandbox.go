@@ -2,6 +2,7 @@ package script
 
 import (
 	"errors"
+	"sort"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -71,26 +72,64 @@ var sandboxLibTables = map[string]bool{lua.StringLibName: true, lua.TabLibName: 
 // NewEnvironment returns a fresh global table for sandboxed code run in L (a NewSandbox
 // state): a copy of the sandbox's globals with copies of its library tables, and _G
 // pointing to itself. Code whose functions have it as their environment (fn.Env) sees no
-// global another environment set, whichever pooled state runs it.
+// global another environment set, whichever pooled state runs it. Keys go in sorted
+// order, so pairs over the environment runs the same way in every node and every run.
 func NewEnvironment(L *lua.LState) *lua.LTable {
-	env := L.CreateTable(0, 48)
-	L.G.Global.ForEach(func(k, v lua.LValue) {
-		if name, ok := k.(lua.LString); ok && sandboxLibTables[string(name)] {
-			if lib, ok := v.(*lua.LTable); ok {
-				cp := L.CreateTable(0, 32)
-				// string.__index is the shared table itself: leave it out.
-				lib.ForEach(func(k, v lua.LValue) {
-					if k != lua.LString("__index") {
-						cp.RawSet(k, v)
-					}
-				})
-				v = cp
+	tmpl := envTemplateOf(L)
+	env := L.CreateTable(0, len(tmpl))
+	for _, e := range tmpl {
+		v := e.value
+		if e.lib != nil {
+			cp := L.CreateTable(0, len(e.lib))
+			for _, f := range e.lib {
+				cp.RawSetString(f.name, f.value)
 			}
+			v = cp
 		}
-		env.RawSet(k, v)
-	})
+		env.RawSetString(e.name, v)
+	}
 	env.RawSetString("_G", env)
 	return env
+}
+
+const envTemplateKey = "dpclsh.envtemplate"
+
+// envEntry is one global of the sandbox; lib holds the fields of a library table that
+// each environment copies.
+type envEntry struct {
+	name  string
+	value lua.LValue
+	lib   []envEntry
+}
+
+// envTemplateOf returns L's globals as sorted entries, computed once per state.
+func envTemplateOf(L *lua.LState) []envEntry {
+	if ud, ok := L.G.Registry.RawGetString(envTemplateKey).(*lua.LUserData); ok {
+		return ud.Value.([]envEntry)
+	}
+	tmpl := sortedEntries(L.G.Global)
+	for i, e := range tmpl {
+		if lib, ok := e.value.(*lua.LTable); ok && sandboxLibTables[e.name] {
+			tmpl[i].lib = sortedEntries(lib)
+		}
+	}
+	ud := L.NewUserData()
+	ud.Value = tmpl
+	L.G.Registry.RawSetString(envTemplateKey, ud)
+	return tmpl
+}
+
+// sortedEntries lists the string-keyed fields of t by name, leaving out _G and
+// string.__index (the shared table itself).
+func sortedEntries(t *lua.LTable) []envEntry {
+	var out []envEntry
+	t.ForEach(func(k, v lua.LValue) {
+		if name, ok := k.(lua.LString); ok && name != "_G" && name != "__index" {
+			out = append(out, envEntry{name: string(name), value: v})
+		}
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 // errorMessage returns the Lua error value of err without gopher-lua's stack traceback;
