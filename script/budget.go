@@ -146,38 +146,44 @@ func appendLocals(roots []lua.LValue, st *lua.LState) []lua.LValue {
 // slotCost is what one table slot counts for in a memory budget (key, value, overhead).
 const slotCost = 40
 
-// measure adds up the bytes reachable from roots, stopping once past limit.
+// measure adds up the bytes reachable from roots, stopping once past limit. Only tables
+// and functions go on the stack; numbers, booleans and strings are counted where found,
+// so a large array of numbers costs one pass.
 func measure(roots []lua.LValue, limit int64) int64 {
 	seen := map[lua.LValue]bool{}
 	var total int64
-	stack := append([]lua.LValue(nil), roots...)
-	for len(stack) > 0 && total <= limit {
-		v := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	var stack []lua.LValue
+	count := func(v lua.LValue) {
 		switch x := v.(type) {
 		case lua.LString:
 			total += int64(len(x)) + 16
+		case *lua.LTable, *lua.LFunction:
+			stack = append(stack, v)
+		}
+	}
+	for _, v := range roots {
+		count(v)
+	}
+	for len(stack) > 0 && total <= limit {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		switch x := v.(type) {
 		case *lua.LTable:
-			if seen[x] {
-				continue
-			}
-			seen[x] = true
 			total += 64
 			x.ForEach(func(k, v lua.LValue) {
 				total += slotCost
-				stack = append(stack, k, v)
+				count(k)
+				count(v)
 			})
-			if mt, ok := x.Metatable.(*lua.LTable); ok {
-				stack = append(stack, mt)
-			}
+			count(x.Metatable)
 		case *lua.LFunction:
-			if seen[x] || x.IsG {
-				continue
-			}
-			seen[x] = true
 			for _, uv := range x.Upvalues {
 				if uv != nil {
-					stack = append(stack, uv.Value())
+					count(uv.Value())
 				}
 			}
 		}
