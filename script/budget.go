@@ -150,15 +150,19 @@ const slotCost = 40
 // and functions go on the stack; numbers, booleans and strings are counted where found,
 // so a large array of numbers costs one pass.
 func measure(roots []lua.LValue, limit int64) int64 {
-	seen := map[lua.LValue]bool{}
+	seen := make(map[lua.LValue]bool, 16)
 	var total int64
-	var stack []lua.LValue
+	stack := make([]lua.LValue, 0, 64)
 	count := func(v lua.LValue) {
 		switch x := v.(type) {
 		case lua.LString:
 			total += int64(len(x)) + 16
-		case *lua.LTable, *lua.LFunction:
+		case *lua.LTable:
 			stack = append(stack, v)
+		case *lua.LFunction:
+			if !x.IsG && len(x.Upvalues) > 0 {
+				stack = append(stack, v)
+			}
 		}
 	}
 	for _, v := range roots {
