@@ -51,6 +51,7 @@ type App struct {
 	quantum  uint64
 	timeouts int // handles whose waves close on virtual time
 	slots    *probes.Slots
+	faults   faultTable // fault fixups of probe snippets, on every node
 	guard    uint32
 	next     uint32 // next free trampoline address
 	seq      uint64 // command sequence
