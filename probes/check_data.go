@@ -82,6 +82,10 @@ func (c *checker) checkStack(e *Exp) (Type, error) {
 }
 
 func (c *checker) checkMem(e *Exp) (Type, error) {
+	if e.Mem == MemNone && e.Shape != nil {
+		what := map[CKind]string{CStruct: "a struct: take a field (.name)", CArray: "an array: take an element ([i])"}[e.Shape.Kind]
+		return Void, typeErr(e, "%s (%s) is %s", e.Name, e.Shape, what)
+	}
 	if e.Mem == MemNone || e.Mem >= memTypeCount {
 		return Void, typeErr(e, "%s needs a memory type", e.Kind)
 	}

@@ -138,8 +138,11 @@ type Exp struct {
 	Arr  *Array  // KIndex, KSetIndex, KWhole
 	Stk  *Stack  // KPush, KPop, KDepth
 	Mem  MemType // KLoad, KStore
-	Val  Value   // KConst
-	T    Type    // declared type for KConst, KArg, KRetval, KCall
+	// Shape is the C type of a program global's lvalue (KLoad); a struct or array is an
+	// aggregate (Mem is MemNone) to take a Member or an Element of, not a value.
+	Shape *CType
+	Val   Value // KConst
+	T     Type  // declared type for KConst, KArg, KRetval, KCall
 
 	// checked is the node's type plus one once Check accepted it (0: not checked yet).
 	// Atomic: a tree may be checked from several goroutines (compiling for a disassembly

@@ -48,14 +48,13 @@ func Store(addr *Exp, m MemType, off int32, x *Exp) *Exp {
 // Named gives a load its name in String (a program global, "grid.n"); n must be a
 // KLoad at a constant address. It returns a new node.
 func Named(n *Exp, name string) *Exp {
-	c := &Exp{Kind: n.Kind, Kids: n.Kids, Mem: n.Mem, Idx: n.Idx, Name: name}
-	return c
+	return &Exp{Kind: n.Kind, Kids: n.Kids, Mem: n.Mem, Idx: n.Idx, Name: name, Shape: n.Shape}
 }
 
 // IsLvalue reports whether e can be assigned (AssignTo): a probe variable, an array
 // element or a load from program memory.
 func IsLvalue(e *Exp) bool {
-	return e != nil && (e.Kind == KVar || e.Kind == KIndex || e.Kind == KLoad)
+	return e != nil && (e.Kind == KVar || e.Kind == KIndex || (e.Kind == KLoad && e.Mem != MemNone))
 }
 
 // AssignTo builds the store of x into the lvalue dst (see IsLvalue); nil when dst is not
