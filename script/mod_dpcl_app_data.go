@@ -39,6 +39,12 @@ stores; an index out of range stores nothing, reads 0 and counts an overflow
 A probe stack per process (DynTG's timer stack): s:push(v), s:pop() (an expression),
 s:depth(). A push on a full stack and a pop of an empty one are skipped (pop yields 0) and
 counted: s:overflows(), s:underflows().`, appStack},
+	{"global", `app:global(name) -> Exp
+The program global name as an lvalue, typed from DWARF (int, unsigned, long long, float,
+double, pointers, fixed arrays, structs): g.field and g[i] (a number or an int expression)
+reach members and elements, g:assign(v) writes, ptr:deref(type [, offset]) follows a
+pointer. A global that does not exist or whose type a probe cannot read (a union, a
+bit-field) is an error naming it.`, appGlobal},
 	{"func_name", `app:func_name(id) -> string
 The name of the function probe.func() calls id (its index among app:functions("*")).`, appFuncName},
 }
@@ -255,4 +261,57 @@ func stackString(L *lua.LState) int {
 	s := checkStack(L, 1).stk
 	L.Push(lua.LString(fmt.Sprintf("Stack %s %s[%d] at 0x%x", s.Name, s.T, s.Depth, s.Addr)))
 	return 1
+}
+
+func appGlobal(L *lua.LState) int {
+	e, err := checkApp1(L).Prog.Global(L.CheckString(2))
+	if err != nil {
+		L.RaiseError("app:global: %s", strings.TrimPrefix(err.Error(), "probes: "))
+	}
+	L.Push(NewObject(L, probeTypeName, e))
+	return 1
+}
+
+// expIndexInit lets a program global's lvalue reach its members (g.name) and elements
+// (g[i]); string keys that name Exp methods stay methods (e:field(name) reaches a member
+// a method hides).
+func expIndexInit(L *lua.LState) {
+	mt := L.GetTypeMetatable(probeTypeName).(*lua.LTable)
+	methods, ok := mt.RawGetString("__index").(*lua.LTable)
+	if !ok {
+		return
+	}
+	mt.RawSetString("__index", L.NewFunction(func(L *lua.LState) int {
+		e := CheckObject[*probes.Exp](L, 1, probeTypeName)
+		if k, ok := L.Get(2).(lua.LString); ok {
+			if m := methods.RawGetString(string(k)); m != lua.LNil || e.Shape == nil {
+				L.Push(m)
+				return 1
+			}
+			return expMember(L, e, string(k))
+		}
+		return expElement(L, e, ProbeExpOf(L, 2))
+	}))
+}
+
+func expMember(L *lua.LState, e *probes.Exp, name string) int {
+	m, err := probes.Member(e, name)
+	if err != nil {
+		L.RaiseError("%s", strings.TrimPrefix(err.Error(), "probes: "))
+	}
+	L.Push(NewObject(L, probeTypeName, m))
+	return 1
+}
+
+func expElement(L *lua.LState, e *probes.Exp, i *probes.Exp) int {
+	m, err := probes.Element(e, i)
+	if err != nil {
+		L.RaiseError("%s", strings.TrimPrefix(err.Error(), "probes: "))
+	}
+	L.Push(NewObject(L, probeTypeName, m))
+	return 1
+}
+
+func probeField(L *lua.LState) int {
+	return expMember(L, CheckObject[*probes.Exp](L, 1, probeTypeName), L.CheckString(2))
 }

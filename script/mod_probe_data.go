@@ -33,6 +33,8 @@ var expDataMethods = []Function{
 Reads a value of C type type at the address e (an int: a pointer argument, a global
 pointer) plus offset; see probe.load. probe.arg(0):deref("int", 4) reads the second int
 the first argument points to.`, probeDeref},
+	{"field", `g:field(name) -> Exp
+The member name of a struct global (the same as g.name, for a member a method name hides).`, probeField},
 }
 
 // memType reads a C type name argument.
@@ -88,6 +90,7 @@ func sendArgs(L *lua.LState) []*probes.Exp {
 // timebase frequency in the dpcl module.
 func probeDataInit(s *Session, _ *lua.LTable) {
 	dataIndexInit(s.L)
+	expIndexInit(s.L)
 }
 
 // dpclDataInit sets dpcl.timebase_hz: the rate of probe.timebase() and mftb.
