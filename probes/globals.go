@@ -292,3 +292,16 @@ func structCType(t *dwarf.StructType, depth int) (*CType, error) {
 	}
 	return c, nil
 }
+
+// Deref is what the pointer lvalue e points to, typed from DWARF: a scalar load or an
+// aggregate to take a Member or Element of.
+func Deref(e *Exp) (*Exp, error) {
+	if e.Shape == nil || e.Shape.Kind != CPointer || e.Shape.Elem == nil {
+		return nil, fmt.Errorf("probes: deref %s: the pointee's type is not known: give one (e:deref(type))", e)
+	}
+	name := e.Name
+	if name == "" {
+		name = e.String()
+	}
+	return lvalue(e, 0, e.Shape.Elem, "(*"+name+")"), nil
+}

@@ -49,7 +49,7 @@ func TestGlobalsReadAndWrite(t *testing.T) {
 		global(t, prog, "grid", "h"), global(t, prog, "grid", "s", "[1]"), global(t, prog, "grid", "flag"),
 		global(t, prog, "grid", "big"), global(t, prog, "grid", "f"),
 		Load(global(t, prog, "grid", "p"), MemI32, 0), Load(global(t, prog, "ptr"), MemI32, 4),
-		global(t, prog, "matrix", "[1]", "[2]"), dyn, Load(IntConst(16), MemI32, 0),
+		global(t, prog, "matrix", "[1]", "[2]"), dyn, Load(IntConst(16), MemI32, 0), viaPointer(t, prog),
 	}
 	if got := reads[7].String(); got != "grid.s[1]" {
 		t.Errorf("tostring of a field element: %q", got)
@@ -78,7 +78,7 @@ func TestGlobalsReadAndWrite(t *testing.T) {
 		// grid.p is &table[1] (doubled after call 1), ptr + 4 bytes is table[3] (never
 		// changed), table[step] is read before main doubles it, address 16 faults (0).
 		want := []float64{-42 + 1000*float64(s) + float64(s*(s-1)/2), 4000000000, 1 << 40, 2.75, -3.5, float64(7 + s), 0.25, -2, 200,
-			-5000000000, 1.5, []float64{20, 20, 40}[s], 40, 6, float64(10 * (s + 1)), 0}
+			-5000000000, 1.5, []float64{20, 20, 40}[s], 40, 6, float64(10 * (s + 1)), 0, -2}
 		for i, v := range vals {
 			got := float64(v.I)
 			if v.T == Double {
@@ -143,4 +143,23 @@ func TestGlobalErrors(t *testing.T) {
 	if _, err := Check(AssignTo(global(t, prog, "counter"), DoubleConst(1))); err == nil || !strings.Contains(err.Error(), "counter") {
 		t.Errorf("storing a double into an int global: %v", err)
 	}
+}
+
+// viaPointer is gp->s[1] through the DWARF type of gp (struct grid *).
+func viaPointer(t *testing.T, prog *Program) *Exp {
+	d, err := Deref(global(t, prog, "gp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Member(d, "s")
+	if err == nil {
+		d, err = Element(s, IntConst(1))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.String() != "(*gp).s[1]" {
+		t.Errorf("tostring through a pointer: %q", d)
+	}
+	return d
 }

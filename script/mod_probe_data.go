@@ -29,10 +29,11 @@ memory now holds. A store to memory the node cannot write does nothing and count
 
 // expDataMethods are the Exp methods of the data half of the language.
 var expDataMethods = []Function{
-	{"deref", `e:deref(type [, offset]) -> Exp
+	{"deref", `e:deref([type [, offset]]) -> Exp
 Reads a value of C type type at the address e (an int: a pointer argument, a global
 pointer) plus offset; see probe.load. probe.arg(0):deref("int", 4) reads the second int
-the first argument points to.`, probeDeref},
+the first argument points to. Without a type, a pointer global's DWARF pointee type is
+used: app:global("gp"):deref().n.`, probeDeref},
 	{"field", `g:field(name) -> Exp
 The member name of a struct global (the same as g.name, for a member a method name hides).`, probeField},
 }
@@ -68,6 +69,14 @@ func probeStore(L *lua.LState) int {
 
 func probeDeref(L *lua.LState) int {
 	e := CheckObject[*probes.Exp](L, 1, probeTypeName)
+	if L.GetTop() < 2 {
+		d, err := probes.Deref(e)
+		if err != nil {
+			L.RaiseError("%s", strings.TrimPrefix(err.Error(), "probes: "))
+		}
+		L.Push(NewObject(L, probeTypeName, d))
+		return 1
+	}
 	return pushExp(L, "deref", probes.Load(e, memType(L, 2), int32(L.OptInt(3, 0))))
 }
 

@@ -132,3 +132,17 @@ function TestSendLimit(t)
   t:error(function() return probe.send(big, 1) end, "send takes 1 to 256 values")
   app:close()
 end
+
+function TestDerefThroughDwarf(t)
+  local app = dpcl.launch("probes/testdata/globals.elf", {quiet = true})
+  local gp = app:global("gp")
+  t:eq(tostring(gp:deref().n), "(*gp).n")
+  t:eq(tostring(gp:deref("int", 4)), "load(gp + 4, int)")
+  t:error(function() return app:global("counter"):deref() end, "pointee's type is not known")
+  local seen = app:array("int", 2)
+  app:install(app:points("probe_here", "entry"), probe.seq{seen:set(0, gp:deref().n), gp:deref().n:assign(100)}):activate()
+  app:start()
+  app:wait()
+  t:eq(seen:read(0)[1], 101, "grid.n was 100 + main's increment at the second call")
+  app:close()
+end

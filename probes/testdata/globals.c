@@ -19,6 +19,7 @@ long long ll = 1LL << 40;
 float fl = 2.75f;
 double dbl = -3.5;
 int *ptr = &table[2];
+struct grid *gp = &grid;
 int matrix[2][3] = {{1, 2, 3}, {4, 5, 6}};
 union u {
 	int i;
