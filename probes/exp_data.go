@@ -45,12 +45,6 @@ func Store(addr *Exp, m MemType, off int32, x *Exp) *Exp {
 	return &Exp{Kind: KStore, Kids: []*Exp{addr, x}, Mem: m, Idx: int(off)}
 }
 
-// Named gives a load its name in String (a program global, "grid.n"); n must be a
-// KLoad at a constant address. It returns a new node.
-func Named(n *Exp, name string) *Exp {
-	return &Exp{Kind: n.Kind, Kids: n.Kids, Mem: n.Mem, Idx: n.Idx, Name: name, Shape: n.Shape}
-}
-
 // IsLvalue reports whether e can be assigned (AssignTo): a probe variable, an array
 // element or a load from program memory.
 func IsLvalue(e *Exp) bool {

@@ -33,7 +33,7 @@ const DefaultQuantumNS = 10_000
 
 // Layout of the instrumentation region (same addresses on every node).
 const (
-	varArea   = 0x10000 // probe variables and the recursion guard word come first
+	varArea   = 1 << 20 // probe variables, arrays, stacks and the recursion guard word come first
 	trampLign = 16
 )
 

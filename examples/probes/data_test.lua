@@ -146,3 +146,18 @@ function TestDerefThroughDwarf(t)
   t:eq(seen:read(0)[1], 101, "grid.n was 100 + main's increment at the second call")
   app:close()
 end
+
+function TestExecuteRecoversFaults(t)
+  local app = quiet_ring(8)
+  app:start()
+  dpcl.sleep(0.0001)
+  local got = {}
+  local h = app:execute(probe.send(probe.load(16, "int"), probe.point(), probe.func()),
+    {callback = function(m) got[#got + 1] = m.values end})
+  while #got < 8 and app:status() == "running" do dpcl.poll() end
+  t:eq(#got, 8)
+  t:eq(got[1], {0, -1, -1}, "the load yields 0; a one-shot probe is at no point")
+  t:eq(h:stats().faults, 8)
+  t:eq(app:wait().exited, 8)
+  app:close()
+end
