@@ -12,8 +12,8 @@ import (
 type faultTable map[uint32]uint32
 
 // redirectFaults replaces the fixups of the trampoline memory [base, base+size) with
-// fixes on every I/O node: a piece of the region reused by other code must not keep the
-// fixups of the code it held before.
+// fixes on every I/O node, and drops those of pieces no rank holds any more: a piece of
+// the region reused by other code must not keep the fixups of the code it held before.
 func (a *App) redirectFaults(base, size uint32, fixes []probes.Fixup) error {
 	if a.faults == nil {
 		if len(fixes) == 0 {
@@ -23,7 +23,7 @@ func (a *App) redirectFaults(base, size uint32, fixes []probes.Fixup) error {
 	}
 	var drop []uint32
 	for at := range a.faults {
-		if at-base < size {
+		if at-base < size || !a.heldPiece(at) {
 			drop = append(drop, at)
 		}
 	}
@@ -106,4 +106,14 @@ func (a *App) redirectExecute(code *probes.Code, base, size uint32) error {
 		return err
 	}
 	return a.redirectFaults(base, size, tr.Fixups)
+}
+
+// heldPiece reports whether addr lies in a piece of trampoline memory some rank holds.
+func (a *App) heldPiece(addr uint32) bool {
+	for b, u := range a.spans {
+		if addr-b < u.size {
+			return true
+		}
+	}
+	return false
 }

@@ -64,3 +64,43 @@ func TestFaultingAccessesAreCountedAndRecovered(t *testing.T) {
 		t.Errorf("main's first word is %v (%v), want it unchanged %#x", b, err, word)
 	}
 }
+
+// TestFixupsLeaveWithTheirTrampoline: the fixups registered are exactly those of the
+// trampolines in place once the memory of removed ones is freed, so memory reused by
+// other code never inherits a fixup.
+func TestFixupsLeaveWithTheirTrampoline(t *testing.T) {
+	a, _ := launch(t, 16, 8, "7")
+	wild := probes.Send(probes.Load(probes.IntConst(16), probes.MemI32, 0))
+	install := func(fn string, e *probes.Exp) *Handle {
+		h, err := a.Install(points(t, a, fn, probes.PointEntry), e, InstallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	h1 := install("tick", wild)
+	if len(a.faults) == 0 {
+		t.Fatal("no fixups registered for a probe that loads program memory")
+	}
+	if err := h1.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	// bigger than the removed probe's freed piece, so placed in fresh memory: the old
+	// fixups are not replaced by new ones there, they must go because nobody holds them
+	load := probes.Load(probes.IntConst(16), probes.MemI32, 0)
+	install("main", probes.Send(load, load, load, load, load, load, load, load))
+	want := map[uint32]uint32{}
+	for _, ps := range a.points {
+		for _, f := range ps.tramp.Fixups {
+			want[f.At] = f.Resume
+		}
+	}
+	if len(want) == 0 || len(a.faults) != len(want) {
+		t.Errorf("%d fixups registered, the trampolines in place have %d", len(a.faults), len(want))
+	}
+	for at, to := range a.faults {
+		if want[at] != to {
+			t.Errorf("fixup 0x%x -> 0x%x belongs to no trampoline in place", at, to)
+		}
+	}
+}
