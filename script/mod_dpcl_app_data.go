@@ -43,8 +43,8 @@ counted: s:overflows(), s:underflows().`, appStack},
 The program global name as an lvalue, typed from DWARF (int, unsigned, long long, float,
 double, pointers, fixed arrays, structs): g.field and g[i] (a number or an int expression)
 reach members and elements, g:assign(v) writes, ptr:deref(type [, offset]) follows a
-pointer. A global that does not exist or whose type a probe cannot read (a union, a
-bit-field) is an error naming it.`, appGlobal},
+pointer. Without DWARF, a 4- or 8-byte symbol reads as int or int64. A global that does
+not exist or whose type a probe cannot read (a union, a bit-field) is an error naming it.`, appGlobal},
 	{"func_name", `app:func_name(id) -> string
 The name of the function probe.func() calls id (its index among app:functions("*")).`, appFuncName},
 }
