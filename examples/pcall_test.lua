@@ -27,3 +27,21 @@ function TestYieldThroughPcall(t)
   end)
   t:eq({gen(), gen(), gen()}, {1, 2, 3})
 end
+
+function TestCounterInProbeCallbackAfterPcall(t)
+  local app = dpcl.launch("examples/apps/bin/jacobi.elf", {nodes = 16, per_io = 8, args = {"16", "4"}, quiet = true})
+  local n = 0
+  local h = app:install(app:points("MPI_Allreduce", "entry"), probe.send(1), {
+    callback = function(m)
+      n = n + 1
+      pcall(error, "caught inside the callback")
+    end,
+  })
+  h:activate()
+  app:start()
+  app:wait()
+  local delivered = h:stats().delivered
+  t:ok(delivered > 16, "every rank calls MPI_Allreduce more than once: " .. delivered)
+  t:eq(n, delivered, "the script's local counts every callback")
+  app:close()
+end
