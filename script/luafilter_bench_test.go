@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/netreduce"
+	lua "github.com/yuin/gopher-lua"
 )
 
 func topkWave(n int) []*netreduce.Packet {
@@ -48,4 +49,32 @@ func BenchmarkLuaFilterNode(b *testing.B) {
 		}
 		tr.Close()
 	}
+}
+
+// BenchmarkConcat is a loop of short concatenations, in a session (each a .. b is a call
+// of the size check) and in a plain gopher-lua state (the VM's own concatenation).
+func BenchmarkConcat(b *testing.B) {
+	const src = `local n = ... local s = "" for i = 1, n do s = "k" .. (i % 10) .. "v" end return s`
+	b.Run("gopher", func(b *testing.B) {
+		L := lua.NewState()
+		defer L.Close()
+		fn, err := L.LoadString(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := L.CallByParam(lua.P{Fn: fn, Protect: true}, lua.LNumber(b.N)); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.Run("dpclsh", func(b *testing.B) {
+		s := NewSession()
+		defer s.Close()
+		fn, err := s.Load(src, "concat.lua")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Call(fn, lua.LNumber(b.N)); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
