@@ -1,7 +1,6 @@
 package bgl
 
 import (
-	"io"
 	"os"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
@@ -65,13 +64,13 @@ type IONode struct {
 	procs     map[int]*ciodProc
 	busyUntil uint64
 	console   Console
-	stdin     io.Reader // the job's stdin, delivered to rank 0
+	stdin     *stdinPump // the job's stdin, delivered to rank 0 (nil: EOF)
 
 	daemon Daemon            // the tool daemon in this I/O node's slot, if any
 	traps  map[uint32]uint32 // trap redirections: trap address -> new PC
 }
 
-func newIONode(index int, sb *sandbox, console Console, stdin io.Reader) *IONode {
+func newIONode(index int, sb *sandbox, console Console, stdin *stdinPump) *IONode {
 	return &IONode{Index: index, sb: sb, procs: map[int]*ciodProc{}, console: console, stdin: stdin,
 		traps: map[uint32]uint32{}}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
 )
@@ -69,7 +70,11 @@ func ciodRead(cp *ciodProc, r *shipReq, t uint64) shipReply {
 	var err error
 	switch {
 	case of.kind == fdConsole && cp.rank == 0 && cp.io.stdin != nil:
-		n, err = cp.io.stdin.Read(buf)
+		n, e := cp.io.stdin.read(buf)
+		if e != 0 {
+			return errRep(e)
+		}
+		return shipReply{val: uint32(n), data: buf[:n]}
 	case of.kind == fdConsole:
 		return valRep(0)
 	case of.dir:
@@ -137,11 +142,19 @@ func (cp *ciodProc) openAt(dirfd uint32, path string, flags, mode uint32) shipRe
 			return errRep(abi.ELOOP)
 		}
 	}
-	f, err := cp.io.sb.root.OpenFile(rel, hostOpenFlags(flags), os.FileMode(mode&0o7777))
+	if fi, err := cp.io.sb.root.Stat(rel); err == nil && !servable(fi) {
+		return errRep(abi.EACCES)
+	}
+	// O_NONBLOCK: should the path become a FIFO after the check, opening it still cannot
+	// wait for a writer with the whole machine stopped behind it.
+	f, err := cp.io.sb.root.OpenFile(rel, hostOpenFlags(flags)|syscall.O_NONBLOCK, os.FileMode(mode&0o7777))
 	if err != nil {
 		return errRep(hostErrno(err))
 	}
 	fi, err := f.Stat()
+	if err == nil && !servable(fi) {
+		err = os.ErrPermission
+	}
 	if err != nil {
 		f.Close()
 		return errRep(hostErrno(err))
@@ -158,6 +171,11 @@ func (cp *ciodProc) openAt(dirfd uint32, path string, flags, mode uint32) shipRe
 	cp.install(fd, &openFile{kind: fdFile, f: f, rel: rel, dir: fi.IsDir(), flags: flags}, flags&oCloexec != 0)
 	return valRep(uint32(fd))
 }
+
+// servable reports whether CIOD opens fi for a rank: regular files and directories.
+// FIFOs, sockets and devices are refused with EACCES: reading them could block the I/O
+// node (and with it the machine) on something outside the simulation.
+func servable(fi os.FileInfo) bool { return fi.Mode().IsRegular() || fi.IsDir() }
 
 func (cp *ciodProc) seek(fd uint32, off int64, whence uint32) (int64, abi.Errno) {
 	d, e := cp.get(fd)
