@@ -2,7 +2,10 @@ package bgl_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl"
@@ -95,5 +98,54 @@ func TestMemoryOptionIsChecked(t *testing.T) {
 	_, err := bgl.Launch(bgl.JobConfig{Exe: hostileELF, MemoryMB: 5000})
 	if err == nil || !strings.Contains(err.Error(), "memory of 5000 MiB") {
 		t.Errorf("launch with 5000 MiB per node: %v", err)
+	}
+}
+
+// TestDiskQuota: a rank that writes a file bigger than the job's quota is cut short at
+// the quota and then gets EDQUOT; a byte written 1 TiB into a sparse file is refused.
+func TestDiskQuota(t *testing.T) {
+	dir := t.TempDir()
+	out, _ := runHostile(t, bgl.JobConfig{Workdir: dir, DiskQuotaMB: 8}, "bigfile", "1024")
+	if want := "write big.out after 8388608 bytes: Disk quota exceeded\n"; out[0] != want {
+		t.Errorf("1 GiB file: %q, want %q", out[0], want)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "big.out")); err != nil || fi.Size() != 8<<20 {
+		t.Errorf("big.out: %v, %v", fi, err)
+	}
+	out, _ = runHostile(t, bgl.JobConfig{Workdir: dir}, "sparse")
+	if want := "write sparse.out after 0 bytes: Disk quota exceeded\n"; out[0] != want {
+		t.Errorf("1 TiB sparse file: %q, want %q", out[0], want)
+	}
+	// Truncating big.out (O_TRUNC) gives its space back.
+	out, _ = runHostile(t, bgl.JobConfig{Workdir: dir, DiskQuotaMB: 8}, "bigfile", "8")
+	if want := "write big.out: 8388608 bytes\n"; out[0] != want {
+		t.Errorf("rewrite within the quota: %q, want %q", out[0], want)
+	}
+}
+
+// TestEveryRankGetsItsDescriptors: 64 ranks each open one file until their table is full;
+// every rank gets the same 1,021 descriptors (1,024 less stdin, stdout and stderr), however
+// few host descriptors the process has.
+func TestEveryRankGetsItsDescriptors(t *testing.T) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	// A host limit well below 64 x 1,021: every rank must still see its full table.
+	low := lim
+	low.Cur = min(lim.Cur, 2048)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "files.in"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := runHostile(t, bgl.JobConfig{Workdir: dir, Nodes: 64, PerIO: 64}, "files")
+	for r, o := range out {
+		if o != "files: 1021 open, then Too many open files\n" {
+			t.Fatalf("rank %d: %q", r, o)
+		}
 	}
 }

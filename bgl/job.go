@@ -48,6 +48,9 @@ type JobConfig struct {
 	// fail their allocations instead of exhausting the host.
 	MemoryMB   int
 	HostPoolMB int
+	// DiskQuotaMB is how much the job may grow the files of its working directory
+	// (0: DefaultDiskQuotaMB): writes past it get EDQUOT.
+	DiskQuotaMB int
 }
 
 // ProcEntry is one row of the MPIR proctable.
@@ -92,6 +95,9 @@ func Launch(cfg JobConfig) (*Job, error) {
 	if err := checkMemoryMB(cfg.MemoryMB); err != nil {
 		return nil, err
 	}
+	if err := checkDiskQuotaMB(cfg.DiskQuotaMB); err != nil {
+		return nil, err
+	}
 	img, exe, err := loadImage(cfg.Exe)
 	if err != nil {
 		return nil, err
@@ -100,6 +106,7 @@ func Launch(cfg JobConfig) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	sb.quota.limit = int64(cfg.DiskQuotaMB) << 20
 	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS,
 		fe: newFrontEnd(cfg, part.Nodes)}
 	j.ionode = make([]*IONode, part.IONodes())
@@ -125,6 +132,9 @@ func withDefaults(cfg JobConfig) JobConfig {
 	}
 	if cfg.Workdir == "" {
 		cfg.Workdir = "."
+	}
+	if cfg.DiskQuotaMB == 0 {
+		cfg.DiskQuotaMB = DefaultDiskQuotaMB
 	}
 	if cfg.MemoryMB == 0 {
 		cfg.MemoryMB = DefaultMemoryMB

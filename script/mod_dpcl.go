@@ -55,10 +55,11 @@ script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callb
 with it paused at their message's virtual time, so a batch script prints the same bytes
 every run.`,
 		Funcs: []Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, memory_mb=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
 stopped at entry. memory_mb is each compute node's memory (default 512, BG/L's; 16..4095):
-brk and mmap past it get ENOMEM and the app reports a "memory" event. topology "b:F" sets the fan-out of the tree above the daemons (default
+brk and mmap past it get ENOMEM and the app reports a "memory" event. disk_quota_mb is how
+much the job may grow its workdir's files (default 512): writes past it get EDQUOT. topology "b:F" sets the fan-out of the tree above the daemons (default
 b:16). The job's output goes to the session's output (quiet = true discards it).`, dpclLaunch},
 			{"poll", `dpcl.poll([virtual_ms]) -> n
 Advances every running application by up to virtual_ms (default 1) virtual milliseconds,

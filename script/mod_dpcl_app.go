@@ -160,6 +160,9 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	"memory_mb": func(o *runtime.Options, v lua.LValue) error {
 		return intField(&o.MemoryMB, "memory_mb", v)
 	},
+	"disk_quota_mb": func(o *runtime.Options, v lua.LValue) error {
+		return intField(&o.DiskQuotaMB, "disk_quota_mb", v)
+	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
 	"seed": func(o *runtime.Options, v lua.LValue) error {
