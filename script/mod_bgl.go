@@ -23,7 +23,8 @@ p:ranks(ionode) -> {first, ..., last}, p:hops(a, b) (torus distance). Accepted b
 constructors in place of an application.`, bglPartition},
 			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, env = {...}, workdir =, label =, seed =, memory_mb =, disk_quota_mb =}) -> result
 Runs a static PowerPC ELF to its end (env: "NAME=value" strings; default none). result.status is the job status (the highest rank
-status; 128+S for a rank killed by signal S); memory_mb is each node's memory (default 512); disk_quota_mb bounds the job's file growth (default 512); result.codes[rank], result.stdout[rank] and
+status; 128+S for a rank killed by signal S); memory_mb is each node's memory (default
+512), disk_quota_mb bounds the job's file growth in workdir (default 512); result.codes[rank], result.stdout[rank] and
 result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
 streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
 and result.instructions measure the run.`, bglRun},
