@@ -228,11 +228,11 @@ end
 
 -- datacase sends one message per tick from every rank and compares what arrives with
 -- what the program does (iters * (rank % 4 + 1) ticks per rank).
-local function datacase(nodes, iters, filter)
+local function datacase(nodes, iters, filter, fn, kind)
   return function()
     local app = dpcl.launch(loop, {nodes = nodes, per_io = 8, args = {tostring(iters)}, quiet = true})
     local got = {n = 0}
-    local h = app:install(app:points("tick", "entry"), probe.send(1), {filter = filter,
+    local h = app:install(app:points(fn or "tick", kind or "entry"), probe.send(1), {filter = filter,
       callback = function(m) got.n = got.n + (m.value or 0) end})
     h:activate()
     app:start()
@@ -240,7 +240,7 @@ local function datacase(nodes, iters, filter)
     local st = h:stats()
     app:close()
     local want = 0
-    for r = 0, nodes - 1 do want = want + iters * (r % 4 + 1) end
+    for r = 0, nodes - 1 do want = want + (fn and 1 or iters * (r % 4 + 1)) end
     local lost = math.max(st.sent - st.delivered, want - got.n)
     return lost == 0, string.format("program %d, sent %d, delivered %d, received %d", want, st.sent, st.delivered, got.n), lost
   end
@@ -250,6 +250,12 @@ function gen.data(add, o)
   for _, n in ipairs(o.reduced and {4} or {1, 8, 64}) do
     for _, f in ipairs({"sum", "none"}) do
       add(string.format("%d ranks, filter %s", n, f), datacase(n, o.reduced and 10 or 50, f ~= "none" and f or nil))
+    end
+  end
+  -- Sends just before a rank ends: at main's return and at the entry of _exit.
+  if not o.reduced then
+    for _, p in ipairs({{"main", "exit"}, {"_exit", "entry"}}) do
+      add(string.format("16 ranks, one send at %s %s", p[1], p[2]), datacase(16, 5, nil, p[1], p[2]))
     end
   end
 end
