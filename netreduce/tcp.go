@@ -182,6 +182,9 @@ func (f *tcpFabric) admit(c net.Conn) {
 		c.Close()
 		return
 	}
+	// Until it reports ready, the comm process waits for its own children and sends
+	// nothing: the start-up bound applies, not liveness.
+	l.seen.Store(false)
 	f.mu.Lock()
 	_, dup := f.links[rank]
 	if !dup {

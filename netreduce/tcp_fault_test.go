@@ -273,3 +273,28 @@ func mustGenerate(t *testing.T, spec string) *Topology {
 	}
 	return topo
 }
+
+// TestTCPSlowSubtreeStart: a comm process waits for its own children before it reports
+// ready and sends nothing meanwhile; a subtree that takes longer to come up than the
+// liveness timeout is still within the start-up bound and must not be cut off.
+func TestTCPSlowSubtreeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tr := TCP{Liveness: 300 * time.Millisecond, StartTimeout: 20 * time.Second}
+	addr, secret, nets := manualTree(t, "b:2^3", tr, rankHandler)
+	topo := mustGenerate(t, "b:2^3")
+	upper := topo.Children(topo.Root())
+	for _, r := range upper {
+		startComm(t, ctx, CommOptions{FrontEnd: addr, Rank: r, Secret: secret})
+	}
+	time.Sleep(time.Second)
+	for _, r := range topo.Internal() {
+		if !slices.Contains(upper, r) {
+			startComm(t, ctx, CommOptions{FrontEnd: addr, Rank: r, Secret: secret})
+		}
+	}
+	n := waitTree(t, nets, 20*time.Second)
+	if p := sumWave(t, n, 10*time.Second); p.Values[0] != int64(28) || p.Count != 8 {
+		t.Errorf("sum %v over %d back-ends; lost %v", p.Values, p.Count, n.Lost())
+	}
+}
