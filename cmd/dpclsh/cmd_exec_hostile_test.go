@@ -111,3 +111,30 @@ func TestExecReportsOneProcessPerNode(t *testing.T) {
 		}
 	}
 }
+
+// TestExecLimits: --memory sets each node's memory (sysinfo agrees, malloc stops there),
+// --disk-quota bounds the files the job writes; bad values are refused by name.
+func TestExecLimits(t *testing.T) {
+	abs, _ := filepath.Abs(hostileELF)
+	var out, errb bytes.Buffer
+	if code := run([]string{"exec", "--memory", "32", abs, "memory"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("status %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "fixed mmap Cannot allocate memory; totalram 32 MiB") ||
+		!strings.Contains(errb.String(), "rank 0: out of memory") {
+		t.Errorf("--memory 32: stdout %q stderr %q", out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	dir := t.TempDir()
+	if code := run([]string{"exec", "--workdir", dir, "--disk-quota", "2", abs, "bigfile", "4"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("status %d: %s", code, errb.String())
+	}
+	if out.String() != "write big.out after 2097152 bytes: Disk quota exceeded\n" {
+		t.Errorf("--disk-quota 2: %q", out.String())
+	}
+	errb.Reset()
+	if code := run([]string{"exec", "--memory", "5", abs}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "memory of 5 MiB") {
+		t.Errorf("--memory 5: status %d, %q", code, errb.String())
+	}
+}
