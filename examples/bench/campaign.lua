@@ -78,6 +78,31 @@ function gen.malformed(add, o)
       add(string.format("ELF header bytes 0x%x..0x%x set to ff", f[1], f[1] + f[2] - 1), loadcase(p, "ppc: load ELF"))
     end
   end
+  local ranks = {"0-", "5-2", "a", "0,,1", "99", "-1", "0-3x", "1-99999999999"}
+  for i, spec in ipairs(ranks) do
+    if not o.reduced or i <= 2 then
+      add("rank spec " .. string.format("%q", spec), function()
+        local ok, err = pcall(ctx.ranks, 16, spec)
+        return not ok and says(err, string.format("%q", spec), "offset"), tostring(err), 0
+      end)
+    end
+  end
+  -- Bad formats on a live tree: refused, and the stream still reduces afterwards.
+  local formats = {{"%q", 1}, {"%d %d", 1}, {"%", 1}, {"%s", 1}, {"%d", "x"}, {"%f %s", 1.5}}
+  for i, f in ipairs(formats) do
+    if not o.reduced or i <= 2 then
+      add("send format " .. string.format("%q", f[1]), function()
+        local net = netreduce.new{topology = "b:2^2"}
+        net:on_backend(function() return 1 end)
+        local st = net:stream(net:broadcast(), {up = "sum"})
+        local ok, err = pcall(st.send, st, f[1], f[2])
+        st:send("%d", 1)
+        local v = st:recv(5)
+        net:close()
+        return not ok and says(err, "netreduce: ", "%") and v == 4, tostring(err), 4 - (v or 0)
+      end)
+    end
+  end
   local specs = {"", "b:", "b:0", "b:4^", "k:0@5", "x:1", "g:2:a", "flat:-1", "bgl:1:0:2", "b:2^99"}
   for i, spec in ipairs(specs) do
     if not o.reduced or i <= 4 then
