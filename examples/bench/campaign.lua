@@ -232,7 +232,7 @@ function gen.tcp(add, o)
   for _, spec in ipairs(specs) do
     local _, nb = netreduce.topology(spec)
     for victim = nb, nb + (o.reduced and 0 or 2) do
-      add(string.format("%s over %s, kill comm node %d", spec, o.transport, victim), function()
+      add(string.format("%s over %s, kill tree node %d", spec, o.transport, victim), function()
         local net = netreduce.new{topology = spec, transport = o.transport}
         net:on_backend(function() return 1 end)
         local s = net:stream(net:broadcast(), {up = "sum"})
