@@ -43,7 +43,8 @@ func runHostile(t *testing.T, cfg bgl.JobConfig, args ...string) ([]string, []bg
 func TestNodeMemoryIsBounded(t *testing.T) {
 	for _, mb := range []int{0, 48} {
 		t.Run(fmt.Sprint(mb), func(t *testing.T) {
-			out, events := runHostile(t, bgl.JobConfig{Nodes: 2, PerIO: 8, MemoryMB: mb}, "memory")
+			// An explicit pool: the default follows GOMEMLIMIT, which CI may set low.
+			out, events := runHostile(t, bgl.JobConfig{Nodes: 2, PerIO: 8, MemoryMB: mb, HostPoolMB: 2048}, "memory")
 			want := mb
 			if mb == 0 {
 				want = bgl.DefaultMemoryMB
