@@ -193,7 +193,12 @@ func bglRun(L *lua.LState) int {
 	}
 	var out, errs bytes.Buffer
 	cfg.Stdout, cfg.Stderr = &out, &errs
-	res, err := bgl.Run(cfg)
+	// Ctrl-C (and os.exit from a callback) pauses the machine and stops the chunk.
+	s := SessionOf(L)
+	res, err := bgl.RunContext(s.Context(), cfg)
+	if s.Context().Err() != nil {
+		return Raise(L, s.stopError())
+	}
 	if res == nil {
 		L.RaiseError("bgl.run: %s", strings.TrimPrefix(err.Error(), "bgl: "))
 	}
