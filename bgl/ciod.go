@@ -75,11 +75,12 @@ type IONode struct {
 
 	daemon Daemon            // the tool daemon in this I/O node's slot, if any
 	traps  map[uint32]uint32 // trap redirections: trap address -> new PC
+	faults map[uint32]uint32 // access-fault redirections: faulting instruction -> new PC
 }
 
 func newIONode(index int, sb *sandbox, console Console, stdin *stdinPump) *IONode {
 	return &IONode{Index: index, sb: sb, procs: map[int]*ciodProc{}, console: console, stdin: stdin,
-		traps: map[uint32]uint32{}}
+		traps: map[uint32]uint32{}, faults: map[uint32]uint32{}}
 }
 
 // attach gives rank a descriptor table with the console on 0, 1 and 2.

@@ -78,6 +78,10 @@ func (n *node) handle(j *Job, stop ppc.Stop) {
 	case ppc.StopSyscall:
 		n.syscall(j)
 	case ppc.StopFault:
+		if target, ok := n.io.faults[stop.Fault.PC]; ok && stop.Fault.Kind == ppc.FaultAccess {
+			n.cpu.PC = target
+			return
+		}
 		n.fault(stop.Fault)
 	case ppc.StopTrap:
 		if target, ok := n.io.traps[stop.Fault.PC]; ok {

@@ -35,7 +35,7 @@ const DefaultQuantumNS = 10_000
 
 // Layout of the instrumentation region (same addresses on every node).
 const (
-	varArea   = 0x10000 // probe variables and the recursion guard word come first
+	varArea   = 1 << 20 // probe variables, arrays, stacks and the recursion guard word come first
 	trampLign = 16
 )
 
@@ -53,6 +53,7 @@ type App struct {
 	quantum  uint64
 	timeouts int // handles whose waves close on virtual time
 	slots    *probes.Slots
+	faults   faultTable // fault fixups of probe snippets, on every node
 	guard    uint32
 	next     uint32 // next free trampoline address
 	seq      uint64 // command sequence

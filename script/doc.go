@@ -39,6 +39,11 @@
 //     are stable. dump(x) shows the Go value behind a userdata with kr/pretty.
 //   - Completion looks names up with raw reads and metatable __index tables only: it
 //     never calls a function or an __index function.
+//   - Probe arrays and program globals index with []: a probe.Array's __index and the
+//     Exp's are functions (string keys go to the methods first, then, for a global's
+//     lvalue, to its struct members; numbers and expressions give elements), installed by
+//     the probe module's Init; completion still lists their methods from the registry.
+//     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
 //   - Sandboxes (NewSandbox) also lose print, getfenv/setfenv and newproxy; a filter hands
 //     back results as return values. CallWithDeadline bounds each call by wall time.
 package script

@@ -53,7 +53,8 @@ dpcl.launch starts a job stopped at its entry with a tool daemon on every I/O no
 reduction tree (leaves = ranks, level 2 = daemons). The machine advances only while the
 script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callbacks run
 with it paused at their message's virtual time, so a batch script prints the same bytes
-every run.`,
+every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).`,
+		Init: dpclDataInit,
 		Funcs: []Function{
 			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),

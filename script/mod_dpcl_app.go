@@ -42,7 +42,7 @@ func init() {
 	RegisterType(Type{
 		Name: appTypeName,
 		Doc:  "An MPI job under the tool (DPCL's POE application): app.size, #app, and the methods below.",
-		Methods: []Function{
+		Methods: append([]Function{
 			{"start", "app:start()\nReleases every rank (the job was launched stopped at entry).", appStart},
 			{"suspend", "app:suspend()\nHolds every live rank.", appSuspend},
 			{"resume", "app:resume()\nReleases the ranks app:suspend held.", appResume},
@@ -69,7 +69,7 @@ Compiles exp once and splices it into every point on the context's ranks; the pr
 inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
-		},
+		}, appDataMethods...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
