@@ -23,6 +23,8 @@ type Options struct {
 	Workdir        string
 	Stdout, Stderr io.Writer
 	Seed           uint64
+	MemoryMB       int // each compute node's memory (default bgl.DefaultMemoryMB, 512)
+	DiskQuotaMB    int // how much the job may grow its workdir's files (default 512)
 	// QuantumNS is how much virtual time the machine runs between checks for packets to
 	// deliver (default DefaultQuantumNS); callbacks run at most this late.
 	QuantumNS uint64
@@ -92,7 +94,8 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
-		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed})
+		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
+		DiskQuotaMB: o.DiskQuotaMB})
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,9 @@
 //     resume address and runs the snippet when the call returns.
 //   - An entry that is also a loop head inside its function gets the loop's branches
 //     redirected (probes.BuildRedirect) to its trampoline's Resume, rebuilt with it, so
-//     the entry probes fire once per call.
+//     the entry probes fire once per call. Every piece, redirects included, is built at
+//     the address alloc returns (a reused piece as often as fresh memory): building first
+//     and allocating after once put a redirect where the next trampoline then went.
 //   - Trampoline memory: the front-end knows, per piece, which ranks hold it (placed, or
 //     unlinked and not yet freed) and whether a point still branches to it; daemons free
 //     pieces on every command they carry out, answers say which, ended ranks drop out,

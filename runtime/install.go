@@ -171,18 +171,29 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 	plans := []PointPlan{plan}
 	loops, err := a.loopBranches(p)
 	for _, src := range loops {
-		// A redirect's size does not depend on where it goes: build it where it will be.
-		rd, err := probes.BuildRedirect(src, tr.Resume, a.next)
+		rd, err := a.redirect(src, tr.Resume)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := a.alloc(rd.Size()); err != nil {
 			return nil, err
 		}
 		plans = append(plans, PointPlan{Addr: src.Addr, Orig: src.Word, Patch: rd.Patch, Base: rd.Base,
 			Words: rd.Words, Cover: cover})
 	}
 	return plans, err
+}
+
+// redirect reserves memory for src's redirect and builds it there. Its size does not
+// depend on where it goes, so a build at the region's start measures it; the real one is
+// made at the address alloc returns, which may be a reused piece, not fresh memory.
+func (a *App) redirect(src probes.Point, target uint32) (*probes.Trampoline, error) {
+	probe, err := probes.BuildRedirect(src, target, a.region.Start)
+	if err != nil {
+		return nil, err
+	}
+	base, err := a.alloc(probe.Size())
+	if err != nil {
+		return nil, err
+	}
+	return probes.BuildRedirect(src, target, base)
 }
 
 // loopBranches lists the branches inside p's function back to p when p is an entry

@@ -40,7 +40,10 @@ Virtual time: timeouts are virtual; s:recv(t) advances the tree's clock by t onc
 everything in flight has been processed.`,
 		Funcs: []Function{
 			{"new", `netreduce.new{topology = spec|path [, transport = "inproc"|"tcp"]} -> Network
-Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.`, netNew},
+Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.
+Over tcp: listen = "host:port", manual = true (start comm processes by hand), timeout_s =
+start-up bound (30), liveness_s = how long a comm process's link may make no progress
+(frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds).`, netNew},
 			{"topology", `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
 A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, netTopology},
 		},
