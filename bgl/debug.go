@@ -244,6 +244,23 @@ func (d *Debug) ClearTrap(addr uint32) {
 	delete(d.io.traps, addr)
 }
 
+// RedirectFault makes an access fault (unmapped or protected memory) of the instruction at
+// addr on this I/O node's nodes continue at target instead of stopping the node with
+// SIGSEGV: a fixup table, as a kernel keeps for the instructions that touch user memory.
+// A tool uses it for instrumentation that reads memory it cannot vouch for.
+func (d *Debug) RedirectFault(addr, target uint32) error {
+	if d.j.running.Load() {
+		return &DebugError{d.io.Index, -1, "redirect fault", ErrRunning.Error()}
+	}
+	d.io.faults[addr] = target
+	return nil
+}
+
+// ClearFault removes an access-fault redirection.
+func (d *Debug) ClearFault(addr uint32) {
+	delete(d.io.faults, addr)
+}
+
 // SetDaemon puts a tool daemon in I/O node io's slot (nil empties it).
 func (j *Job) SetDaemon(io int, dm Daemon) { j.ionode[io].daemon = dm }
 

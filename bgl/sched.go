@@ -37,6 +37,10 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 	}
 	for {
 		if j.pause.Swap(false) {
+			select {
+			case <-j.intr:
+			default:
+			}
 			return StopPaused
 		}
 		if j.live == 0 {
@@ -50,7 +54,13 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 }
 
 // Pause makes Run return at the next window end. Safe from any goroutine.
-func (j *Job) Pause() { j.pause.Store(true) }
+func (j *Job) Pause() {
+	j.pause.Store(true)
+	select {
+	case j.intr <- struct{}{}:
+	default:
+	}
+}
 
 // step runs one window: deliver the messages due before its end, then advance every
 // runnable node to it. It returns 0, or why nothing is left to do before limit.

@@ -68,4 +68,12 @@
 //     (TCP.Manual); each registers with the front-end, which sends it the topology and
 //     its parent's address. Source filters (Lua) travel inside the stream's creation
 //     message and are compiled by each process once.
+//   - TCP availability: idle links carry a heartbeat frame every 250 ms; every read and
+//     write of a link has a deadline renewed on each call (TCP.Liveness, default 10 s;
+//     the start-up bound until the first frame arrives), so a frozen comm process
+//     (SIGSTOP), a peer gone without a FIN or one stalled halfway through a frame breaks
+//     its link and is handled like a killed node: its subtree is lost, the rest of the
+//     tree goes on. Handshakes have deadlines and run concurrently (a connection that
+//     never answers the challenge holds up nobody); accept loops back off on EMFILE,
+//     ENFILE and similar passing errors instead of giving the listener up.
 package netreduce

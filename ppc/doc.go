@@ -57,6 +57,9 @@
 // Memory; Image.NewProcess makes a process of it: a copy-on-write Clone of the base (text,
 // data and the page tables' leaves are shared until written; a write copies that page for
 // that process only), the PPC32 Linux initial stack, r1 at argc and PC at the entry point.
+// A file debug/elf cannot parse is examined again by explainELF, whose *ELFError names the
+// damaged header field and its file offset (a truncated header, a program or section
+// header table past the end of the file, a bad e_shstrndx) instead of a bare "EOF".
 // A CPU then runs in slices:
 //
 //	img, err := ppc.LoadELF(f)

@@ -27,6 +27,9 @@ type Program struct {
 	names map[string]uint32 // every function symbol, aliases included
 	text  []segment
 	lines []lineEntry
+
+	objects map[string]object // data symbols, for Global
+	dwarf   *dwarf.Data       // nil without DWARF
 }
 
 type segment struct {
@@ -70,6 +73,7 @@ func OpenProgram(r io.ReaderAt) (*Program, error) {
 	if err := b.readSymbols(f); err != nil {
 		return nil, err
 	}
+	b.readData(f)
 	if d, err := f.DWARF(); err == nil {
 		b.lines = readLines(d)
 	}

@@ -23,6 +23,8 @@ type Options struct {
 	Workdir        string
 	Stdout, Stderr io.Writer
 	Seed           uint64
+	MemoryMB       int // each compute node's memory (default bgl.DefaultMemoryMB, 512)
+	DiskQuotaMB    int // how much the job may grow its workdir's files (default 512)
 	// QuantumNS is how much virtual time the machine runs between checks for packets to
 	// deliver (default DefaultQuantumNS); callbacks run at most this late.
 	QuantumNS uint64
@@ -33,7 +35,7 @@ const DefaultQuantumNS = 10_000
 
 // Layout of the instrumentation region (same addresses on every node).
 const (
-	varArea   = 0x10000 // probe variables and the recursion guard word come first
+	varArea   = 1 << 20 // probe variables, arrays, stacks and the recursion guard word come first
 	trampLign = 16
 )
 
@@ -51,6 +53,7 @@ type App struct {
 	quantum  uint64
 	timeouts int // handles whose waves close on virtual time
 	slots    *probes.Slots
+	faults   faultTable // fault fixups of probe snippets, on every node
 	guard    uint32
 	next     uint32 // next free trampoline address
 	seq      uint64 // command sequence
@@ -91,7 +94,8 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
-		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed})
+		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
+		DiskQuotaMB: o.DiskQuotaMB})
 	if err != nil {
 		return nil, err
 	}

@@ -75,7 +75,9 @@
 //     resume address and runs the snippet when the call returns.
 //   - An entry that is also a loop head inside its function gets the loop's branches
 //     redirected (probes.BuildRedirect) to its trampoline's Resume, rebuilt with it, so
-//     the entry probes fire once per call.
+//     the entry probes fire once per call. Every piece, redirects included, is built at
+//     the address alloc returns (a reused piece as often as fresh memory): building first
+//     and allocating after once put a redirect where the next trampoline then went.
 //   - Trampoline memory: the front-end knows, per piece, which ranks hold it (placed, or
 //     unlinked and not yet freed) and whether a point still branches to it; daemons free
 //     pieces on every command they carry out, answers say which, ended ranks drop out,
@@ -84,4 +86,14 @@
 //   - Execute on a blocked rank arms breakpoints on every successor of the instruction it
 //     resumes at (a node resuming at a breakpoint would run past it).
 //   - The tree runs in-process (netreduce.InProcess); its internal nodes are goroutines.
+//   - Probe data: app arrays and stacks are slots of the variable window (the same address
+//     on every node); ReadValues and SumCounter read them back through the debug
+//     interface, after a rank ended too. Each point's trampoline gets the handle's code
+//     with point() and func() filled in for that point (Code.ForPoint), so the size
+//     planned does not change. Code that touches program memory gets a per-process fault
+//     counter slot (Stats.Faults sums it over the handle's ranks) and its trampolines'
+//     fixups are registered, identically, on every I/O node's fault redirection when the
+//     trampoline is planned (Job.Exec while the machine stands still), replacing what the
+//     same region bytes held before; a one-shot snippet's fixups are computed from the
+//     trampoline layout the daemons will build.
 package runtime

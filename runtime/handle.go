@@ -28,6 +28,9 @@ type Handle struct {
 	delivered int
 	ranks     int
 	failed    map[int]string
+
+	faultAddr  uint32         // the per-process fault counter of code that touches program memory
+	pointIndex map[uint32]int // point address -> index in the list installed on
 }
 
 // InstallOptions say where a probe goes and how its data is aggregated.
@@ -39,10 +42,12 @@ type InstallOptions struct {
 }
 
 // Stats is a handle's accounting: packets sent into the tree and ranks' packets
-// delivered (aggregated messages count every rank merged in), ranks done, failures.
+// delivered (aggregated messages count every rank merged in), ranks done, failures, and
+// faulting accesses to program memory its snippet recovered from (over its ranks).
 type Stats struct {
 	Sent, Delivered, Ranks int
 	Failed                 map[int]string
+	Faults                 int
 }
 
 // State is "installed", "active", "removed" or "failed".
@@ -50,7 +55,7 @@ func (h *Handle) State() string { return h.state }
 
 // Stats returns the handle's accounting.
 func (h *Handle) Stats() Stats {
-	return Stats{Sent: h.sent, Delivered: h.delivered, Ranks: h.ranks, Failed: h.failed}
+	return Stats{Sent: h.sent, Delivered: h.delivered, Ranks: h.ranks, Failed: h.failed, Faults: h.faultCount()}
 }
 
 // Err is the stream's failure (a filter error), if any.
@@ -78,7 +83,7 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		return nil, err
 	}
 	id := uint32(len(a.handles) + 1)
-	code, err := probes.Compile(e, &probes.Target{Tag: id, Resolve: a.Prog.Resolve})
+	code, faultAddr, err := a.compileProbe(e, id)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +107,8 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 	if cfg.Sync == netreduce.Timeout {
 		a.timeouts++
 	}
-	h := &Handle{ID: id, app: a, ctx: set.Copy(), code: code, stream: s, state: "installed", failed: map[int]string{}}
+	h := &Handle{ID: id, app: a, ctx: set.Copy(), code: code, stream: s, state: "installed", failed: map[int]string{},
+		faultAddr: faultAddr}
 	a.handles = append(a.handles, h)
 	return h, nil
 }

@@ -24,6 +24,7 @@ func (a *App) Install(points []probes.Point, e *probes.Exp, o InstallOptions) (*
 	if err != nil {
 		return nil, err
 	}
+	h.notePoints(points)
 	seen := map[uint32]bool{}
 	for _, p := range points {
 		if !seen[p.Addr] {
@@ -145,7 +146,7 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 	codes := make([]*probes.Code, len(ps.handles))
 	cover := make([]uint32, len(ps.handles))
 	for i, h := range ps.handles {
-		codes[i], cover[i] = h.code, h.ID
+		codes[i], cover[i] = h.codeAt(p), h.ID
 	}
 	size, err := probes.TrampolineSize(ps.pt, codes)
 	if err != nil {
@@ -160,6 +161,9 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 		return nil, err
 	}
 	ps.tramp = tr
+	if err := a.redirectFaults(base, tr.Size(), tr.Fixups); err != nil {
+		return nil, err
+	}
 	plan := PointPlan{Addr: p.Addr, Orig: p.Word, Patch: tr.Patch, Base: base, Words: tr.Words}
 	for i, t := range tr.Toggles {
 		plan.Toggles = append(plan.Toggles, ToggleWord{Handle: ps.handles[i].ID, Addr: t.Addr, On: t.On, Off: t.Off})
@@ -167,18 +171,29 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 	plans := []PointPlan{plan}
 	loops, err := a.loopBranches(p)
 	for _, src := range loops {
-		// A redirect's size does not depend on where it goes: build it where it will be.
-		rd, err := probes.BuildRedirect(src, tr.Resume, a.next)
+		rd, err := a.redirect(src, tr.Resume)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := a.alloc(rd.Size()); err != nil {
 			return nil, err
 		}
 		plans = append(plans, PointPlan{Addr: src.Addr, Orig: src.Word, Patch: rd.Patch, Base: rd.Base,
 			Words: rd.Words, Cover: cover})
 	}
 	return plans, err
+}
+
+// redirect reserves memory for src's redirect and builds it there. Its size does not
+// depend on where it goes, so a build at the region's start measures it; the real one is
+// made at the address alloc returns, which may be a reused piece, not fresh memory.
+func (a *App) redirect(src probes.Point, target uint32) (*probes.Trampoline, error) {
+	probe, err := probes.BuildRedirect(src, target, a.region.Start)
+	if err != nil {
+		return nil, err
+	}
+	base, err := a.alloc(probe.Size())
+	if err != nil {
+		return nil, err
+	}
+	return probes.BuildRedirect(src, target, base)
 }
 
 // loopBranches lists the branches inside p's function back to p when p is an entry
@@ -279,6 +294,9 @@ func (a *App) Execute(e *probes.Exp, o InstallOptions) (*Handle, error) {
 	}
 	base, err := a.alloc(size + 64)
 	if err != nil {
+		return nil, err
+	}
+	if err := a.redirectExecute(h.code, base, size+64); err != nil {
 		return nil, err
 	}
 	code := *h.code

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -52,11 +53,14 @@ dpcl.launch starts a job stopped at its entry with a tool daemon on every I/O no
 reduction tree (leaves = ranks, level 2 = daemons). The machine advances only while the
 script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callbacks run
 with it paused at their message's virtual time, so a batch script prints the same bytes
-every run.`,
+every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).`,
+		Init: dpclDataInit,
 		Funcs: []Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
-stopped at entry. topology "b:F" sets the fan-out of the tree above the daemons (default
+stopped at entry. memory_mb is each compute node's memory (default 512, BG/L's; 16..4095):
+brk and mmap past it get ENOMEM and the app reports a "memory" event. disk_quota_mb is how
+much the job may grow its workdir's files (default 512): writes past it get EDQUOT. topology "b:F" sets the fan-out of the tree above the daemons (default
 b:16). The job's output goes to the session's output (quiet = true discards it).`, dpclLaunch},
 			{"poll", `dpcl.poll([virtual_ms]) -> n
 Advances every running application by up to virtual_ms (default 1) virtual milliseconds,
@@ -103,7 +107,13 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 		n++
 	}
 	for _, ev := range b.Events {
-		name := map[bgl.EventKind]string{bgl.EventExit: "exit", bgl.EventFault: "fault"}[ev.Kind]
+		name := ev.Kind.String()
+		if !slices.Contains(appEventNames[:], name) {
+			continue
+		}
+		if len(a.on[name]) == 0 && (ev.Kind == bgl.EventUnsupported || ev.Kind == bgl.EventNoMemory) {
+			fmt.Fprintf(st.s.Stderr(), "dpcl: %s\n", ev)
+		}
 		for _, fn := range a.on[name] {
 			if err := st.call(name+" handler", fn, eventTable(L, ev)); err != nil {
 				return n, err
@@ -113,6 +123,9 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	}
 	return n, nil
 }
+
+// appEventNames are the machine events app:on accepts (bgl.EventKind names).
+var appEventNames = [...]string{"exit", "fault", "unsupported", "memory"}
 
 func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
 	_, err := st.s.Call(fn, arg)

@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ func init() {
 	RegisterType(Type{
 		Name: appTypeName,
 		Doc:  "An MPI job under the tool (DPCL's POE application): app.size, #app, and the methods below.",
-		Methods: []Function{
+		Methods: append([]Function{
 			{"start", "app:start()\nReleases every rank (the job was launched stopped at entry).", appStart},
 			{"suspend", "app:suspend()\nHolds every live rank.", appSuspend},
 			{"resume", "app:resume()\nReleases the ranks app:suspend held.", appResume},
@@ -56,8 +57,11 @@ Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-cloc
 The program's functions matching glob, sorted by address.`, appFunctions},
 			{"points", `app:points(glob, "entry"|"exit"|"call") -> {Point, ...}
 Points of the matching functions: tables {func=, kind=, addr=, file=, line=, target=}.`, appPoints},
-			{"on", `app:on("exit"|"fault", fn)
-fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time.`, appOn},
+			{"on", `app:on("exit"|"fault"|"unsupported"|"memory", fn)
+fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time;
+"unsupported": a system call the CNK refuses (fork, execve: one process per node);
+"memory": brk or mmap got ENOMEM. ev.message says what happened. Without a handler, these
+two are printed on the session's stderr.`, appOn},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, appVar},
 			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
@@ -65,7 +69,7 @@ Compiles exp once and splices it into every point on the context's ranks; the pr
 inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
-		},
+		}, appDataMethods...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -151,8 +155,14 @@ func withSize(L *lua.LState, ud *lua.LUserData, size int) *lua.LUserData {
 }
 
 var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
-	"nodes":    func(o *runtime.Options, v lua.LValue) error { return intField(&o.Nodes, "nodes", v) },
-	"per_io":   func(o *runtime.Options, v lua.LValue) error { return intField(&o.PerIO, "per_io", v) },
+	"nodes":  func(o *runtime.Options, v lua.LValue) error { return intField(&o.Nodes, "nodes", v) },
+	"per_io": func(o *runtime.Options, v lua.LValue) error { return intField(&o.PerIO, "per_io", v) },
+	"memory_mb": func(o *runtime.Options, v lua.LValue) error {
+		return intField(&o.MemoryMB, "memory_mb", v)
+	},
+	"disk_quota_mb": func(o *runtime.Options, v lua.LValue) error {
+		return intField(&o.DiskQuotaMB, "disk_quota_mb", v)
+	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
 	"seed": func(o *runtime.Options, v lua.LValue) error {
@@ -329,8 +339,8 @@ func appFunctions(L *lua.LState) int {
 func appOn(L *lua.LState) int {
 	a := CheckObject[*luaApp](L, 1, appTypeName)
 	what := L.CheckString(2)
-	if what != "exit" && what != "fault" {
-		L.ArgError(2, fmt.Sprintf(`event must be "exit" or "fault", not %q`, what))
+	if !slices.Contains(appEventNames[:], what) {
+		L.ArgError(2, fmt.Sprintf(`event must be "exit", "fault", "unsupported" or "memory", not %q`, what))
 	}
 	a.on[what] = append(a.on[what], L.CheckFunction(3))
 	return 0

@@ -38,7 +38,9 @@ func init() {
 			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
 			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
-			{"stats", "h:stats() -> {sent=, delivered=, ranks=, failed={[rank]=reason}}", handleStats},
+			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed={[rank]=reason}}
+faults: loads and stores of program memory the snippet could not make (each yielded 0 or
+stored nothing; the rank went on), summed over the handle's ranks.`, handleStats},
 			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
 		},
 		Meta: []Function{
@@ -268,6 +270,7 @@ func handleStats(L *lua.LState) int {
 	t.RawSetString("sent", lua.LNumber(st.Sent))
 	t.RawSetString("delivered", lua.LNumber(st.Delivered))
 	t.RawSetString("ranks", lua.LNumber(st.Ranks))
+	t.RawSetString("faults", lua.LNumber(st.Faults))
 	f := L.NewTable()
 	for r, why := range st.Failed {
 		f.RawSetInt(r, lua.LString(why))
