@@ -40,16 +40,14 @@ type Outgoing struct {
 
 // Daemon is the tool daemon of one I/O node (the mutator of the BG/L paper): it applies
 // commands to the compute nodes it serves through their debug interface, and forwards
-// what probes send. It is a state machine: commands and packets in, answers and
-// outgoing packets out; the caller owns goroutines and the tree.
+// what probes send. It is a state machine: commands (typed values) and packets in,
+// answers and outgoing packets out; the caller owns the tree.
 type Daemon struct {
 	IONode int
 	size   int // ranks in the job (rank specs are over [0, size))
 	inReg  func(uint32) bool
 
 	mu       sync.Mutex
-	seq      uint64 // the command decoded last, cached for the node's other ranks
-	cmd      *Command
 	handles  map[uint32]*handleRanks
 	placed   map[int]map[uint32]span // rank -> point -> its trampoline
 	unlinked map[int][]span          // rank -> trampolines unlinked, not yet freed
@@ -73,19 +71,13 @@ func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
 		streams: map[uint32]uint32{}}
 }
 
-// decode returns the command of a control packet, decoding it once per daemon.
-func (d *Daemon) decode(seq uint64, text string) (*Command, error) {
-	if d.cmd != nil && d.seq == seq {
-		return d.cmd, nil
-	}
-	c, err := DecodeCommand(text)
-	if err != nil {
-		return nil, err
-	}
+// prepare takes in what a command says about handles (which ranks each covers, whether
+// it is active, its stream), once per command.
+func (d *Daemon) prepare(c *Command) error {
 	for _, h := range c.Handles {
 		rs, err := netreduce.ParseRankSpec(h.Ranks, d.size)
 		if err != nil {
-			return nil, fmt.Errorf("runtime: daemon %d: handle %d: %w", d.IONode, h.Handle, err)
+			return fmt.Errorf("runtime: daemon %d: handle %d: %w", d.IONode, h.Handle, err)
 		}
 		d.handles[h.Handle] = &handleRanks{ranks: rs, active: h.Active}
 		d.streams[h.Handle] = h.Stream
@@ -98,20 +90,37 @@ func (d *Daemon) decode(seq uint64, text string) (*Command, error) {
 	if c.Exec != nil {
 		d.streams[c.Exec.Handle] = c.Exec.Stream
 	}
-	d.seq, d.cmd = seq, c
 	d.images = map[string][]byte{}
-	return c, nil
+	return nil
 }
 
-// Handle applies the command carried by a control packet (seq, text) to one rank and
-// answers for it.
-func (d *Daemon) Handle(m Machine, rank int, seq uint64, text string) *Answer {
+// HandleAll applies command c to the daemon's ranks among ranks (the command reaches the
+// daemon once, whatever the number of its ranks) and answers for all of them.
+func (d *Daemon) HandleAll(m Machine, c *Command, ranks []int) *Answer {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	c, err := d.decode(seq, text)
-	if err != nil {
-		return failed(rank, err)
+	sum := &Answer{}
+	if _, ok := opNames[c.Op]; !ok {
+		err := fmt.Errorf("runtime: daemon %d: unknown command op %d", d.IONode, c.Op)
+		for _, r := range ranks {
+			sum.Merge(failed(r, err))
+		}
+		return sum
 	}
+	if err := d.prepare(c); err != nil {
+		for _, r := range ranks {
+			sum.Merge(failed(r, err))
+		}
+		return sum
+	}
+	for _, r := range ranks {
+		sum.Merge(d.handle1(m, c, r))
+	}
+	return sum
+}
+
+// handle1 applies c to one rank and answers for it.
+func (d *Daemon) handle1(m Machine, c *Command, rank int) *Answer {
 	if err := d.apply(m, c, rank); err != nil {
 		return failed(rank, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
 )
 
 // twin is a plain Machine: word-addressed memory per rank, registers, states.
@@ -71,15 +70,7 @@ func (m *twin) ClearBreakpoint(r int, a uint32) error { return nil }
 func send(t *testing.T, d *Daemon, m Machine, c *Command, seq uint64, ranks ...int) *Answer {
 	t.Helper()
 	c.Seq = seq
-	text, err := c.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := &Answer{}
-	for _, r := range ranks {
-		sum.Merge(d.Handle(m, r, seq, text))
-	}
-	return sum
+	return d.HandleAll(m, c, ranks)
 }
 
 // TestDaemonProtocol drives one daemon through install, activate, a second probe at the
@@ -152,48 +143,8 @@ func TestDaemonFailuresAndReads(t *testing.T) {
 	if err := a.Err("write"); err == nil || !strings.Contains(err.Error(), "1 of 2 ranks failed: rank 2: process has exited") {
 		t.Fatalf("summary %v", err)
 	}
-	if d.Handle(m, 0, 9, "{bad json").Failed[0] == "" {
+	if !strings.Contains(d.HandleAll(m, &Command{Op: 99}, []int{0}).Failed[0], "unknown command op 99") {
 		t.Fatal("a bad command must fail the rank")
-	}
-}
-
-// TestAnswerReduction checks the tree filter against merging answers one by one.
-func TestAnswerReduction(t *testing.T) {
-	parts := []*Answer{{Done: 3, Freed: map[uint32][]int{0x100: {1, 5}}}, {Freed: map[uint32][]int{0x100: {2, 9}, 0x200: {4}}}, {Done: 1, Failed: map[int]string{7: "why\tnot"}},
-		{Failed: map[int]string{2: "x"}, Data: map[int][]byte{4: {0, 1, '\t'}}}}
-	var wave []*netreduce.Packet
-	want := &Answer{}
-	for _, p := range parts {
-		pk := p.packet()
-		pk.Count = 1
-		wave = append(wave, pk)
-		want.Merge(p)
-	}
-	out, err := answerReducer{}.Filter(wave)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := answerOf(out[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) || out[0].Count != int32(len(parts)) {
-		t.Fatalf("reduced %+v, want %+v", got, want)
-	}
-}
-
-func TestCommandRoundTrip(t *testing.T) {
-	c := &Command{Op: OpPatch, Seq: 3, Ranks: "0-7", Points: []PointPlan{{Addr: 4, Words: []uint32{1}}}}
-	text, err := c.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := DecodeCommand(text)
-	if err != nil || !reflect.DeepEqual(back, c) {
-		t.Fatalf("%+v %v", back, err)
-	}
-	if _, err := DecodeCommand(`{"Op":99}`); err == nil || !strings.Contains(err.Error(), "unknown op 99") {
-		t.Fatalf("bad op: %v", err)
 	}
 }
 
