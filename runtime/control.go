@@ -149,6 +149,11 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	b := &Batch{Reason: bgl.StopIdle}
 	if a.started && !a.terminated {
 		b.Reason = a.run(ctx, limit)
+		for i := 0; a.Done() && b.Reason == bgl.StopPaused && i < 2; i++ {
+			// The last exit paused the machine: let it hand over what is still on the
+			// way from the ranks (it does so once no rank is left).
+			b.Reason = a.Job.RunUntil(^uint64(0))
+		}
 	}
 	a.dropEnded()
 	until := int64(a.Job.Now())

@@ -70,7 +70,8 @@ func TestDpclErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`dpcl.launch("no/such.elf")`, "dpcl.launch: launch: open no/such.elf"},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodez = 3})`, `unknown option "nodez"`},
-		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:2"})`, `topology "k:2": want "b:F"`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:2"})`, `topology spec "k:2": want k:K@N`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, topology = "b:4^2"})`, `16 back-ends, but the job has 2 I/O nodes`},
 		{launch + `app:install(app:points("tick", "entry"), 1, {context = ctx.all(17)})`, "context of 17 ranks for an application of 16"},
 		{launch + `app:install(app:points("tick", "entry"), true)`, "use e:eq(x)"},
 		{launch + `app:install(app:points("nothing_matches*", "entry"), 1)`, "no points"},
