@@ -56,6 +56,12 @@ Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-cloc
 The program's functions matching glob, sorted by address.`, appFunctions},
 			{"points", `app:points(glob, "entry"|"exit"|"call") -> {Point, ...}
 Points of the matching functions: tables {func=, kind=, addr=, file=, line=, target=}.`, appPoints},
+			{"costs", `app:costs() -> {key = value}
+Prints the cost model of the tool's processes and links (virtual ns; per byte or per value
+where the key says so), one line per parameter with its source, and returns it.`, appCosts},
+			{"last_command", `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
+The modeled timing of the last command sent to the daemons (install, activate, execute...):
+until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
 			{"on", `app:on("exit"|"fault", fn)
 fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time.`, appOn},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
@@ -155,6 +161,7 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	"per_io":   func(o *runtime.Options, v lua.LValue) error { return intField(&o.PerIO, "per_io", v) },
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
+	"costs":    costsOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
 		err := intField(&n, "seed", v)
@@ -189,7 +196,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)

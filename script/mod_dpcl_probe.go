@@ -38,7 +38,11 @@ func init() {
 			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
 			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
-			{"stats", "h:stats() -> {sent=, delivered=, ranks=, failed={[rank]=reason}}", handleStats},
+			{"stats", `h:stats() -> {sent=, delivered=, ranks=, failed=, first=, last=, busy=}
+sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
+merged into delivered messages; failed: {[rank] = reason} for install failures and
+{[tree node] = reason} when a filter failed the stream; first, last: virtual arrival (ns)
+of the first and last message at the front-end; busy: the front-end's virtual ns on it.`, handleStats},
 			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
 		},
 		Meta: []Function{
@@ -272,7 +276,15 @@ func handleStats(L *lua.LState) int {
 	for r, why := range st.Failed {
 		f.RawSetInt(r, lua.LString(why))
 	}
+	for node, why := range st.FailedAt {
+		f.RawSetString(node, lua.LString(why))
+	}
 	t.RawSetString("failed", f)
+	if st.Delivered > 0 {
+		t.RawSetString("first", lua.LNumber(st.First))
+		t.RawSetString("last", lua.LNumber(st.Last))
+	}
+	t.RawSetString("busy", lua.LNumber(st.Busy))
 	L.Push(t)
 	return 1
 }
