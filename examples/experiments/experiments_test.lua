@@ -1,0 +1,51 @@
+-- The experiments at reduced sizes: each writes its CSV and SVG, and the trends the
+-- paper reports come out of the cost model.
+local function dir()
+  local d = os.tmpname()
+  os.remove(d)
+  os.execute("mkdir -p " .. d)
+  return d
+end
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local function wrote(t, csv, svg, header)
+  t:ok(read(csv):find("^" .. header), csv .. " starts with its header")
+  t:ok(read(svg):find("<svg", 1, true), svg .. " is an SVG document")
+end
+
+function TestFig5ReceiveTimeGrowsWithMessagesTimesNodes(t)
+  local r = dofile("examples/experiments/fig5_receive.lua").run{dir = dir(), nodes = {8, 32}, msgs = {1, 10, 40}}
+  wrote(t, r.csv, r.svg, "nodes,messages")
+  local at = {}
+  for _, row in ipairs(r.rows) do at[row[1] .. "x" .. row[2]] = row[4] end
+  for _, n in ipairs{8, 32} do
+    t:ok(at[n .. "x10"] > at[n .. "x1"] and at[n .. "x40"] > at[n .. "x10"], n .. " nodes: grows with messages")
+    -- nearly linear: 4 times the messages takes 3 to 5 times as long
+    local ratio = at[n .. "x40"] / at[n .. "x10"]
+    t:ok(ratio > 3 and ratio < 5, string.format("%d nodes: 40/10 messages ratio %.2f", n, ratio))
+  end
+  for _, m in ipairs{10, 40} do
+    t:ok(at["32x" .. m] > at["8x" .. m], m .. " messages: grows with nodes")
+  end
+end
+
+function TestFig7SumFilterReceivesFaster(t)
+  local r = dofile("examples/experiments/fig7_sum.lua").run{dir = dir(), tasks = 256, msgs = {1, 10}}
+  wrote(t, r.csv, r.svg, "tasks,messages,none_ms,sum_ms,factor")
+  t:ok(r.factor > 5, string.format("sum filter %.2f times faster at 256 tasks", r.factor))
+  t:ok(r.rows[2][4] < r.rows[2][3], "sum below none")
+end
+
+function TestSec51UbglRoundTripIsCalibrated(t)
+  local r = dofile("examples/experiments/sec51_latency.lua").run{dir = dir()}
+  wrote(t, r.csv, r.svg, "costs,command_down_ms")
+  t:eq(r.rows[2][1], "ubgl")
+  t:ok(math.abs(r.rows[2][4] - 107.4) < 0.01, string.format("ubgl round trip %.4f ms", r.rows[2][4]))
+  t:ok(r.rows[1][4] < 1, string.format("default round trip %.4f ms", r.rows[1][4]))
+end
