@@ -49,6 +49,7 @@ func init() {
 			{"wait", `app:wait([wall_s]) -> {exited=, faulted=, running=, codes={[rank]=status}}
 Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-clock seconds pass).`, appWait},
 			{"status", `app:status() -> "created"|"running"|"suspended"|"exited"|"faulted"`, appStatus},
+			{"now", "app:now() -> ns\nThe machine's virtual time in ns (where the job's clock stands now).", appNow},
 			{"close", "app:close()\nEnds the job and its tree.", appClose},
 			{"proctable", "app:proctable() -> {{rank=, node=, ionode=, pid=, exe=}, ...}\nThe MPIR proctable (0-based).", appProctable},
 			{"process", "app:process(rank) -> Process\n:status() :pc() :reg(name) :read(addr, n) :backtrace()", appProcess},

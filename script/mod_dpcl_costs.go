@@ -76,3 +76,9 @@ func appLastCommand(L *lua.LState) int {
 	L.Push(t)
 	return 1
 }
+
+// appNow returns the machine's virtual time.
+func appNow(L *lua.LState) int {
+	L.Push(lua.LNumber(checkApp1(L).Job.Now()))
+	return 1
+}

@@ -49,3 +49,25 @@ function TestSec51UbglRoundTripIsCalibrated(t)
   t:ok(math.abs(r.rows[2][4] - 107.4) < 0.01, string.format("ubgl round trip %.4f ms", r.rows[2][4]))
   t:ok(r.rows[1][4] < 1, string.format("default round trip %.4f ms", r.rows[1][4]))
 end
+
+function TestFig6FewerNodesPerIONodeReceiveFaster(t)
+  local r = dofile("examples/experiments/fig6_topology.lua").run{dir = dir(), tasks = {64},
+    per_io = {[64] = {8, 32, 64}}, fans = {4}, msgs = 20}
+  wrote(t, r.csv, r.svg, "tasks,per_io,fanout")
+  local at = {}
+  for _, row in ipairs(r.rows) do at[row[2]] = row[5] end
+  t:ok(at[8] < at[32] and at[32] < at[64], string.format("receive ms at 8/32/64 per I/O node: %.3f %.3f %.3f", at[8], at[32], at[64]))
+end
+
+function TestMRNetFig5MultiLevelScales(t)
+  local r = dofile("examples/experiments/mrnet_fig5.lua").run{dir = dir(), backends = {8, 64}, waves = 10}
+  wrote(t, r.csv, r.svg, "topology,backends")
+  local v = {}
+  for _, row in ipairs(r.rows) do v[row[1] .. row[2]] = row end
+  for col = 3, 4 do
+    t:ok(v.flat64[col] - v.flat8[col] > 2 * (v["8-ary64"][col] - v["8-ary8"][col]),
+      "latency grows faster with the flat tree, column " .. col)
+  end
+  t:ok(v.flat64[5] < v.flat8[5] / 2, "flat throughput falls with back-ends")
+  t:ok(v["8-ary64"][5] >= v["8-ary8"][5] * 0.9, "8-ary throughput holds")
+end
