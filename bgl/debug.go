@@ -14,6 +14,7 @@ type Packet struct {
 	Rank int
 	Time uint64 // virtual ns of arrival at the I/O node
 	Data []byte
+	PC   uint32 // address of the sc instruction that sent it (a tool checks who sent)
 }
 
 // Daemon is a tool daemon in an I/O node's slot (the mutator of the BG/L paper). The

@@ -161,7 +161,7 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		}
 	case msgPacket:
 		if d := n.io.daemon; d != nil {
-			d.Packet(j.Debug(n.io.Index), Packet{Rank: n.rank, Time: m.at, Data: m.data})
+			d.Packet(j.Debug(n.io.Index), Packet{Rank: n.rank, Time: m.at, Data: m.data, PC: m.pc})
 		}
 	case msgEvent:
 		if m.event.Kind == EventExit || m.event.Kind == EventFault {

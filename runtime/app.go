@@ -65,6 +65,8 @@ type App struct {
 	handles []*Handle
 
 	byStream map[uint32]*Handle
+	rejected      []Rejected // packets the daemons dropped, for the next batch
+	rejectedTotal int
 	lastCmd  CommandTiming
 
 	started, suspended, terminated, closed bool
@@ -156,6 +158,10 @@ func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) {
 	s.d.Packet(dbg, p)
 	for _, o := range s.d.TakeOutgoing() {
 		s.a.inject(o)
+	}
+	for _, r := range s.d.TakeRejected() {
+		s.a.rejected = append(s.a.rejected, r)
+		s.a.rejectedTotal++
 	}
 }
 

@@ -23,7 +23,8 @@ type Message struct {
 type Batch struct {
 	Messages []Message
 	Events   []bgl.Event
-	Failures []Failure // handles whose stream a filter failed, each reported once
+	Failures []Failure  // handles whose stream a filter failed, each reported once
+	Rejected []Rejected // packets the daemons dropped (malformed, or not from a probe's code)
 	Reason   bgl.StopReason
 }
 
@@ -36,6 +37,9 @@ type Failure struct {
 
 // LastCommand is the modeled timing of the last command sent to the daemons.
 func (a *App) LastCommand() CommandTiming { return a.lastCmd }
+
+// Rejected is how many packets the daemons have dropped so far.
+func (a *App) Rejected() int { return a.rejectedTotal }
 
 // Costs is the application's cost model.
 func (a *App) Costs() *Costs { return a.opts.Costs }
@@ -165,6 +169,7 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	}
 	b.Messages, b.Failures = a.drain(until)
 	b.Events, a.events = a.events, nil
+	b.Rejected, a.rejected = a.rejected, nil
 	return b, nil
 }
 

@@ -55,7 +55,15 @@ type Daemon struct {
 	streams  map[uint32]uint32       // handle -> stream
 	images   map[string][]byte       // trampoline bytes per (plan, toggles) of the command
 	out      []Outgoing
-	stray    int // packets whose tag names no handle this daemon knows
+	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
+	rejected []Rejected
+}
+
+// codeSpan is a trampoline on one node and the handles whose snippets it holds: only
+// their sends may come from inside it.
+type codeSpan struct {
+	span
+	handles []uint32
 }
 
 type handleRanks struct {
@@ -68,7 +76,7 @@ type handleRanks struct {
 func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
 	return &Daemon{IONode: io, size: size, inReg: inRegion, handles: map[uint32]*handleRanks{},
 		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
-		streams: map[uint32]uint32{}}
+		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}}
 }
 
 // prepare takes in what a command says about handles (which ranks each covers, whether
@@ -209,6 +217,7 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 				return err
 			}
 			pl[p.Addr] = span{p.Base, uint32(len(image))}
+			d.own(rank, span{p.Base, uint32(len(image))}, toggleHandles(p)...)
 		} else if had {
 			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Orig)); err != nil {
 				return err
@@ -300,6 +309,9 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 		freed = append(freed, s.base)
 	}
 	d.unlinked[rank] = kept
+	for _, base := range freed {
+		delete(d.code[rank], base)
+	}
 	return freed
 }
 
@@ -328,4 +340,36 @@ func wordBytes(ws ...uint32) []byte {
 		binary.BigEndian.PutUint32(b[4*i:], w)
 	}
 	return b
+}
+
+// own records that the trampoline s on rank holds the snippets of handles.
+func (d *Daemon) own(rank int, s span, handles ...uint32) {
+	m := d.code[rank]
+	if m == nil {
+		m = map[uint32]codeSpan{}
+		d.code[rank] = m
+	}
+	m[s.base] = codeSpan{s, handles}
+}
+
+// owns reports whether pc on rank lies in a trampoline holding handle's code.
+func (d *Daemon) owns(rank int, pc, handle uint32) bool {
+	for _, c := range d.code[rank] {
+		if c.contains(pc) {
+			for _, h := range c.handles {
+				if h == handle {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func toggleHandles(p *PointPlan) []uint32 {
+	hs := make([]uint32, 0, len(p.Toggles))
+	for _, t := range p.Toggles {
+		hs = append(hs, t.Handle)
+	}
+	return hs
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/probes"
 )
 
 // twin is a plain Machine: word-addressed memory per rank, registers, states.
@@ -169,6 +170,50 @@ func TestSuccessors(t *testing.T) {
 	for _, tc := range tests {
 		if got := successors(tc.w, pc, lr, ctr); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s (%#x): %#x, want %#x", tc.name, tc.w, got, tc.want)
+		}
+	}
+}
+
+// sendBytes encodes what a probe's send of one int carries: tag, count, one record.
+func sendBytes(tag uint32, v int32) []byte {
+	b := make([]byte, probes.SendHeaderSize+probes.SendRecordSize)
+	binary.BigEndian.PutUint32(b, tag)
+	binary.BigEndian.PutUint32(b[4:], 1)
+	rec := b[probes.SendHeaderSize:]
+	binary.BigEndian.PutUint32(rec, probes.SendInt)
+	binary.BigEndian.PutUint64(rec[8:], uint64(uint32(v)))
+	return b
+}
+
+// TestDaemonDropsForgedPackets: only a handle's own trampoline may send on its stream;
+// the program calling ais_send itself, a packet for a probe the rank does not carry,
+// and a malformed packet are dropped and reported.
+func TestDaemonDropsForgedPackets(t *testing.T) {
+	const point, orig, base = 0x1000, 0x7c0802a6, 0x20000
+	m := newTwin(0, 1)
+	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
+	m.WriteMem(0, point, wordBytes(orig))
+	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: "0"}
+	plan := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f000, Base: base, Words: []uint32{1, 2, 3},
+		Toggles: []ToggleWord{{Handle: 1, Addr: base + 4, On: 0x60000000, Off: 0x48000008}}}
+	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: "1"}
+	send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan}, Handles: []HandleRanks{h1, h2}}, 1, 0)
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(1, 5)})
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)}) // the program itself
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(2, 7)}) // probe 2 has no code here
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: []byte{1, 2, 3}})
+	out := d.TakeOutgoing()
+	if len(out) != 1 || out[0].Handle != 1 || out[0].Values[0] != int64(5) {
+		t.Fatalf("forwarded %+v", out)
+	}
+	rej := d.TakeRejected()
+	want := []string{"sent from outside its code", "probe 2 sent from outside", "malformed packet"}
+	if len(rej) != len(want) {
+		t.Fatalf("rejected %+v", rej)
+	}
+	for i, w := range want {
+		if !strings.Contains(rej[i].Reason, w) || rej[i].Rank != 0 {
+			t.Errorf("rejection %d: %+v, want %q", i, rej[i], w)
 		}
 	}
 }

@@ -95,6 +95,12 @@
 //     up and the front-end gets the fault once; the handle turns "failed", FailedAt
 //     names the tree node ("daemon of I/O node 3", "comm node 1", "front-end") and why,
 //     and the Batch reports it once (Batch.Failures). The job and other handles go on.
+//   - Only a handle's own code sends on its stream: the machine gives each ais_send
+//     packet the address of its sc, and the daemon forwards it only when that address
+//     lies in a trampoline (or one-shot trampoline) holding the handle's snippet on that
+//     rank. Other packets (the program calling the hypercall itself, a probe the rank
+//     does not carry, a malformed packet) are dropped, counted (App.Rejected) and
+//     reported in the batch (Batch.Rejected); the stream goes on.
 //   - Execute writes, per rank, a trampoline for the instruction the rank will execute
 //     next (same address on every node, contents per node since the displaced instruction
 //     differs), and points the PC there; a rank blocked in a call gets a breakpoint at its

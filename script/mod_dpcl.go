@@ -100,6 +100,13 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 		// every other probe go on.
 		fmt.Fprintf(st.s.Stderr(), "dpcl: probe %d failed at the %s: %s\n", f.Handle.ID, f.Node, f.Reason)
 	}
+	for i, r := range b.Rejected {
+		if i == 3 {
+			fmt.Fprintf(st.s.Stderr(), "dpcl: and %d more packets dropped\n", len(b.Rejected)-3)
+			break
+		}
+		fmt.Fprintf(st.s.Stderr(), "dpcl: rank %d: dropped a packet from pc 0x%08x: %s\n", r.Rank, r.PC, r.Reason)
+	}
 	for _, m := range b.Messages {
 		fn := a.callbacks[m.Handle.ID]
 		if fn == nil {
