@@ -64,10 +64,10 @@ type App struct {
 	// handles by id (the tag their sends carry); ids start at 1.
 	handles []*Handle
 
-	byStream map[uint32]*Handle
+	byStream      map[uint32]*Handle
 	rejected      []Rejected // packets the daemons dropped, for the next batch
 	rejectedTotal int
-	lastCmd  CommandTiming
+	lastCmd       CommandTiming
 
 	started, suspended, terminated, closed bool
 	ended                                  map[int]bgl.Event // exit or fault per rank

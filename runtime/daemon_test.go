@@ -199,7 +199,7 @@ func TestDaemonDropsForgedPackets(t *testing.T) {
 	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: "1"}
 	send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan}, Handles: []HandleRanks{h1, h2}}, 1, 0)
 	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(1, 5)})
-	d.Packet(nil, bgl.Packet{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)}) // the program itself
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)})   // the program itself
 	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(2, 7)}) // probe 2 has no code here
 	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: []byte{1, 2, 3}})
 	out := d.TakeOutgoing()
