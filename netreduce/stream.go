@@ -107,9 +107,6 @@ func (n *Network) NewStream(c *Communicator, cfg StreamConfig) (*Stream, error) 
 	s := &Stream{net: n, spec: spec, comm: c, q: make(chan *Packet, n.qlen), failed: make(chan struct{})}
 	n.streams[id] = s
 	n.mu.Unlock()
-	n.host.mu.Lock()
-	n.host.streams[id] = spec
-	n.host.mu.Unlock()
 	if err := n.post(Msg{Kind: MsgOpen, Stream: id, Spec: spec}); err != nil {
 		return nil, err
 	}
