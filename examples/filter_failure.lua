@@ -16,10 +16,15 @@ function M.run(opts)
   })
   local calls = app:var("int")
   local counted = {n = 0}
+  local bad
   local good = app:install(app:points("MPI_Allreduce", "entry"),
     probe.seq{calls:assign(calls + 1), probe.send(1)},
-    {filter = "sum", callback = function(m) counted.n = counted.n + m.value end})
-  local bad = app:install(app:points("MPI_Allreduce", "entry"), probe.send(1), {
+    {filter = "sum", callback = function(m)
+      counted.n = counted.n + m.value
+      -- With remove_failed, the failed probe is taken out while the job runs.
+      if opts.remove_failed and bad.state == "failed" then bad:remove() end
+    end})
+  bad = app:install(app:points("MPI_Allreduce", "entry"), probe.send(1), {
     filter = filter.load("examples/filters/fail_at.lua"), params = {wave = opts.fail_wave or 3},
     callback = function() end,
   })

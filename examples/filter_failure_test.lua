@@ -1,8 +1,8 @@
 -- Tests of examples/filter_failure.lua: a failing Lua filter fails its handle only.
 local ff = dofile("examples/filter_failure.lua")
 
-local function check(t, r, nodes, iters)
-  t:eq(r.bad_state, "failed", "the failing probe's handle is failed")
+local function check(t, r, nodes, iters, state)
+  t:eq(r.bad_state, state or "failed", "the failing probe's handle")
   local where = {n = 0}
   for node, why in pairs(r.bad.failed) do
     where.n = where.n + 1
@@ -23,4 +23,8 @@ end
 function TestFailureInTheFinalWaveIsReported(t)
   -- jacobi makes two MPI_Allreduce calls per iteration: wave 8 of 4 iterations is the last.
   check(t, ff.run{nodes = 16, iters = 4, fail_wave = 8, out = function() end}, 16, 4)
+end
+
+function TestRemovingAFailedProbeRaisesNothing(t)
+  check(t, ff.run{nodes = 16, iters = 4, fail_wave = 2, remove_failed = true, out = function() end}, 16, 4, "removed")
 end
