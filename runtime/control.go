@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
 )
 
 // Message is one packet of a handle's stream delivered at the front-end.
@@ -280,7 +279,6 @@ func (a *App) command(c *Command, ranks []int) (*Answer, error) {
 	}
 	a.seq++
 	c.Seq = a.seq
-	c.Ranks = netreduce.RankSpec(ranks)
 	sum := &Answer{}
 	part := a.Job.Partition()
 	perIO := map[int]int{}

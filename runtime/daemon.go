@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -67,7 +67,7 @@ type codeSpan struct {
 }
 
 type handleRanks struct {
-	ranks  *netreduce.RankSet
+	ranks  *contexts.Set
 	active bool
 }
 
@@ -83,11 +83,10 @@ func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
 // it is active, its stream), once per command.
 func (d *Daemon) prepare(c *Command) error {
 	for _, h := range c.Handles {
-		rs, err := netreduce.ParseRankSpec(h.Ranks, d.size)
-		if err != nil {
-			return fmt.Errorf("runtime: daemon %d: handle %d: %w", d.IONode, h.Handle, err)
+		if h.Ranks == nil || h.Ranks.Size() != d.size {
+			return fmt.Errorf("runtime: daemon %d: handle %d: no rank set over the job's %d ranks", d.IONode, h.Handle, d.size)
 		}
-		d.handles[h.Handle] = &handleRanks{ranks: rs, active: h.Active}
+		d.handles[h.Handle] = &handleRanks{ranks: h.Ranks, active: h.Active}
 		d.streams[h.Handle] = h.Stream
 	}
 	if c.Op == OpToggle {
@@ -190,7 +189,7 @@ func (d *Daemon) apply(m Machine, c *Command, rank int) error {
 // covers reports whether handle h covers rank (and so whether its toggle may be on).
 func (d *Daemon) covers(h uint32, rank int) (in, active bool) {
 	hr := d.handles[h]
-	if hr == nil || rank >= hr.ranks.Universe() || !hr.ranks.Contains(rank) {
+	if hr == nil || !hr.ranks.Contains(rank) {
 		return false, false
 	}
 	return true, hr.active

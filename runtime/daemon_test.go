@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -82,7 +83,7 @@ func TestDaemonProtocol(t *testing.T) {
 	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
 	m.WriteMem(0, point, wordBytes(orig))
 	m.WriteMem(1, point, wordBytes(orig))
-	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: "0-1"}
+	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: ranks(t, "0-1")}
 	plan1 := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f000, Base: base1, Words: []uint32{1, 2, 3},
 		Toggles: []ToggleWord{{Handle: 1, Addr: base1 + 4, On: 0x60000000, Off: 0x48000008}}}
 	a := send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan1}, Handles: []HandleRanks{h1}}, 1, 0, 1)
@@ -100,7 +101,7 @@ func TestDaemonProtocol(t *testing.T) {
 		t.Fatalf("toggle not on: %#x", m.word(1, base1+4))
 	}
 	// A second probe on rank 1 only: a new trampoline; rank 0 keeps handle 1 alone.
-	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: "1"}
+	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: ranks(t, "1")}
 	plan2 := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f100, Base: base2, Words: []uint32{9, 9, 9, 9},
 		Toggles: []ToggleWord{{1, base2 + 4, 0x60000000, 0x48000008}, {2, base2 + 8, 0x60000000, 0x4800000c}}}
 	a = send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan2}, Handles: []HandleRanks{h1, h2}}, 3, 0, 1)
@@ -193,10 +194,10 @@ func TestDaemonDropsForgedPackets(t *testing.T) {
 	m := newTwin(0, 1)
 	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
 	m.WriteMem(0, point, wordBytes(orig))
-	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: "0"}
+	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: ranks(t, "0")}
 	plan := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f000, Base: base, Words: []uint32{1, 2, 3},
 		Toggles: []ToggleWord{{Handle: 1, Addr: base + 4, On: 0x60000000, Off: 0x48000008}}}
-	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: "1"}
+	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: ranks(t, "1")}
 	send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan}, Handles: []HandleRanks{h1, h2}}, 1, 0)
 	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(1, 5)})
 	d.Packet(nil, bgl.Packet{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)})   // the program itself
@@ -216,4 +217,13 @@ func TestDaemonDropsForgedPackets(t *testing.T) {
 			t.Errorf("rejection %d: %+v, want %q", i, rej[i], w)
 		}
 	}
+}
+
+func ranks(t *testing.T, spec string) *contexts.Set {
+	t.Helper()
+	s, err := contexts.Parse(8, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -139,7 +139,7 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 }
 
 func (h *Handle) ranksOf() HandleRanks {
-	return HandleRanks{Handle: h.ID, Stream: h.stream, Ranks: h.ctx.String(), Active: h.active}
+	return HandleRanks{Handle: h.ID, Stream: h.stream, Ranks: h.ctx, Active: h.active}
 }
 
 // record notes an answer's outcome on h: its failures, and how many live ranks of its

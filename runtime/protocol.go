@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -34,23 +35,22 @@ func (o Op) String() string {
 	return "op" + strconv.Itoa(int(o))
 }
 
-// Command is one request multicast to the daemons serving Ranks. It is plain data,
-// encoded once at the front-end (Encode) and decoded once per daemon (DecodeCommand).
+// Command is one request to the daemons serving some ranks (App.command picks them). It
+// is a typed value handed to each daemon once, never encoded in-process.
 type Command struct {
-	Op    Op
-	Seq   uint64
-	Ranks string // compact rank spec of the ranks the command applies to
+	Op  Op
+	Seq uint64
 
 	// OpPatch: the new state of some points; OpToggle: one handle's toggles.
-	Points  []PointPlan   `json:",omitempty"`
-	Handles []HandleRanks `json:",omitempty"`
-	Handle  uint32        `json:",omitempty"`
-	Active  bool          `json:",omitempty"`
-	Toggles []ToggleWord  `json:",omitempty"`
-	Exec    *ExecutePlan  `json:",omitempty"`
-	Addr    uint32        `json:",omitempty"` // OpRead, OpWrite
-	Size    uint32        `json:",omitempty"` // OpRead
-	Data    []byte        `json:",omitempty"` // OpWrite
+	Points  []PointPlan
+	Handles []HandleRanks
+	Handle  uint32
+	Active  bool
+	Toggles []ToggleWord
+	Exec    *ExecutePlan
+	Addr    uint32 // OpRead, OpWrite
+	Size    uint32 // OpRead
+	Data    []byte // OpWrite
 }
 
 // PointPlan is the new trampoline of one point. Base 0 restores the original word.
@@ -61,7 +61,7 @@ type PointPlan struct {
 	Toggles []ToggleWord
 	// Cover lists the handles whose ranks get the plan when it has no toggles of its own:
 	// the redirected loop branches of an entry that is also a loop head.
-	Cover []uint32 `json:",omitempty"`
+	Cover []uint32
 }
 
 // ToggleWord is a snippet's activation word and the handle the snippet belongs to.
@@ -73,8 +73,8 @@ type ToggleWord struct {
 // HandleRanks says which ranks a handle covers and whether it is active.
 type HandleRanks struct {
 	Handle uint32
-	Stream uint32 // the tree stream its sends travel on
-	Ranks  string
+	Stream uint32        // the tree stream its sends travel on
+	Ranks  *contexts.Set // the handle's ranks (its own copy of its context)
 	Active bool
 }
 
