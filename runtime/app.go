@@ -21,7 +21,10 @@ type Options struct {
 	// each of its back-ends becomes that I/O node's daemon.
 	Topology string
 	// Costs is the cost model of the tool's processes and links (nil: "default").
-	Costs          *Costs
+	Costs *Costs
+	// Clocks gives every tool process but the front-end a clock offset, drawn from a
+	// seeded generator (zero value: every clock exact).
+	Clocks         ClockSkew
 	Workdir        string
 	Stdout, Stderr io.Writer
 	Seed           uint64
@@ -144,6 +147,7 @@ func (a *App) buildTree() error {
 		a.Job.SetDaemon(i, slot{a, a.daemons[i]})
 	}
 	a.tree = newToolTree(topo, a.opts.Costs)
+	a.tree.skewClocks(a.opts.Clocks)
 	return nil
 }
 

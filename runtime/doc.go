@@ -95,6 +95,10 @@
 //     up and the front-end gets the fault once; the handle turns "failed", FailedAt
 //     names the tree node ("daemon of I/O node 3", "comm node 1", "front-end") and why,
 //     and the Batch reports it once (Batch.Failures). The job and other handles go on.
+//   - Clocks (Options.Clocks): each daemon and comm node may get a seeded offset; a
+//     process stamps what it receives with its own clock (Packet.Time as a filter sees
+//     it), the front-end's clock is the reference, App.TreeNodes gives the truth. With
+//     offsets, timeout waves at a node also run on its clock.
 //   - Only a handle's own code sends on its stream: the machine gives each ais_send
 //     packet the address of its sc, and the daemon forwards it only when that address
 //     lies in a trampoline (or one-shot trampoline) holding the handle's snippet on that

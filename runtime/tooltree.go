@@ -32,6 +32,7 @@ type toolProc struct {
 	busyUntil int64 // virtual ns
 	busy      int64 // virtual ns spent handling messages
 	linkFree  int64 // the link to the parent is FIFO: nothing arrives before this
+	offset    int64 // its clock reads virtual time + offset
 }
 
 // treeEvent is a message on its way to a tool process, due at virtual time at.
@@ -100,20 +101,28 @@ func newToolTree(topo *netreduce.Topology, costs *Costs) *toolTree {
 	nb := topo.Backends()
 	t := &toolTree{topo: topo, costs: costs, procs: make([]*toolProc, topo.Size()-nb),
 		filters: map[uint32]bool{}, lastAt: make([]int64, nb), feBusy: map[uint32]int64{}, next: 1}
-	io, comm := 0, 0
+	comm := 0
 	for r := nb; r < topo.Size(); r++ {
 		p := &toolProc{node: netreduce.NewNode(topo, r)}
 		switch {
 		case r == topo.Root():
 			p.kind = procFrontEnd
 		case topo.IsBackend(topo.Children(r)[0]):
-			p.kind, p.index = procDaemon, io
-			io++
+			p.kind = procDaemon
 		default:
 			p.kind, p.index = procComm, comm
 			comm++
 		}
 		t.procs[r-nb] = p
+	}
+	// Daemons are numbered as the I/O nodes are: in the order of their ranks (back-ends
+	// are numbered depth-first), whatever their depth in the tree.
+	io := 0
+	for b := range nb {
+		if d := t.proc(topo.Parent(b)); b == 0 || topo.Parent(b) != topo.Parent(b-1) {
+			d.index = io
+			io++
+		}
 	}
 	return t
 }
@@ -168,7 +177,7 @@ func (t *toolTree) Inject(rank int, stream uint32, at int64, values []any) {
 	extra := max(0, t.costs.ns(cnLatency)-cnMachineLatency) + t.costs.bytes(cnPerByte, packetBytes(p))
 	at += extra
 	t.lastAt[rank] = max(t.lastAt[rank], at)
-	p.Time = at
+	p.Time = at + t.proc(t.daemonOf(rank)).offset
 	d := t.daemonOf(rank)
 	t.push(d, at, 0, netreduce.Msg{Kind: netreduce.MsgData, From: int32(rank), To: int32(d), Stream: stream, Packet: p})
 }
@@ -204,7 +213,8 @@ func (t *toolTree) handle(e *treeEvent) {
 	done := start
 	if e.msg.Kind == netreduce.MsgData && e.msg.Packet != nil {
 		done += t.recvCost(p, e.msg.Stream, e.msg.Packet)
-		e.msg.Packet.Time = e.at
+		// The packet is stamped on arrival with the receiving process's own clock.
+		e.msg.Packet.Time = e.at + p.offset
 	}
 	p.node.Step(e.msg)
 	done = t.emit(e.to, p, done)

@@ -90,3 +90,24 @@ func TestCostsRefuseBadKeys(t *testing.T) {
 		t.Error("unknown set accepted")
 	}
 }
+
+// TestUnbalancedTopologyNamesDaemonsByIONode: a daemon's number is its I/O node's, also
+// when daemons sit at different depths.
+func TestUnbalancedTopologyNamesDaemonsByIONode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "u.top")
+	if err := os.WriteFile(path, []byte("fe:0 => c:0 d:2 ;\nc:0 => d:0 d:1 ;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Launch(Options{Exe: loopELF, Nodes: 24, PerIO: 8, Topology: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	parents := map[string]string{}
+	for _, n := range a.TreeNodes() {
+		parents[n.Name] = n.Parent
+	}
+	if parents["daemon of I/O node 2"] != "front-end" || parents["daemon of I/O node 0"] != "comm node 0" {
+		t.Fatalf("parents %v", parents)
+	}
+}

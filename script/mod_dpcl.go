@@ -59,7 +59,8 @@ Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (defa
 stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
 fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
 topology file with one back-end per I/O node. costs: "default", "ubgl", or a table of
-parameters (app:costs() lists them; set = "ubgl" starts from that set). The job's output
+parameters (app:costs() lists them; set = "ubgl" starts from that set). clocks = {seed =,
+max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() shows them). The job's output
 goes to the session's output (quiet = true discards it).`, dpclLaunch},
 			{"poll", `dpcl.poll([virtual_ms]) -> n
 Advances every running application by up to virtual_ms (default 1) virtual milliseconds,

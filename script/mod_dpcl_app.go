@@ -60,6 +60,9 @@ Points of the matching functions: tables {func=, kind=, addr=, file=, line=, tar
 			{"costs", `app:costs() -> {key = value}
 Prints the cost model of the tool's processes and links (virtual ns; per byte or per value
 where the key says so), one line per parameter with its source, and returns it.`, appCosts},
+			{"tree", `app:tree() -> {{name=, kind=, index=, parent=, depth=, offset_ns=, busy_ns=}, ...}
+The tool's processes: I/O-node daemons, comm nodes, the front-end; each with its parent, its
+distance to the front-end, its clock's true offset (launch option clocks) and its busy time.`, appTree},
 			{"last_command", `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
 The modeled timing of the last command sent to the daemons (install, activate, execute...):
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
@@ -163,6 +166,7 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
 	"costs":    costsOption,
+	"clocks":   clocksOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
 		err := intField(&n, "seed", v)
@@ -197,7 +201,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)

@@ -82,3 +82,47 @@ func appNow(L *lua.LState) int {
 	L.Push(lua.LNumber(checkApp1(L).Job.Now()))
 	return 1
 }
+
+// clocksOption reads dpcl.launch's clocks option: {seed = n, max_skew_ns = ns}.
+func clocksOption(o *runtime.Options, v lua.LValue) error {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return fmt.Errorf("clocks must be a table {seed =, max_skew_ns =}, got %s", describe(v))
+	}
+	var err error
+	t.ForEach(func(k, v lua.LValue) {
+		n, isNum := v.(lua.LNumber)
+		switch key := lua.LVAsString(k); {
+		case err != nil:
+		case !isNum || n < 0:
+			err = fmt.Errorf("clocks: %s must be a non-negative number, got %s", key, describe(v))
+		case key == "seed":
+			o.Clocks.Seed = uint64(n)
+		case key == "max_skew_ns":
+			o.Clocks.MaxNS = int64(n)
+		default:
+			err = fmt.Errorf("clocks: unknown key %q (seed, max_skew_ns)", key)
+		}
+	})
+	return err
+}
+
+// appTree lists the tool's processes.
+func appTree(L *lua.LState) int {
+	out := L.NewTable()
+	for _, n := range checkApp1(L).TreeNodes() {
+		t := L.NewTable()
+		t.RawSetString("name", lua.LString(n.Name))
+		t.RawSetString("kind", lua.LString(n.Kind))
+		t.RawSetString("index", lua.LNumber(n.Index))
+		if n.Parent != "" {
+			t.RawSetString("parent", lua.LString(n.Parent))
+		}
+		t.RawSetString("depth", lua.LNumber(n.Depth))
+		t.RawSetString("offset_ns", lua.LNumber(n.OffsetNS))
+		t.RawSetString("busy_ns", lua.LNumber(n.BusyNS))
+		out.Append(t)
+	}
+	L.Push(out)
+	return 1
+}

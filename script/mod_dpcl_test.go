@@ -76,6 +76,7 @@ func TestDpclErrors(t *testing.T) {
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {fe_recv_ns = -1}})`, `costs: fe_recv_ns: -1 is not a non-negative number`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {io_latency_ns = "fast"}})`, `costs: io_latency_ns must be a number`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = "bgq"})`, `costs: bgq: no such parameter set`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {clocks = {seed = 1, skew = 3}})`, `clocks: unknown key "skew"`},
 		{launch + `app:install(app:points("tick", "entry"), 1, {context = ctx.all(17)})`, "context of 17 ranks for an application of 16"},
 		{launch + `app:install(app:points("tick", "entry"), true)`, "use e:eq(x)"},
 		{launch + `app:install(app:points("nothing_matches*", "entry"), 1)`, "no points"},

@@ -71,3 +71,16 @@ function TestMRNetFig5MultiLevelScales(t)
   t:ok(v.flat64[5] < v.flat8[5] / 2, "flat throughput falls with back-ends")
   t:ok(v["8-ary64"][5] >= v["8-ary8"][5] * 0.9, "8-ary throughput holds")
 end
+
+function TestClockSkewFoundInTheTree(t)
+  local r = dofile("examples/experiments/clock_skew.lua").run{dir = dir(), nodes = 64, rounds = 2, topology = "b:2"}
+  wrote(t, r.csv, r.svg, "io_node,true_offset_ns")
+  local spread = {lo = 0, hi = 0}
+  for _, row in ipairs(r.rows) do
+    spread.lo, spread.hi = math.min(spread.lo, row[2]), math.max(spread.hi, row[2])
+  end
+  t:ok(spread.hi - spread.lo > 5e5, "the daemons' clocks are really off")
+  t:ok(r.worst.full < 1000, string.format("knowing the costs: error %.0f ns", r.worst.full))
+  t:ok(r.worst.links > r.worst.full and r.worst.links < 2e5,
+    string.format("knowing link latencies only: error %.0f ns", r.worst.links))
+end
