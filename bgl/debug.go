@@ -276,3 +276,8 @@ func (j *Job) Start() {
 		}
 	}
 }
+
+// PacketsSent is how many ais_send packets rank has sent, counted at the source as the
+// hypercall succeeds: a tool compares it with what its daemons received. Call it
+// between windows, like the debug interface.
+func (j *Job) PacketsSent(rank int) uint64 { return j.nodes[rank].sent }

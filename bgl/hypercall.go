@@ -56,5 +56,6 @@ func hcAisSend(n *node, j *Job, a Args) Result {
 		return fail(e)
 	}
 	n.send(&message{at: cyclesToNS(n.clock()) + TreeLatencyNS, kind: msgPacket, data: b, pc: n.proc.pc})
+	n.sent++
 	return ok(0)
 }

@@ -34,6 +34,7 @@ type node struct {
 	outbox []*message
 	wait   *shipReq
 	exit   Event // the exit or fault event, once there is one
+	sent   uint64 // ais_send packets handed to the I/O node
 }
 
 // clock is the node's virtual time in cycles: busy cycles plus the time it spent blocked.

@@ -55,10 +55,21 @@ func run(t testing.TB, a *App) []Message {
 	}
 	// Nothing is lost: once the job has ended every handle whose stream no filter
 	// failed has delivered every packet its ranks sent.
+	counted := a.Rejected()
 	for _, h := range a.handles {
-		if st := h.Stats(); h.State() != "failed" && st.Sent != st.Delivered {
+		st := h.Stats()
+		if h.State() != "failed" && st.Sent != st.Delivered {
 			t.Errorf("probe %d: sent %d, delivered %d", h.ID, st.Sent, st.Delivered)
 		}
+		counted += st.Sent
+	}
+	// ... and the daemons took every packet the ranks sent (counted at the source).
+	var sent uint64
+	for r := range a.Size() {
+		sent += a.Job.PacketsSent(r)
+	}
+	if uint64(counted) != sent {
+		t.Errorf("the ranks sent %d packets, the daemons took %d", sent, counted)
 	}
 	return append(msgs, b.Messages...)
 }
