@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -188,16 +187,6 @@ func (c *Costs) Rows() []CostRow {
 	for k, p := range costTable {
 		out[k] = CostRow{Key: p.key, Value: c.v[k], Doc: p.doc, Source: p.source}
 	}
-	return out
-}
-
-// CostKeys lists every key, sorted.
-func CostKeys() []string {
-	out := make([]string, 0, numCostKeys)
-	for _, p := range costTable {
-		out = append(out, p.key)
-	}
-	sort.Strings(out)
 	return out
 }
 
