@@ -72,7 +72,9 @@ fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.s
 A probe variable: one slot per process, at the same address on every node.`, appVar},
 			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
-inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
+inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
+m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
+message reached the front-end through the tool's tree (app:costs() says what each hop costs).`, appInstall},
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 		},
