@@ -58,9 +58,11 @@ func TestDpclDeterminism(t *testing.T) {
 	one := runDpcl(t, "testdata/dpcl/loop.lua")
 	goruntime.GOMAXPROCS(2)
 	two := runDpcl(t, "testdata/dpcl/loop.lua")
+	goruntime.GOMAXPROCS(8)
+	eight := runDpcl(t, "testdata/dpcl/loop.lua")
 	goruntime.GOMAXPROCS(old)
-	if one != two {
-		t.Fatalf("GOMAXPROCS=1:\n%s\nGOMAXPROCS=2:\n%s", one, two)
+	if one != two || one != eight {
+		t.Fatalf("GOMAXPROCS=1:\n%s\nGOMAXPROCS=2:\n%s\nGOMAXPROCS=8:\n%s", one, two, eight)
 	}
 }
 
