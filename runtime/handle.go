@@ -35,7 +35,7 @@ type Handle struct {
 type InstallOptions struct {
 	Context *contexts.Set         // nil: every rank
 	Filter  *netreduce.FilterSpec // nil: one message per rank per firing
-	Sync    string                // with a filter: "waitforall" (default), "timeout", "dontwait"
+	Sync    contexts.Sync         // with a filter: waitforall (the default, ""), timeout, dontwait
 	Timeout time.Duration         // virtual, with sync timeout
 }
 
@@ -111,7 +111,8 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 	if o.Filter != nil {
 		sync, timeout = netreduce.WaitForAll, int64(o.Timeout)
 		if o.Sync != "" {
-			if sync, err = netreduce.ParseSync(o.Sync); err != nil {
+			// The one place a context's sync mode becomes the tree's.
+			if sync, err = netreduce.ParseSync(string(o.Sync)); err != nil {
 				return nil, fmt.Errorf("runtime: install: %w", err)
 			}
 		}

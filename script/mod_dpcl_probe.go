@@ -159,7 +159,7 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 		return o, nil, err
 	}
 	if s, ok := t.RawGetString("sync").(lua.LString); ok {
-		o.Sync = string(s)
+		o.Sync = contexts.Sync(s)
 	}
 	if ms, ok := t.RawGetString("timeout_ms").(lua.LNumber); ok {
 		if !(ms > 0) || math.IsInf(float64(ms), 1) {
@@ -183,7 +183,7 @@ func aggregationOptions(o runtime.InstallOptions, agg *contexts.Aggregation, t *
 	if o.Filter, err = filterSpec(v, agg.Params); err != nil {
 		return o, nil, err
 	}
-	o.Sync, o.Timeout = string(agg.Sync), agg.Timeout
+	o.Sync, o.Timeout = agg.Sync, agg.Timeout
 	return o, callbackOf(t), nil
 }
 
