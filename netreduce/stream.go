@@ -30,8 +30,8 @@ func (n *Network) Communicator(ranks []int) (*Communicator, error) {
 
 // CommunicatorSet returns the communicator of the members of set (over this tree's back-ends).
 func (n *Network) CommunicatorSet(set *RankSet) (*Communicator, error) {
-	if set.Universe() != n.topo.Backends() {
-		return nil, fmt.Errorf("netreduce: communicator: set over %d ranks, tree has %d back-ends", set.Universe(), n.topo.Backends())
+	if set.Size() != n.topo.Backends() {
+		return nil, fmt.Errorf("netreduce: communicator: set over %d ranks, tree has %d back-ends", set.Size(), n.topo.Backends())
 	}
 	return &Communicator{net: n, set: set}, nil
 }
@@ -53,7 +53,7 @@ func (c *Communicator) Len() int {
 	if c.set == nil {
 		return c.net.topo.Backends()
 	}
-	return c.set.Len()
+	return c.set.Count()
 }
 
 // StreamConfig chooses a stream's filters.

@@ -124,11 +124,7 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		}
 		tr.Close()
 	}
-	members := netreduce.NewRankSet(a.Size())
-	for _, r := range set.List() {
-		members.Add(r)
-	}
-	s := a.tree.Open(members, o.Filter, sync, timeout)
+	s := a.tree.Open(set.Copy(), o.Filter, sync, timeout)
 	if sync == netreduce.Timeout {
 		a.timeouts++
 	}
