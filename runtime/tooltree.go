@@ -201,9 +201,6 @@ func (t *toolTree) Advance(until int64) {
 // Quiesce handles every message there is.
 func (t *toolTree) Quiesce() { t.Advance(math.MaxInt64) }
 
-// Pending reports whether messages are still on their way.
-func (t *toolTree) Pending() bool { return len(t.q) > 0 }
-
 // handle steps the process e is for: it starts when both the message and the process
 // are there, spends the model's receive (and filter) cost, then forwards what the Node
 // produced, one send cost each.
@@ -227,7 +224,7 @@ func (t *toolTree) handle(e *treeEvent) {
 
 // recvCost is what receiving (and filtering) one packet costs process p.
 func (t *toolTree) recvCost(p *toolProc, stream uint32, pk *netreduce.Packet) int64 {
-	keys := [3][5]costKey{
+	keys := [3][4]costKey{
 		procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue},
 		procComm:     {commRecv, commPerByte2, commFilter, commFilterValue},
 		procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue},
@@ -258,8 +255,9 @@ func (t *toolTree) emit(rank int, p *toolProc, at int64) int64 {
 		case m.Kind == netreduce.MsgLost || m.Kind == netreduce.MsgFault || m.Kind == netreduce.MsgDied:
 			t.up(p, at+t.linkCost(p, nil), m)
 		default:
-			// Stream setup and the clock barrier are control: in-process they take no
-			// modeled time (they happen while the session acts, with the machine paused).
+			// Stream setup and the clock ping are control, not data: they take no modeled
+			// time (streams open while the session acts, with the machine paused; the
+			// ping only moves protocol clocks so that timeout waves close).
 			t.scratch = append(t.scratch, m)
 		}
 	}
