@@ -33,7 +33,8 @@ type node struct {
 	seq    uint64
 	outbox []*message
 	wait   *shipReq
-	exit   Event // the exit or fault event, once there is one
+	exit   Event  // the exit or fault event, once there is one
+	sent   uint64 // ais_send packets handed to the I/O node
 }
 
 // clock is the node's virtual time in cycles: busy cycles plus the time it spent blocked.

@@ -44,6 +44,7 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 			return StopPaused
 		}
 		if j.live == 0 {
+			j.drainPackets()
 			j.fe.flushAll()
 			return StopDone
 		}
@@ -170,7 +171,7 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		}
 	case msgPacket:
 		if d := n.io.daemon; d != nil {
-			d.Packet(j.Debug(n.io.Index), Packet{Rank: n.rank, Time: m.at, Data: m.data})
+			d.Packet(j.Debug(n.io.Index), Packet{Rank: n.rank, Time: m.at, Data: m.data, PC: m.pc})
 		}
 	case msgEvent:
 		if m.event.Kind == EventExit || m.event.Kind == EventFault {
@@ -181,6 +182,19 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		return m.event, true
 	}
 	return Event{}, false
+}
+
+// drainPackets hands the daemons the tool packets still on their way when the last rank
+// ended: a probe that sent just before its rank exited or faulted is delivered. Nothing
+// else in the queue can matter to a node that has ended.
+func (j *Job) drainPackets() {
+	for m := j.queue.peek(); m != nil; m = j.queue.peek() {
+		j.queue.pop()
+		if m.kind == msgPacket {
+			j.now = max(j.now, m.at)
+			j.deliver(m)
+		}
+	}
 }
 
 // flushOutbox moves what a node sent while completing a call (outside a window) to the

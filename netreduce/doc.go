@@ -30,6 +30,11 @@
 //
 // # Choices where DESIGN.md is silent
 //
+//   - Graft(upper, per) hangs per[i] new back-ends under upper's back-end i: a job's tree
+//     is a user's topology above the I/O nodes with the machine's compute nodes below.
+//     The runtime drives Nodes of such a tree synchronously in virtual time (its own
+//     driver, not a Transport); Network and its transports serve netreduce.new and
+//     `dpclsh comm`.
 //   - Ranks: back-ends 0..N-1 in depth-first order of the topology (so every subtree's
 //     back-ends are a contiguous range), internal nodes breadth-first, front-end last.
 //   - Generators: b:F^D, b:FxGxH, flat:N, k:K@N (N nodes in all, leaves are back-ends),

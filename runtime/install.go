@@ -302,7 +302,7 @@ func (a *App) Execute(e *probes.Exp, o InstallOptions) (*Handle, error) {
 	code := *h.code
 	code.Exp = nil
 	c := &Command{Op: OpExecute, Handles: []HandleRanks{h.ranksOf()},
-		Exec: &ExecutePlan{Handle: h.ID, Stream: h.stream.ID(), Base: base, Guard: a.guard, Code: &code}}
+		Exec: &ExecutePlan{Handle: h.ID, Stream: h.stream, Base: base, Guard: a.guard, Code: &code}}
 	live := a.liveRanks(h.ctx.Contains)
 	if len(live) == 0 {
 		h.state = "failed"

@@ -72,4 +72,14 @@
 //     call of a checking function (concat.go); the session's loadstring, load, loadfile
 //     and dofile compile the same way (load.go), require does not. Tables can still grow
 //     a session without bound.
+//   - Plots (mod_plot.go) use gonum.org/v1/plot, a dependency beyond gopher-lua on
+//     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
+//     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
+//     so the shell still builds with Go alone. Only this package imports it.
+//   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
+//     app:costs() prints every parameter with its source. A message's virtual arrival
+//     time becomes Lua fields in one function (setMessageTime).
+//   - A filter that fails a probe's stream is reported once on the session's error
+//     output when the batch that carries the failure is dispatched (in the REPL, while it
+//     idles); the handle turns "failed" and nothing is raised later.
 package script

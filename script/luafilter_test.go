@@ -88,7 +88,7 @@ func TestLuaTopKMatchesNaiveOnRandomTrees(t *testing.T) {
 				set.Add(r)
 			}
 		}
-		if set.Len() == 0 {
+		if set.Count() == 0 {
 			set.Add(0)
 		}
 		comm, _ := n.CommunicatorSet(set)

@@ -50,6 +50,7 @@ func init() {
 			{"wait", `app:wait([wall_s]) -> {exited=, faulted=, running=, codes={[rank]=status}}
 Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-clock seconds pass).`, appWait},
 			{"status", `app:status() -> "created"|"running"|"suspended"|"exited"|"faulted"`, appStatus},
+			{"now", "app:now() -> ns\nThe machine's virtual time in ns (where the job's clock stands now).", appNow},
 			{"close", "app:close()\nEnds the job and its tree.", appClose},
 			{"proctable", "app:proctable() -> {{rank=, node=, ionode=, pid=, exe=}, ...}\nThe MPIR proctable (0-based).", appProctable},
 			{"process", "app:process(rank) -> Process\n:status() :pc() :reg(name) :read(addr, n) :backtrace()", appProcess},
@@ -62,11 +63,22 @@ fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.s
 "unsupported": a system call the CNK refuses (fork, execve: one process per node);
 "memory": brk or mmap got ENOMEM. ev.message says what happened. Without a handler, these
 two are printed on the session's stderr.`, appOn},
+			{"costs", `app:costs() -> {key = value}
+Prints the cost model of the tool's processes and links (virtual ns; per byte or per value
+where the key says so), one line per parameter with its source, and returns it.`, appCosts},
+			{"tree", `app:tree() -> {{name=, kind=, index=, parent=, depth=, offset_ns=, busy_ns=}, ...}
+The tool's processes: I/O-node daemons, comm nodes, the front-end; each with its parent, its
+distance to the front-end, its clock's true offset (launch option clocks) and its busy time.`, appTree},
+			{"last_command", `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
+The modeled timing of the last command sent to the daemons (install, activate, execute...):
+until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, appVar},
 			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
-inactive (h:activate()). filter: a built-in name or filter.load object.`, appInstall},
+inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
+m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
+message reached the front-end through the tool's tree (app:costs() says what each hop costs).`, appInstall},
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 		}, appDataMethods...),
@@ -165,6 +177,8 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
+	"costs":    costsOption,
+	"clocks":   clocksOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
 		err := intField(&n, "seed", v)
@@ -199,7 +213,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
