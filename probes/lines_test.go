@@ -2,8 +2,11 @@ package probes
 
 import (
 	"errors"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,5 +167,66 @@ func TestParseLineSpec(t *testing.T) {
 		if f != tt.file || l != tt.line || ok != tt.ok {
 			t.Errorf("ParseLineSpec(%q) = %q, %d, %v", tt.in, f, l, ok)
 		}
+	}
+}
+
+// TestAddressPointsCountExactly puts a counter on 1,000 random instruction boundaries of
+// a glibc program at once, half of them drawn from the instructions it executes: the
+// output must not change, and each counter must equal how often single-stepping the
+// uninstrumented program runs its instruction.
+func TestAddressPointsCountExactly(t *testing.T) {
+	const n = 1000
+	for _, name := range []string{"points-O0.elf", "points-O2.elf"} {
+		t.Run(name, func(t *testing.T) {
+			hits, plain := traceCounts(t, name)
+			if plain != expectedOutput(t) {
+				t.Fatalf("uninstrumented run printed %q", plain)
+			}
+			executed := slices.Sorted(maps.Keys(hits))
+			p := startProcess(t, name)
+			in := newInstrumenter(t, p, name)
+			rng := rand.New(rand.NewPCG(14, 1))
+			vars := map[uint32]*Var{}
+			refused := map[string]int{}
+			for len(vars) < n {
+				addr := executed[rng.IntN(len(executed))]
+				if len(vars)%2 == 1 {
+					fn := in.prog.Funcs[rng.IntN(len(in.prog.Funcs))]
+					addr = fn.Addr + 4*uint32(rng.IntN(int(fn.Size/4)))
+				}
+				if vars[addr] != nil {
+					continue
+				}
+				pt, err := in.prog.PointAt(addr)
+				var pe *PointError
+				if errors.As(err, &pe) {
+					refused[pe.Why]++
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := in.variable(Int)
+				in.add(pt, in.compile(Assign(v, Binary(KAdd, Ref(v), IntConst(1)))), true)
+				vars[addr] = v
+			}
+			if out := p.finish(t); out != plain {
+				t.Fatalf("output changed:\n%s", out)
+			}
+			fired := 0
+			for addr, v := range vars {
+				got := readInt(t, p, v)
+				if got != hits[addr] {
+					t.Errorf("point 0x%x fired %d times, single-stepping runs it %d times", addr, got, hits[addr])
+				}
+				if got > 0 {
+					fired++
+				}
+			}
+			if fired < n/2 {
+				t.Errorf("only %d of %d points ran", fired, n)
+			}
+			t.Logf("%d points, %d of them ran; refused: %v", n, fired, refused)
+		})
 	}
 }
