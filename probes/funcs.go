@@ -136,8 +136,11 @@ func abs(x int) int {
 	return x
 }
 
-// editDistance is the Levenshtein distance between a and b (bytes).
+// editDistance is the optimal-string-alignment distance between a and b (bytes):
+// insertions, deletions, substitutions and transpositions of neighbours each cost one, so
+// the commonest typo ("mian" for "main") is one edit away.
 func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -151,8 +154,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

@@ -20,6 +20,11 @@ func (a *App) Install(points []probes.Point, e *probes.Exp, o InstallOptions) (*
 	if len(points) == 0 {
 		return nil, fmt.Errorf("runtime: install: no points")
 	}
+	for _, p := range points {
+		if err := probes.CheckAt(e, p); err != nil {
+			return nil, fmt.Errorf("runtime: install: %w", err)
+		}
+	}
 	h, err := a.newHandle(e, o)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -54,10 +53,8 @@ Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-cloc
 			{"close", "app:close()\nEnds the job and its tree.", appClose},
 			{"proctable", "app:proctable() -> {{rank=, node=, ionode=, pid=, exe=}, ...}\nThe MPIR proctable (0-based).", appProctable},
 			{"process", "app:process(rank) -> Process\n:status() :pc() :reg(name) :read(addr, n) :backtrace()", appProcess},
-			{"functions", `app:functions(glob) -> {{name=, addr=, size=, file=, line=}, ...}
-The program's functions matching glob, sorted by address.`, appFunctions},
-			{"points", `app:points(glob, "entry"|"exit"|"call") -> {Point, ...}
-Points of the matching functions: tables {func=, kind=, addr=, file=, line=, target=}.`, appPoints},
+			{"functions", appFunctionsDoc, appFunctions},
+			{"points", appPointsDoc, appPoints},
 			{"on", `app:on("exit"|"fault"|"unsupported"|"memory", fn)
 fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time;
 "unsupported": a system call the CNK refuses (fork, execve: one process per node);
@@ -241,7 +238,8 @@ func strField(dst *string, name string, v lua.LValue) error {
 
 func appErr(L *lua.LState, method string, err error) int {
 	if err != nil {
-		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(err.Error(), "runtime: "))
+		msg := strings.TrimPrefix(err.Error(), "runtime: ")
+		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(msg, "probes: "))
 	}
 	return 0
 }
@@ -321,29 +319,6 @@ func appProctable(L *lua.LState) int {
 		row.RawSetString("ionode", lua.LNumber(e.IONode))
 		row.RawSetString("pid", lua.LNumber(e.Pid))
 		row.RawSetString("exe", lua.LString(e.Exe))
-		t.Append(row)
-	}
-	L.Push(t)
-	return 1
-}
-
-func appFunctions(L *lua.LState) int {
-	app := checkApp1(L)
-	fns, err := app.Prog.Match(L.OptString(2, "*"))
-	if err != nil {
-		return appErr(L, "functions", err)
-	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Addr < fns[j].Addr })
-	t := L.NewTable()
-	for _, f := range fns {
-		row := L.NewTable()
-		row.RawSetString("name", lua.LString(f.Name))
-		row.RawSetString("addr", lua.LNumber(f.Addr))
-		row.RawSetString("size", lua.LNumber(f.Size))
-		if f.File != "" {
-			row.RawSetString("file", lua.LString(f.File))
-			row.RawSetString("line", lua.LNumber(f.Line))
-		}
 		t.Append(row)
 	}
 	L.Push(t)

@@ -77,30 +77,6 @@ func pointIndex(L *lua.LState) int {
 	return 1
 }
 
-func appPoints(L *lua.LState) int {
-	app := checkApp1(L)
-	kind, err := probes.ParsePointKind(L.OptString(3, "entry"))
-	if err != nil {
-		L.ArgError(3, strings.TrimPrefix(err.Error(), "probes: "))
-	}
-	fns, err := app.Prog.Match(L.CheckString(2))
-	if err != nil {
-		return appErr(L, "points", err)
-	}
-	t := L.NewTable()
-	for _, f := range fns {
-		pts, err := app.Prog.Points(f, kind)
-		if err != nil {
-			return appErr(L, "points", err)
-		}
-		for _, p := range pts {
-			t.Append(NewObject(L, pointTypeName, p))
-		}
-	}
-	L.Push(t)
-	return 1
-}
-
 // checkPoints reads a Point or an array of Points.
 func checkPoints(L *lua.LState, n int) []probes.Point {
 	switch v := L.Get(n).(type) {
