@@ -69,6 +69,7 @@ type App struct {
 	reused   int
 	// handles by id (the tag their sends carry); ids start at 1.
 	handles []*Handle
+	phases  []*Phase // periodic snippets, in creation order
 
 	byStream      map[uint32]*Handle
 	rejected      []Rejected // packets the daemons dropped, for the next batch

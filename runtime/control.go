@@ -181,10 +181,13 @@ func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
 	stop := context.AfterFunc(ctx, a.Job.Pause)
 	defer stop()
 	for {
-		end := min(limit, a.Job.Now()+a.quantum)
+		end := min(limit, a.Job.Now()+a.quantum, a.phaseDue())
 		r := a.Job.RunUntil(end)
 		if r == bgl.StopTime || r == bgl.StopPaused {
 			a.advanceTree()
+		}
+		if r == bgl.StopTime {
+			a.firePhases()
 		}
 		switch {
 		case r != bgl.StopTime:

@@ -78,6 +78,7 @@ m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtua
 message reached the front-end through the tool's tree (app:costs() says what each hop costs).`, appInstall},
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
+			{"phase", appPhaseDoc, appPhase},
 		}, appDataMethods...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
