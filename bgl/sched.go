@@ -63,6 +63,10 @@ func (j *Job) Pause() {
 	}
 }
 
+// maxDeliveriesPerStep bounds the messages one step delivers before RunUntil looks at
+// Pause again.
+const maxDeliveriesPerStep = 1 << 20
+
 // step runs one window: deliver the messages due before its end, then advance every
 // runnable node to it. It returns 0, or why nothing is left to do before limit.
 func (j *Job) step(limit uint64) StopReason {
@@ -92,7 +96,17 @@ func (j *Job) step(limit uint64) StopReason {
 	j.now = max(j.now, start)
 	end := start + j.window
 	var events []Event
+	delivered := 0
 	for m := j.queue.peek(); m != nil && m.at < end; m = j.queue.peek() {
+		if delivered == maxDeliveriesPerStep {
+			// Bounded work between pause checks: a window whose deliveries keep queueing
+			// more at the same time (a rank woken again and again) must still let Pause
+			// and cancellation in. The nodes do not advance until every message due
+			// before the window's end is delivered, so splitting changes nothing else.
+			j.dispatch(events)
+			return 0
+		}
+		delivered++
 		if ev, ok := j.deliver(j.queue.pop()); ok {
 			events = append(events, ev)
 		}

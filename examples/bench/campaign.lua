@@ -154,7 +154,8 @@ function gen.hostile(add, o)
 end
 
 function gen.mpi(add, o)
-  local modes = {"rank", "tag", "count", "comm", "type", "root", "truncate", "request", "noinit"}
+  local modes = {"rank", "tag", "count", "comm", "type", "root", "truncate", "request", "noinit",
+    "init2", "afterfin"}
   for _, n in ipairs(o.reduced and {2} or {2, 7}) do
     for _, m in ipairs(modes) do
       add(string.format("%s on %d ranks", m, n), function()
@@ -162,6 +163,11 @@ function gen.mpi(add, o)
         return r.status ~= 0 and says(r.errors, "rank ", "MPI_ERR_"), r.errors:sub(1, 200), 0
       end)
     end
+    -- messages nobody receives before MPI_Finalize: MPICH finishes, so must the job
+    add(string.format("unreceived on %d ranks", n), function()
+      local r = bgl.run(misuse, {nodes = n, per_io = 8, args = {"unreceived"}})
+      return r.status == 0 and says(r.errors, "never received", "rank 0 -> rank 1"), r.errors:sub(1, 200), 0
+    end)
   end
   for _, p in ipairs({"deadlock", "abort"}) do
     for _, n in ipairs(o.reduced and {2} or {1, 2, 7}) do

@@ -7,6 +7,10 @@
  *   truncate  receive 1 int of a 4-int message
  *   request   wait on a request never started
  *   noinit    send before MPI_Init
+ *   init2     MPI_Init a second time
+ *   afterfin  a barrier after MPI_Finalize
+ *   unreceived  rank 0 sends 4 ints and an Isend that rank 1 never receives; both finalize
+ *             (MPICH finishes: the job ends normally, with a warning naming the messages)
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +25,14 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (!strcmp(mode, "init2"))
+		MPI_Init(&argc, &argv);
+	if (rank == 0 && !strcmp(mode, "unreceived")) {
+		MPI_Request r;
+		MPI_Send(buf, 4, MPI_INT, 1, 7, MPI_COMM_WORLD);
+		MPI_Isend(buf, 2, MPI_INT, 1, 8, MPI_COMM_WORLD, &r);
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+	}
 	if (rank == 0) {
 		if (!strcmp(mode, "rank"))
 			MPI_Send(buf, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
@@ -45,5 +57,7 @@ int main(int argc, char **argv)
 		MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD);
 	printf("rank %d: %s returned\n", rank, mode);
 	MPI_Finalize();
+	if (!strcmp(mode, "afterfin"))
+		MPI_Barrier(MPI_COMM_WORLD);
 	return 0;
 }
