@@ -202,6 +202,12 @@ func appExecute(L *lua.LState) int {
 	if h != nil {
 		a.callbacks[h.ID] = cb
 	}
+	if errors.Is(err, runtime.ErrNoLiveRank) {
+		// The natural sampling loop (execute while the job runs) ends cleanly.
+		L.Push(lua.LNil)
+		L.Push(lua.LString("app:execute: " + runtime.ErrNoLiveRank.Error() + " (the job's ranks have ended)"))
+		return 2
+	}
 	if err != nil {
 		return appErr(L, "execute", err)
 	}

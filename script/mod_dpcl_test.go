@@ -99,7 +99,9 @@ func TestDpclErrors(t *testing.T) {
 		{launch + `app:process(16)`, "rank 16 is not in 0..15"},
 		{launch + `app:process(3):reg("r99")`, `no register "r99"`},
 		{launch + `app:close(); app:start()`, "the application is closed"},
-		{launch + `app:start(); app:wait(); app:execute(probe.send(1))`, "no live rank in the context"},
+		// execute after the job's end returns nil and a reason (raised here to check it)
+		{launch + `app:start(); app:wait(); local h, why = app:execute(probe.send(1)); assert(h == nil); error(why)`,
+			"app:execute: no live rank in the context (the job's ranks have ended)"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer
