@@ -72,6 +72,9 @@
 //     call of a checking function (concat.go); the session's loadstring, load, loadfile
 //     and dofile compile the same way (load.go), require does not. Tables can still grow
 //     a session without bound.
+//   - string.format's numeric conversions (%d, %x, %f, ...) take numbers and numeric
+//     strings as Lua 5.1 does and raise "bad argument #N to 'format'" for anything else,
+//     where gopher-lua would print Go's rendering ("&{}" for nil).
 //   - Plots (mod_plot.go) use gonum.org/v1/plot, a dependency beyond gopher-lua on
 //     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
 //     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
