@@ -23,10 +23,18 @@ type host struct {
 
 // newSession is the session every mode uses: registered modules plus the prelude.
 func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error) {
-	return script.NewSessionWith(script.Options{
+	s, err := script.NewSessionWith(script.Options{
 		Stdout: stdout, Stderr: stderr, Verbose: verbose,
 		Prelude: dpclsh.Prelude, PreludeName: "lib.lua",
 	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.DoString(dpclsh.Limpio, "limpio.lua"); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
 }
 
 func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
