@@ -7,3 +7,8 @@ import _ "embed"
 //
 //go:embed limpio.lua
 var Limpio string
+
+// LimpioTrace is the source of limpio_trace.lua (limpio.trace), run after Limpio.
+//
+//go:embed limpio_trace.lua
+var LimpioTrace string

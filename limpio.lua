@@ -6,6 +6,11 @@ local format, concat, sort = string.format, table.concat, table.sort
 
 local limpio = {}
 
+-- warn reports a problem that does not stop the run; the host points it at its stderr.
+function limpio.warn(s)
+  io.stderr:write(s, "\n")
+end
+
 -- excludes merges opts.exclude with MPIINSTR_EXCLUDE (comma-separated) of the job's env.
 local function excludes(app, opts, warn)
   local set, names = {}, {}
@@ -45,16 +50,17 @@ end
 
 function limpio.hooks(app, opts)
   opts = opts or {}
-  local warn = opts.warn or function(s) io.stderr:write(s, "\n") end
+  local warn = opts.warn or limpio.warn
   local entry, exit, names = mpi_points(app, excludes(app, opts, warn))
   local io_ = {context = opts.context}
+  local send = {context = opts.context, callback = opts.callback}
   local h = {names = names}
   if opts.start then
     h.start = app:install(entry, opts.start, io_)
     h.start:activate()
   end
   if opts.finish then
-    h.finish = app:install(exit, opts.finish, io_)
+    h.finish = app:install(exit, opts.finish, send)
     h.finish:activate()
   end
   return h

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -26,9 +27,9 @@ local o = PROFILE
 local limpio = require("limpio")
 local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, quiet = true})
 local ok, err = pcall(function()
-  local prof = limpio.profile(app, {exclude = o.exclude})
+  local prof = limpio.profile(app, {exclude = o.exclude, env = o.env})
   local tr
-  if o.trace ~= "" then tr = limpio.trace(app, {exclude = o.exclude, path = o.trace}) end
+  if o.trace ~= "" then tr = limpio.trace(app, {exclude = o.exclude, env = o.env, path = o.trace}) end
   app:start()
   local st = app:wait()
   prof:snapshot()
@@ -89,6 +90,11 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 	}
 	o.RawSetString("exclude", stringList(L, ex))
+	env := L.NewTable()
+	if v, ok := os.LookupEnv("MPIINSTR_EXCLUDE"); ok {
+		env.RawSetString("MPIINSTR_EXCLUDE", lua.LString(v))
+	}
+	o.RawSetString("env", env)
 	L.SetGlobal("PROFILE", o)
 	if err := s.DoString(profileChunk, "dpclsh profile"); err != nil {
 		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)

@@ -30,9 +30,19 @@ func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.DoString(dpclsh.Limpio, "limpio.lua"); err != nil {
-		s.Close()
-		return nil, err
+	for _, m := range []struct{ src, name string }{
+		{dpclsh.Limpio, "limpio.lua"}, {dpclsh.LimpioTrace, "limpio_trace.lua"},
+	} {
+		if err := s.DoString(m.src, m.name); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if mod, ok := s.L.GetGlobal("limpio").(*lua.LTable); ok {
+		mod.RawSetString("warn", s.L.NewFunction(func(L *lua.LState) int {
+			fmt.Fprintln(s.Stderr(), L.CheckString(1))
+			return 0
+		}))
 	}
 	return s, nil
 }

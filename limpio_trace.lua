@@ -1,0 +1,119 @@
+-- limpio_trace.lua: limpio.trace, timestamped MPI events buffered in each rank's memory (a
+-- probe array of EVENTS records) and sent in one message when the buffer fills and when the
+-- rank leaves MPI_Finalize: never one message per event. Loaded after limpio.lua.
+local limpio = limpio
+local format, concat = string.format, table.concat
+
+local Trace = {}
+Trace.__index = Trace
+
+local FIELDS, EVENTS = 5, 50 -- func, start, end, count, peer; 250 values + 1 per message
+-- p2p are the calls whose argument 1 is an element count and argument 3 the peer rank.
+local p2p = {MPI_Send = true, MPI_Recv = true, MPI_Isend = true, MPI_Irecv = true,
+  MPI_Ssend = true, MPI_Rsend = true, MPI_Bsend = true}
+
+-- check_path fails now, before the run, when path cannot be written.
+local function check_path(path)
+  if not path then return end
+  local f, err = io.open(path, "a")
+  if not f then error("limpio: cannot write the trace to " .. path .. ": " .. tostring(err), 3) end
+  f:close()
+end
+
+function limpio.trace(app, opts)
+  opts = opts or {}
+  check_path(opts.path)
+  local max = opts.max_events or 100000
+  local fns = app:functions("*")
+  local fin, is_p2p = -1, nil
+  for i, fn in ipairs(fns) do
+    if fn.name == "MPI_Finalize" then fin = i - 1 end
+  end
+  local f, tb = probe.func(), probe.timebase()
+  for i, fn in ipairs(fns) do
+    if p2p[fn.name] then
+      local c = f:eq(i - 1)
+      is_p2p = is_p2p and probe.lor(is_p2p, c) or c
+    end
+  end
+  local buf = app:array("int64", FIELDS * EVENTS, "limpio_trace")
+  local ctr = app:array("int", 3, "limpio_trace_ctr") -- next slot, recorded, dropped
+  local cur = app:array("int64", 2, "limpio_trace_cur")  -- count and peer of the open call
+  local timers = app:stack("int64", opts.depth or 16, "limpio_trace_timers")
+  local start = timers:push(tb)
+  if is_p2p then
+    start = probe.seq{timers:push(tb), probe.when(is_p2p,
+      probe.seq{cur[0]:assign(probe.arg(1)), cur[1]:assign(probe.arg(3))},
+      probe.seq{cur[0]:assign(0), cur[1]:assign(-1)})}
+  end
+  local i = ctr[0]
+  local record = probe.seq{
+    buf[i]:assign(f), buf[i + 1]:assign(timers:pop()), buf[i + 2]:assign(tb),
+    buf[i + 3]:assign(cur[0]), buf[i + 4]:assign(cur[1]),
+    ctr[0]:assign(i + FIELDS), ctr[1]:assign(ctr[1] + 1),
+  }
+  local finish = probe.seq{
+    probe.when(ctr[1]:lt(max), record, probe.seq{timers:pop(), ctr[2]:assign(ctr[2] + 1)}),
+    probe.when(probe.lor(ctr[0]:ge(FIELDS * EVENTS), f:eq(fin)),
+      probe.seq{probe.send(buf, ctr[0]), ctr[0]:assign(0)}),
+  }
+  local tr = setmetatable({app = app, events = {}, messages = 0, fns = fns, buf = buf, ctr = ctr,
+    max_events = max}, Trace)
+  tr.hooks = limpio.hooks(app, {exclude = opts.exclude, env = opts.env, context = opts.context,
+    warn = opts.warn, start = start, finish = finish,
+    callback = function(m) tr:receive(m) end})
+  return tr
+end
+
+-- receive unpacks one batch: the buffer's values, then how many of them are in use.
+function Trace:receive(m)
+  local v = m.values
+  local used = v[#v]
+  self.messages = self.messages + 1
+  local ev = self.events
+  for k = 1, used, FIELDS do
+    ev[#ev + 1] = {rank = m.rank, func = self.app:func_name(v[k]), start = v[k + 1],
+      finish = v[k + 2], count = v[k + 3], peer = v[k + 4]}
+  end
+end
+
+-- dropped sums the events every rank left out past max_events.
+function Trace:dropped()
+  local n = 0
+  for r = 0, self.app.size - 1 do n = n + self.ctr:read(r)[3] end
+  return n
+end
+
+local function us(ticks) return ticks / dpcl.timebase_hz * 1e6 end
+
+-- perfetto writes Chrome trace JSON: one thread (track) per rank, one complete slice per call.
+function Trace:perfetto(path)
+  check_path(path)
+  local out, seen = {}, {}
+  for _, e in ipairs(self.events) do
+    if not seen[e.rank] then
+      seen[e.rank] = true
+      out[#out + 1] = format('{"name":"thread_name","ph":"M","pid":0,"tid":%d,"args":{"name":"rank %d"}}', e.rank, e.rank)
+    end
+    local args = ""
+    if e.peer >= 0 then args = format(',"args":{"count":%d,"peer":%d}', e.count, e.peer) end
+    out[#out + 1] = format('{"name":"%s","ph":"X","pid":0,"tid":%d,"ts":%.3f,"dur":%.3f%s}',
+      e.func, e.rank, us(e.start), us(e.finish - e.start), args)
+  end
+  local body = '{"displayTimeUnit":"ns","traceEvents":[\n' .. concat(out, ",\n") .. "\n]}\n"
+  local f = assert(io.open(path, "w"))
+  f:write(body)
+  f:close()
+  return {events = #self.events, bytes = #body, dropped = self:dropped(), messages = self.messages}
+end
+
+function Trace:csv(path)
+  check_path(path)
+  local f = assert(io.open(path, "w"))
+  f:write("rank,function,start_s,end_s,count,peer\n")
+  for _, e in ipairs(self.events) do
+    f:write(format("%d,%s,%.9f,%.9f,%d,%d\n", e.rank, e.func, e.start / dpcl.timebase_hz,
+      e.finish / dpcl.timebase_hz, e.count, e.peer))
+  end
+  f:close()
+end
