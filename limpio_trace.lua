@@ -117,3 +117,37 @@ function Trace:csv(path)
   end
   f:close()
 end
+
+-- limpio.segment: heavy instrumentation on only between the from-th and to-th call of a
+-- boundary function (§IV-D of the Limpio paper), decided in each rank: a probe at the
+-- boundary's entry counts its calls in rank memory, and seg:guard(e) runs e only while
+-- from <= count < to — from the from-th boundary call's entry up to the to-th's entry,
+-- exactly, with no round trip to the tool. opts.on(seg) installs the guarded probes.
+local Segment = {}
+Segment.__index = Segment
+
+function limpio.segment(app, opts)
+  local b = opts.boundary or "MPI_Barrier"
+  local pts = app:points(b, "entry")
+  if #pts == 0 then error("limpio.segment: the program has no function " .. b, 2) end
+  local from, to = opts.from or 1, opts.to or math.huge
+  if to == math.huge then to = 2 ^ 31 - 1 end
+  if from > to then error(format("limpio.segment: from %d is after to %d", from, to), 2) end
+  local n = app:array("int", 1, "limpio_seg_" .. b)
+  local seg = setmetatable({app = app, count = n, boundary = b, from = from, to = to,
+    active = probe.land(n[0]:ge(from), n[0]:lt(to))}, Segment)
+  seg.handle = app:install(pts, n[0]:assign(n[0] + 1), {context = opts.context})
+  seg.handle:activate()
+  if type(opts.on) == "function" then opts.on(seg) end
+  return seg
+end
+
+-- guard wraps a probe expression so that it runs only inside the segment.
+function Segment:guard(e)
+  return probe.when(self.active, e)
+end
+
+-- boundaries returns how many boundary calls rank has entered so far.
+function Segment:boundaries(rank)
+  return self.count:read(rank)[1]
+end
