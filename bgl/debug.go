@@ -14,6 +14,7 @@ type Packet struct {
 	Rank int
 	Time uint64 // virtual ns of arrival at the I/O node
 	Data []byte
+	PC   uint32 // address of the sc instruction that sent it (a tool checks who sent)
 }
 
 // Daemon is a tool daemon in an I/O node's slot (the mutator of the BG/L paper). The
@@ -292,3 +293,8 @@ func (j *Job) Start() {
 		}
 	}
 }
+
+// PacketsSent is how many ais_send packets rank has sent, counted at the source as the
+// hypercall succeeds: a tool compares it with what its daemons received. Call it
+// between windows, like the debug interface.
+func (j *Job) PacketsSent(rank int) uint64 { return j.nodes[rank].sent }

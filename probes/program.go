@@ -43,6 +43,7 @@ type lineEntry struct {
 	addr uint32
 	file string
 	line int
+	stmt bool // a recommended breakpoint location (DWARF is_stmt)
 }
 
 // OpenProgram reads a 32-bit big-endian PowerPC ELF executable: its executable sections,
@@ -138,7 +139,7 @@ func readLines(d *dwarf.Data) []lineEntry {
 			for lr.Next(&le) == nil {
 				ent := lineEntry{addr: uint32(le.Address)}
 				if !le.EndSequence && le.File != nil {
-					ent.file, ent.line = le.File.Name, le.Line
+					ent.file, ent.line, ent.stmt = le.File.Name, le.Line, le.IsStmt
 				}
 				out = append(out, ent)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,10 +56,17 @@ with it paused at their message's virtual time, so a batch script prints the sam
 every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).`,
 		Init: dpclDataInit,
 		Funcs: []Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
-stopped at entry. topology "b:F" sets the fan-out of the tree above the daemons (default
-b:16). The job's output goes to the session's output (quiet = true discards it).`, dpclLaunch},
+stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
+fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
+topology file with one back-end per I/O node. costs: "default", "ubgl", or a table of
+parameters (app:costs() lists them; set = "ubgl" starts from that set). clocks = {seed =,
+max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() shows them).
+memory_mb is each compute node's memory (default 512, BG/L's; 16..4095): brk and mmap past
+it get ENOMEM and the app reports a "memory" event. disk_quota_mb is how much the job may
+grow its workdir's files (default 512): writes past it get EDQUOT. The job's output goes to
+the session's output (quiet = true discards it).`, dpclLaunch},
 			{"poll", `dpcl.poll([virtual_ms]) -> n
 Advances every running application by up to virtual_ms (default 1) virtual milliseconds,
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
@@ -93,6 +101,18 @@ func (st *dpclState) advance(ctx context.Context, a *luaApp, limit uint64) (*run
 func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	n := 0
 	L := st.s.L
+	for _, f := range b.Failures {
+		// A filter failed this handle's stream: said once, as it happens; the job and
+		// every other probe go on.
+		fmt.Fprintf(st.s.Stderr(), "dpcl: probe %d failed at the %s: %s\n", f.Handle.ID, f.Node, f.Reason)
+	}
+	for i, r := range b.Rejected {
+		if i == 3 {
+			fmt.Fprintf(st.s.Stderr(), "dpcl: and %d more packets dropped\n", len(b.Rejected)-3)
+			break
+		}
+		fmt.Fprintf(st.s.Stderr(), "dpcl: rank %d: dropped a packet from pc 0x%08x: %s\n", r.Rank, r.PC, r.Reason)
+	}
 	for _, m := range b.Messages {
 		fn := a.callbacks[m.Handle.ID]
 		if fn == nil {
@@ -104,7 +124,13 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 		n++
 	}
 	for _, ev := range b.Events {
-		name := map[bgl.EventKind]string{bgl.EventExit: "exit", bgl.EventFault: "fault"}[ev.Kind]
+		name := ev.Kind.String()
+		if !slices.Contains(appEventNames[:], name) {
+			continue
+		}
+		if len(a.on[name]) == 0 && (ev.Kind == bgl.EventUnsupported || ev.Kind == bgl.EventNoMemory) {
+			fmt.Fprintf(st.s.Stderr(), "dpcl: %s\n", ev)
+		}
 		for _, fn := range a.on[name] {
 			if err := st.call(name+" handler", fn, eventTable(L, ev)); err != nil {
 				return n, err
@@ -114,6 +140,9 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	}
 	return n, nil
 }
+
+// appEventNames are the machine events app:on accepts (bgl.EventKind names).
+var appEventNames = [...]string{"exit", "fault", "unsupported", "memory"}
 
 func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
 	_, err := st.s.Call(fn, arg)
@@ -142,9 +171,15 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 		t.RawSetString("rank", lua.LNumber(m.Rank))
 	}
 	t.RawSetString("count", lua.LNumber(m.Count))
-	t.RawSetString("time", lua.LNumber(m.Time))
+	setMessageTime(t, m.Time)
 	t.RawSetString("probe", lua.LNumber(m.Handle.ID))
 	return t
+}
+
+// setMessageTime is the one place a delivered message's virtual arrival time at the
+// front-end (ns) becomes Lua fields.
+func setMessageTime(t *lua.LTable, ns uint64) {
+	t.RawSetString("time", lua.LNumber(ns))
 }
 
 func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {

@@ -38,7 +38,11 @@ func init() {
 			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
 			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
-			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed={[rank]=reason}}
+			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=}
+sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
+merged into delivered messages; failed: {[rank] = reason} for install failures and
+{[tree node] = reason} when a filter failed the stream; first, last: virtual arrival (ns)
+of the first and last message at the front-end; busy: the front-end's virtual ns on it;
 faults: loads and stores of program memory the snippet could not make (each yielded 0 or
 stored nothing; the rank went on), summed over the handle's ranks.`, handleStats},
 			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
@@ -70,30 +74,6 @@ func pointIndex(L *lua.LState) int {
 		v = lua.LNil
 	}
 	L.Push(v)
-	return 1
-}
-
-func appPoints(L *lua.LState) int {
-	app := checkApp1(L)
-	kind, err := probes.ParsePointKind(L.OptString(3, "entry"))
-	if err != nil {
-		L.ArgError(3, strings.TrimPrefix(err.Error(), "probes: "))
-	}
-	fns, err := app.Prog.Match(L.CheckString(2))
-	if err != nil {
-		return appErr(L, "points", err)
-	}
-	t := L.NewTable()
-	for _, f := range fns {
-		pts, err := app.Prog.Points(f, kind)
-		if err != nil {
-			return appErr(L, "points", err)
-		}
-		for _, p := range pts {
-			t.Append(NewObject(L, pointTypeName, p))
-		}
-	}
-	L.Push(t)
 	return 1
 }
 
@@ -157,7 +137,7 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 		return o, nil, err
 	}
 	if s, ok := t.RawGetString("sync").(lua.LString); ok {
-		o.Sync = string(s)
+		o.Sync = contexts.Sync(s)
 	}
 	if ms, ok := t.RawGetString("timeout_ms").(lua.LNumber); ok {
 		if !(ms > 0) || math.IsInf(float64(ms), 1) {
@@ -181,7 +161,7 @@ func aggregationOptions(o runtime.InstallOptions, agg *contexts.Aggregation, t *
 	if o.Filter, err = filterSpec(v, agg.Params); err != nil {
 		return o, nil, err
 	}
-	o.Sync, o.Timeout = string(agg.Sync), agg.Timeout
+	o.Sync, o.Timeout = agg.Sync, agg.Timeout
 	return o, callbackOf(t), nil
 }
 
@@ -275,7 +255,15 @@ func handleStats(L *lua.LState) int {
 	for r, why := range st.Failed {
 		f.RawSetInt(r, lua.LString(why))
 	}
+	for node, why := range st.FailedAt {
+		f.RawSetString(node, lua.LString(why))
+	}
 	t.RawSetString("failed", f)
+	if st.Delivered > 0 {
+		t.RawSetString("first", lua.LNumber(st.First))
+		t.RawSetString("last", lua.LNumber(st.Last))
+	}
+	t.RawSetString("busy", lua.LNumber(st.Busy))
 	L.Push(t)
 	return 1
 }

@@ -77,8 +77,10 @@ func commSecret(file string) ([]byte, error) {
 	return secret, nil
 }
 
-// tcpTransport serves netreduce.new{transport = "tcp", listen =, manual =, timeout_s =}:
-// comm processes are this executable's `comm` subcommand. With manual = true no process is
+// tcpTransport serves netreduce.new{transport = "tcp", listen =, manual =, timeout_s =,
+// liveness_s =}: comm processes are this executable's `comm` subcommand. liveness_s is
+// how long (wall clock) a comm process's link may make no progress before its subtree
+// counts as lost (default 10 s). With manual = true no process is
 // started; the front-end prints how to start each one and waits.
 func tcpTransport(opts map[string]any) (netreduce.Transport, error) {
 	exe, err := os.Executable()
@@ -100,6 +102,9 @@ func tcpTransport(opts map[string]any) (netreduce.Transport, error) {
 	}
 	if s, ok := opts["timeout_s"].(float64); ok && s > 0 {
 		t.StartTimeout = time.Duration(s * float64(time.Second))
+	}
+	if s, ok := opts["liveness_s"].(float64); ok && s > 0 {
+		t.Liveness = time.Duration(s * float64(time.Second))
 	}
 	return t, nil
 }

@@ -15,13 +15,13 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		run:   runExec,
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -31,6 +31,8 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	label := fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
 	workdir := fs.String("workdir", ".", "directory the job's file calls are confined to")
 	seed := fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
+	memory := fs.Int("memory", bgl.DefaultMemoryMB, "MiB of memory per compute node (brk/mmap past it get ENOMEM)")
+	quota := fs.Int("disk-quota", bgl.DefaultDiskQuotaMB, "MiB the job may grow its workdir's files by (writes past it get EDQUOT)")
 	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
 		if err != nil {
@@ -45,7 +47,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: os.Environ(),
-		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed,
+		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 	}
 	res, err := bgl.RunContext(ctx, cfg)
@@ -55,7 +57,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		case res == nil:
 			return exitError
 		case ctx.Err() != nil:
-			return 128 + 2 // interrupted, as a shell reports SIGINT
+			return interruptedStatus(ctx) // 130 for SIGINT, 143 for SIGTERM, as a shell says
 		}
 		return max(exitError, res.ExitStatus())
 	}
