@@ -151,3 +151,49 @@ end
 function Segment:boundaries(rank)
   return self.count:read(rank)[1]
 end
+
+local palette = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1",
+  "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b"}
+
+local function xml(s) return (s:gsub("&", "&amp;"):gsub("<", "&lt;")) end
+
+-- svg writes a Fig 3-style timeline: one row per rank, time across, one colour per MPI
+-- function, and a legend. Plain SVG text: the plot module draws lines and bars, not spans.
+function Trace:svg(path, opts)
+  opts = opts or {}
+  check_path(path)
+  local ev, t0, t1, nr = self.events, math.huge, -math.huge, self.app.size
+  local colour, names = {}, {}
+  for _, e in ipairs(ev) do
+    t0, t1 = math.min(t0, e.start), math.max(t1, e.finish)
+    if not colour[e.func] then
+      names[#names + 1] = e.func
+      colour[e.func] = palette[(#names - 1) % #palette + 1]
+    end
+  end
+  if #ev == 0 then t0, t1 = 0, 1 end
+  local w, left, row = opts.width or 1000, 60, math.max(2, math.min(16, math.floor(600 / nr)))
+  local h = 40 + nr * row + 20 * math.ceil(#names / 4) + 20
+  local scale = (w - left - 10) / math.max(1, t1 - t0)
+  local out = {format('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">', w, h),
+    format('<text x="%d" y="16">%s</text>', left, xml(opts.title or "MPI calls per rank over time"))}
+  for r = 0, nr - 1, math.max(1, math.floor(nr / 16)) do
+    out[#out + 1] = format('<text x="2" y="%d">rank %d</text>', 30 + r * row + row, r)
+  end
+  for _, e in ipairs(ev) do
+    out[#out + 1] = format('<rect x="%.2f" y="%d" width="%.2f" height="%d" fill="%s"/>',
+      left + (e.start - t0) * scale, 24 + e.rank * row, math.max(0.5, (e.finish - e.start) * scale),
+      math.max(1, row - 1), colour[e.func])
+  end
+  local ly = 40 + nr * row
+  for i, name in ipairs(names) do
+    local x, y = left + ((i - 1) % 4) * 220, ly + 20 * math.floor((i - 1) / 4)
+    out[#out + 1] = format('<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>',
+      x, y, colour[name], x + 16, y + 10, xml(name))
+  end
+  out[#out + 1] = format('<text x="%d" y="%d">%.3f ms</text></svg>', left, h - 4, (t1 - t0) / dpcl.timebase_hz * 1e3)
+  local f = assert(io.open(path, "w"))
+  f:write(concat(out, "\n"), "\n")
+  f:close()
+  return {events = #ev, functions = names}
+end
