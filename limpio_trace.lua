@@ -84,6 +84,24 @@ function Trace:dropped()
   return n
 end
 
+-- write_lines writes lines to path in chunks (one concat of a huge table overflows the
+-- interpreter's registry) and returns the bytes written.
+local function write_lines(path, lines, head, tail, sep)
+  sep = sep or "\n"
+  local f = assert(io.open(path, "w"))
+  local bytes = #head + #tail
+  f:write(head)
+  for i = 1, #lines, 512 do
+    local chunk = concat(lines, sep, i, math.min(i + 511, #lines))
+    if i + 512 <= #lines then chunk = chunk .. sep end
+    f:write(chunk)
+    bytes = bytes + #chunk
+  end
+  f:write(tail)
+  f:close()
+  return bytes
+end
+
 local function us(ticks) return ticks / dpcl.timebase_hz * 1e6 end
 
 -- perfetto writes Chrome trace JSON: one thread (track) per rank, one complete slice per call.
@@ -100,11 +118,8 @@ function Trace:perfetto(path)
     out[#out + 1] = format('{"name":"%s","ph":"X","pid":0,"tid":%d,"ts":%.3f,"dur":%.3f%s}',
       e.func, e.rank, us(e.start), us(e.finish - e.start), args)
   end
-  local body = '{"displayTimeUnit":"ns","traceEvents":[\n' .. concat(out, ",\n") .. "\n]}\n"
-  local f = assert(io.open(path, "w"))
-  f:write(body)
-  f:close()
-  return {events = #self.events, bytes = #body, dropped = self:dropped(), messages = self.messages}
+  local bytes = write_lines(path, out, '{"displayTimeUnit":"ns","traceEvents":[\n', "\n]}\n", ",\n")
+  return {events = #self.events, bytes = bytes, dropped = self:dropped(), messages = self.messages}
 end
 
 function Trace:csv(path)
@@ -192,8 +207,6 @@ function Trace:svg(path, opts)
       x, y, colour[name], x + 16, y + 10, xml(name))
   end
   out[#out + 1] = format('<text x="%d" y="%d">%.3f ms</text></svg>', left, h - 4, (t1 - t0) / dpcl.timebase_hz * 1e3)
-  local f = assert(io.open(path, "w"))
-  f:write(concat(out, "\n"), "\n")
-  f:close()
+  write_lines(path, out, "", "\n")
   return {events = #ev, functions = names}
 end
