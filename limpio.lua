@@ -11,6 +11,15 @@ function limpio.warn(s)
   io.stderr:write(s, "\n")
 end
 
+-- mpi_functions lists the program's MPI_* functions; app:functions raises when none match.
+local function mpi_functions(app)
+  local ok, fns = pcall(app.functions, app, "MPI_*")
+  if not ok or #fns == 0 then
+    error("limpio: the program has no MPI functions to instrument (no MPI_* symbols)", 4)
+  end
+  return fns
+end
+
 -- excludes merges opts.exclude with MPIINSTR_EXCLUDE (comma-separated) of the job's env.
 local function excludes(app, opts, warn)
   local set, names = {}, {}
@@ -21,7 +30,7 @@ local function excludes(app, opts, warn)
     for n in ev:gmatch("[^,%s]+") do names[#names + 1] = n end
   end
   local known = {}
-  for _, fn in ipairs(app:functions("MPI_*")) do known[fn.name] = true end
+  for _, fn in ipairs(mpi_functions(app)) do known[fn.name] = true end
   for _, n in ipairs(names) do
     if not known[n] then
       warn(format("limpio: exclude %q is not an MPI function of the program; ignored", n))
@@ -35,7 +44,7 @@ end
 -- mpi_points returns the entry and exit points of every MPI_* function not excluded.
 local function mpi_points(app, ex)
   local entry, exit, names = {}, {}, {}
-  for _, fn in ipairs(app:functions("MPI_*")) do
+  for _, fn in ipairs(mpi_functions(app)) do
     if not ex[fn.name] then
       names[#names + 1] = fn.name
       for _, p in ipairs(app:points(fn.name, "entry")) do entry[#entry + 1] = p end
