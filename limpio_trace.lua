@@ -210,3 +210,22 @@ function Trace:svg(path, opts)
   write_lines(path, out, "", "\n")
   return {events = #ev, functions = names}
 end
+
+sethelp(limpio.hooks, [[limpio.hooks(app, {start = exp, finish = exp, exclude = {...}, env = {MPIINSTR_EXCLUDE = "a,b"}, context = c, callback = fn}) -> {start = h, finish = h, names = {...}}
+Installs exp at the entry (start) and at every exit (finish) of every MPI_* function of the
+program, one install each; probe.func() tells which function fired. Excluded names (also
+from env.MPIINSTR_EXCLUDE, comma-separated) are left out; a name the program lacks warns.]])
+sethelp(limpio.profile, [[limpio.profile(app, {exclude =, env =, context =}) -> Profile
+Counts and inclusive time per MPI function per rank, kept in the ranks' memory (no message
+per call). prof:snapshot() reads them; prof:table([out]) prints Table I (identical count
+rows collapse into one line listing their ranks; count(time % of run) per function, a Total
+column and row); prof:csv(path); prof:ratio() -> {master =, workers =, per_rank = {}}.]])
+sethelp(limpio.trace, [[limpio.trace(app, {exclude =, env =, max_events = 100000, path =}) -> Trace
+Timestamped MPI calls (rank, function, start, end, count and peer of point-to-point calls)
+buffered in each rank's memory and sent 50 at a time and at MPI_Finalize. tr.events;
+tr:perfetto(path) -> {events =, bytes =, dropped =, messages =} writes Chrome/Perfetto JSON
+(a track per rank, a slice per call); tr:csv(path); tr:svg(path) a timeline; tr:dropped().]])
+sethelp(limpio.segment, [[limpio.segment(app, {boundary = "MPI_Barrier", from = k, to = m, on = fn(seg)}) -> Segment
+Counts the boundary's calls in each rank; seg:guard(exp) runs exp only from the entry of the
+k-th boundary call up to the entry of the m-th, decided in the rank. on(seg) installs the
+guarded probes; seg:boundaries(rank) reads the count.]])

@@ -13,7 +13,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-func inRoot(t *testing.T) {
+func inRoot(t testing.TB) {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -151,4 +151,3 @@ func TestTracePerfettoOneSlicePerCall(t *testing.T) {
 		}
 	}
 }
-
