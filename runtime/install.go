@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dpclsh/dpclsh/probes"
@@ -288,6 +289,10 @@ func (h *Handle) Remove() error {
 	return err
 }
 
+// ErrNoLiveRank is Execute's error when every rank of the context has ended (the job is
+// over, or that part of it): there is nowhere left to run a snippet.
+var ErrNoLiveRank = errors.New("no live rank in the context")
+
 // Execute runs e once on every live rank of the context (DPCL's one-shot probe): a
 // stopped or running rank runs it where it is when it next runs; a rank blocked in a
 // call runs it as soon as the call returns.
@@ -300,7 +305,7 @@ func (a *App) Execute(e *probes.Exp, o InstallOptions) (*Handle, error) {
 	live := a.liveRanks(h.ctx.Contains)
 	if len(live) == 0 {
 		h.state = "failed"
-		return h, fmt.Errorf("runtime: execute: no live rank in the context")
+		return h, fmt.Errorf("runtime: execute: %w", ErrNoLiveRank)
 	}
 	return h, a.executeOnce(h, live)
 }

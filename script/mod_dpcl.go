@@ -19,6 +19,8 @@ type dpclState struct {
 	s    *Session
 	apps []*luaApp
 	idle bool // the REPL idler is registered
+	// per probe handle: queued messages and callback errors (mod_dpcl_queue.go)
+	extras map[*runtime.Handle]*handleExtra
 }
 
 var dpclStates sync.Map // *Session -> *dpclState
@@ -115,13 +117,12 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	}
 	for _, m := range b.Messages {
 		fn := a.callbacks[m.Handle.ID]
-		if fn == nil {
-			continue
-		}
-		if err := st.call(fmt.Sprintf("callback of probe %d", m.Handle.ID), fn, messageTable(L, m)); err != nil {
+		if err := st.deliver(m.Handle, fn, messageTable(L, m)); err != nil {
 			return n, err
 		}
-		n++
+		if fn != nil {
+			n++
+		}
 	}
 	for _, ev := range b.Events {
 		name := ev.Kind.String()
@@ -144,13 +145,21 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 // appEventNames are the machine events app:on accepts (bgl.EventKind names).
 var appEventNames = [...]string{"exit", "fault", "unsupported", "memory"}
 
-func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
+// protect calls fn(arg) on the session; the error is the callback's or a stop.
+func (st *dpclState) protect(fn *lua.LFunction, arg lua.LValue) error {
 	_, err := st.s.Call(fn, arg)
-	if err == nil {
-		return nil
-	}
+	return err
+}
+
+// isStop reports whether err ends the dispatch: os.exit or Ctrl-C, not a callback error.
+func isStop(err error) bool {
 	var exit *ExitError
-	if errors.As(err, &exit) || errors.Is(err, ErrInterrupted) {
+	return errors.As(err, &exit) || errors.Is(err, ErrInterrupted)
+}
+
+func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
+	err := st.protect(fn, arg)
+	if err == nil || isStop(err) {
 		return err
 	}
 	fmt.Fprintf(st.s.Stderr(), "dpcl: %s: %s", what, FormatError(err, st.s.Verbose()))

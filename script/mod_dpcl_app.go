@@ -165,8 +165,8 @@ func withSize(L *lua.LState, ud *lua.LUserData, size int) *lua.LUserData {
 }
 
 var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
-	"nodes":  func(o *runtime.Options, v lua.LValue) error { return intField(&o.Nodes, "nodes", v) },
-	"per_io": func(o *runtime.Options, v lua.LValue) error { return intField(&o.PerIO, "per_io", v) },
+	"nodes":  func(o *runtime.Options, v lua.LValue) error { return rangedInt(&o.Nodes, "nodes", v, 1, 65536) },
+	"per_io": func(o *runtime.Options, v lua.LValue) error { return rangedInt(&o.PerIO, "per_io", v, 8, 64) },
 	"memory_mb": func(o *runtime.Options, v lua.LValue) error {
 		return intField(&o.MemoryMB, "memory_mb", v)
 	},
@@ -225,6 +225,17 @@ func intField(dst *int, name string, v lua.LValue) error {
 		return fmt.Errorf("%s must be an integer, got %s", name, describe(v))
 	}
 	*dst = int(n)
+	return nil
+}
+
+// rangedInt is intField for an option with an allowed range, which the error names.
+func rangedInt(dst *int, name string, v lua.LValue, lo, hi int) error {
+	if err := intField(dst, name, v); err != nil {
+		return err
+	}
+	if *dst < lo || *dst > hi {
+		return fmt.Errorf("%s = %d is out of range: want %d..%d", name, *dst, lo, hi)
+	}
 	return nil
 }
 

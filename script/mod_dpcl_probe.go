@@ -38,13 +38,17 @@ func init() {
 			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
 			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
-			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=}
+			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=, errors=, queued=, dropped=}
 sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
 merged into delivered messages; failed: {[rank] = reason} for install failures and
 {[tree node] = reason} when a filter failed the stream; first, last: virtual arrival (ns)
 of the first and last message at the front-end; busy: the front-end's virtual ns on it;
 faults: loads and stores of program memory the snippet could not make (each yielded 0 or
-stored nothing; the rank went on), summed over the handle's ranks.`, handleStats},
+stored nothing; the rank went on), summed over the handle's ranks; errors: how often its
+callback raised (at 3 the probe is deactivated); queued, dropped: messages waiting for
+h:next() and dropped from that queue.`, handleStats},
+			{"next", handleNextDoc, handleNext},
+			{"messages", handleMessagesDoc, handleMessages},
 			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
 		},
 		Meta: []Function{
@@ -202,6 +206,12 @@ func appExecute(L *lua.LState) int {
 	if h != nil {
 		a.callbacks[h.ID] = cb
 	}
+	if errors.Is(err, runtime.ErrNoLiveRank) {
+		// The natural sampling loop (execute while the job runs) ends cleanly.
+		L.Push(lua.LNil)
+		L.Push(lua.LString("app:execute: " + runtime.ErrNoLiveRank.Error() + " (the job's ranks have ended)"))
+		return 2
+	}
 	if err != nil {
 		return appErr(L, "execute", err)
 	}
@@ -264,6 +274,7 @@ func handleStats(L *lua.LState) int {
 		t.RawSetString("last", lua.LNumber(st.Last))
 	}
 	t.RawSetString("busy", lua.LNumber(st.Busy))
+	handleExtraStats(L, CheckObject[*runtime.Handle](L, 1, handleTypeName), t)
 	L.Push(t)
 	return 1
 }

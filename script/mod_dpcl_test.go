@@ -72,6 +72,9 @@ func TestDpclErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`dpcl.launch("no/such.elf")`, "dpcl.launch: launch: open no/such.elf"},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodez = 3})`, `unknown option "nodez"`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 0})`, "nodes = 0 is out of range: want 1..65536"},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 70000})`, "nodes = 70000 is out of range"},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {per_io = 3})`, "per_io = 3 is out of range: want 8..64"},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:2"})`, `topology spec "k:2": want k:K@N`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, topology = "b:4^2"})`, `16 back-ends, but the job has 2 I/O nodes`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {daemon_recv_nz = 1}})`, `costs: daemon_recv_nz: unknown parameter`},
@@ -96,7 +99,9 @@ func TestDpclErrors(t *testing.T) {
 		{launch + `app:process(16)`, "rank 16 is not in 0..15"},
 		{launch + `app:process(3):reg("r99")`, `no register "r99"`},
 		{launch + `app:close(); app:start()`, "the application is closed"},
-		{launch + `app:start(); app:wait(); app:execute(probe.send(1))`, "no live rank in the context"},
+		// execute after the job's end returns nil and a reason (raised here to check it)
+		{launch + `app:start(); app:wait(); local h, why = app:execute(probe.send(1)); assert(h == nil); error(why)`,
+			"app:execute: no live rank in the context (the job's ranks have ended)"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

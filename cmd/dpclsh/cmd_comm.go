@@ -20,7 +20,17 @@ func init() {
 		name:  "comm",
 		usage: "comm --fe HOST:PORT --rank R [--listen HOST:PORT] [--secret-file FILE]",
 		brief: "an internal node of a reduction tree over TCP (started by the front-end, or by hand/ssh/srun)",
-		run:   runComm,
+		help: `options:
+  --fe HOST:PORT        the front-end's address
+  --rank R              this node's rank in the topology
+  --listen HOST:PORT    address children connect to (default 127.0.0.1, any port)
+  --secret-file FILE    file holding the tree's shared secret (hex)
+
+The front-end starts these itself for netreduce.new{transport = "tcp"}.
+example (by hand):
+  dpclsh comm --fe 127.0.0.1:7000 --rank 3 --secret-file tree.secret
+`,
+		run: runComm,
 	})
 	script.TCPTransport = tcpTransport
 }

@@ -14,7 +14,10 @@ func init() {
 		name:  "disasm",
 		usage: "disasm PROGRAM.elf [SYMBOL...]",
 		brief: "disassemble a PowerPC 440 ELF program as objdump -d -M440 does (only the named functions if given)",
-		run:   runDisasm,
+		help: `example:
+  dpclsh disasm examples/apps/bin/cg.elf MPI_Allreduce
+`,
+		run: runDisasm,
 	})
 }
 

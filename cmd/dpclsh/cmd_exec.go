@@ -17,7 +17,20 @@ func init() {
 		name:  "exec",
 		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
-		run:   runExec,
+		help: `options:
+  --nodes N        compute nodes (ranks), 1..65536 (default 1)
+  --per-io K       compute nodes per I/O node, 8..64 (default 64)
+  --label          prefix output lines with the rank, like srun --label
+  --workdir DIR    directory the job's file calls are confined to (default .)
+  --seed S         seed of AT_RANDOM and getrandom (default 0)
+  --memory MIB     memory per compute node; brk/mmap past it get ENOMEM (default 512)
+  --disk-quota MIB how much the job may grow its workdir's files; past it EDQUOT (default 512)
+  --stats          a summary line (instructions, virtual time, memory per rank) on stderr
+
+example:
+  dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
+`,
+		run: runExec,
 	})
 }
 

@@ -15,7 +15,16 @@ func init() {
 		name:  "test",
 		usage: "test [-v] [PATH...]",
 		brief: "run the Test* functions of Lua test files (default: examples/**/*_test.lua); exit 1 on failure",
-		run:   runTestCommand,
+		help: `options:
+  -v   print every test's name and result, not only the failures
+
+A test file defines global functions named Test*, each called with a t object:
+t:eq(got, want [, msg]), t:ok(cond [, msg]), t:error(fn [, pattern]).
+
+example:
+  dpclsh test examples/probes
+`,
+		run: runTestCommand,
 	})
 }
 

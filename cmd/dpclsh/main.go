@@ -25,6 +25,10 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if sub, ok := subcommands[args[0]]; ok {
+			if len(args) > 1 && isHelpFlag(args[1]) {
+				writeSubcommandHelp(stdout, sub)
+				return 0
+			}
 			ctx, stop := signalContext()
 			defer stop()
 			return sub.run(ctx, args[1:], stdin, stdout, stderr)
