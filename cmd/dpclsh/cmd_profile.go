@@ -16,7 +16,16 @@ func init() {
 		name:  "profile",
 		usage: "profile [--exclude LIST] [--trace FILE.json] [--nodes N] [--per-io N] PROG.elf [ARGS...]",
 		brief: "an mpiP-style profile of an unmodified MPI program: calls and time per MPI function per rank (limpio)",
-		run:   runProfile,
+		help: `options:
+  --exclude LIST     MPI functions not to instrument, comma-separated (also MPIINSTR_EXCLUDE)
+  --trace FILE.json  also write a Chrome/Perfetto trace of every MPI call to this file
+  --nodes N          number of ranks (default 16)
+  --per-io N         compute nodes per I/O node (default 64)
+
+example:
+  dpclsh profile --nodes 256 --exclude MPI_Comm_rank examples/apps/bin/master_worker.elf
+`,
+		run: runProfile,
 	})
 }
 
