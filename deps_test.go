@@ -15,15 +15,18 @@ const module = "github.com/dpclsh/dpclsh"
 // nearest enclosing one ("bgl/target/x" follows "bgl") and may also import the other
 // packages of that part ("netreduce/tcp" may import "netreduce"). Packages under cmd/ may import anything.
 var layers = map[string][]string{
-	"ppc":       nil,
-	"contexts":  nil,
-	"netreduce": nil,
-	"bgl/abi":   nil,
-	"bgl":       {"ppc", "bgl/abi"},
-	"probes":    {"ppc", "bgl/abi"},
-	"runtime":   {"bgl", "bgl/abi", "probes", "contexts", "netreduce", "ppc"},
-	"script":    {"ppc", "contexts", "netreduce", "bgl/abi", "bgl", "probes", "runtime"},
-	"":          nil, // the root package: lib.go
+	"ppc": nil,
+	// contexts/ranks is the leaf vocabulary of rank sets and rank specs, shared by the
+	// contexts, the tree and the runtime.
+	"contexts/ranks": nil,
+	"contexts":       {"contexts/ranks"},
+	"netreduce":      {"contexts/ranks"},
+	"bgl/abi":        nil,
+	"bgl":            {"ppc", "bgl/abi"},
+	"probes":         {"ppc", "bgl/abi"},
+	"runtime":        {"bgl", "bgl/abi", "probes", "contexts", "contexts/ranks", "netreduce", "ppc"},
+	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "runtime"},
+	"":               nil, // the root package: lib.go
 	// Test helpers: only tests may import them, and they import no project package.
 	"internal": nil,
 }

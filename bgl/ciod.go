@@ -1,7 +1,7 @@
 package bgl
 
 import (
-	"io"
+	"container/list"
 	"os"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
@@ -25,12 +25,18 @@ const (
 // openFile is one open file description; dup'ed descriptors share it (and its offset).
 type openFile struct {
 	kind   fdKind
-	stream int      // console: 0 stdin, 1 stdout, 2 stderr
-	f      *os.File // file
-	rel    string   // root-relative path, for *at calls with this descriptor as dirfd
-	dir    bool
-	flags  uint32 // as the program passed them (O_ACCMODE | O_APPEND ...)
-	refs   int
+	stream int           // console: 0 stdin, 1 stdout, 2 stderr
+	f      *os.File      // file: its host file while the pool holds it open (see ciod_pool.go)
+	rel    string        // root-relative path, for *at calls with this descriptor as dirfd
+	id     os.FileInfo   // what rel named at open: a reopened host file must be the same
+	pos    int64         // the file offset (reads and writes go through ReadAt/WriteAt)
+	elem   *list.Element // in the pool's LRU list while f is open
+	pinned bool          // its path was unlinked or renamed: f stays open until closed
+
+	hostFlags int // flags the host file is opened with
+	dir       bool
+	flags     uint32 // as the program passed them (O_ACCMODE | O_APPEND ...)
+	refs      int
 
 	entries []dirent // a directory's listing, read at the first getdents64
 	next    int      // the next entry getdents64 returns
@@ -65,15 +71,16 @@ type IONode struct {
 	procs     map[int]*ciodProc
 	busyUntil uint64
 	console   Console
-	stdin     io.Reader // the job's stdin, delivered to rank 0
+	stdin     *stdinPump // the job's stdin, delivered to rank 0 (nil: EOF)
 
 	daemon Daemon            // the tool daemon in this I/O node's slot, if any
 	traps  map[uint32]uint32 // trap redirections: trap address -> new PC
+	faults map[uint32]uint32 // access-fault redirections: faulting instruction -> new PC
 }
 
-func newIONode(index int, sb *sandbox, console Console, stdin io.Reader) *IONode {
+func newIONode(index int, sb *sandbox, console Console, stdin *stdinPump) *IONode {
 	return &IONode{Index: index, sb: sb, procs: map[int]*ciodProc{}, console: console, stdin: stdin,
-		traps: map[uint32]uint32{}}
+		traps: map[uint32]uint32{}, faults: map[uint32]uint32{}}
 }
 
 // attach gives rank a descriptor table with the console on 0, 1 and 2.
@@ -150,8 +157,8 @@ func (cp *ciodProc) closeFD(fd int32) abi.Errno {
 		return abi.EBADF
 	}
 	delete(cp.fds, fd)
-	if d.of.refs--; d.of.refs == 0 && d.of.f != nil {
-		if err := d.of.f.Close(); err != nil {
+	if d.of.refs--; d.of.refs == 0 && d.of.kind == fdFile {
+		if err := cp.io.sb.files.untrack(d.of); err != nil {
 			return hostErrno(err)
 		}
 	}

@@ -51,11 +51,15 @@ func (of *openFile) listing(sb *sandbox) ([]dirent, abi.Errno) {
 	if of.entries != nil {
 		return of.entries, 0
 	}
-	ents, err := of.f.ReadDir(-1)
+	f, e := sb.file(of)
+	if e != 0 {
+		return nil, e
+	}
+	ents, err := f.ReadDir(-1)
 	if err != nil {
 		return nil, hostErrno(err)
 	}
-	self := inode(of.f.Stat())
+	self := inode(f.Stat())
 	parent := self
 	if of.rel != "." {
 		parent = inode(sb.root.Stat(filepath.Dir(of.rel)))
@@ -114,8 +118,10 @@ func (of *openFile) seekDir(off int64, whence uint32) (int64, abi.Errno) {
 		return 0, abi.EINVAL
 	case off == 0:
 		of.entries, of.next = nil, 0
-		if _, err := of.f.Seek(0, 0); err != nil {
-			return 0, hostErrno(err)
+		if of.f != nil {
+			if _, err := of.f.Seek(0, 0); err != nil {
+				return 0, hostErrno(err)
+			}
 		}
 	}
 	of.next = int(off)

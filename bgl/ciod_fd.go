@@ -85,7 +85,19 @@ func (cp *ciodProc) truncate(fd uint32, size int64) shipReply {
 	if size < 0 {
 		return errRep(abi.EINVAL)
 	}
-	if err := d.of.f.Truncate(size); err != nil {
+	f, e := cp.io.sb.file(d.of)
+	if e != 0 {
+		return errRep(e)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return errRep(hostErrno(err))
+	}
+	if e := cp.io.sb.quota.grow(fi.Size(), size); e != 0 {
+		return errRep(e)
+	}
+	if err := f.Truncate(size); err != nil {
+		cp.io.sb.quota.resize(size, fi.Size())
 		return errRep(hostErrno(err))
 	}
 	return valRep(0)
@@ -106,7 +118,11 @@ func ciodFsync(cp *ciodProc, r *shipReq, t uint64) shipReply {
 		return errRep(e)
 	}
 	if d.of.kind == fdFile {
-		if err := d.of.f.Sync(); err != nil {
+		f, e := cp.io.sb.file(d.of)
+		if e != 0 {
+			return errRep(e)
+		}
+		if err := f.Sync(); err != nil {
 			return errRep(hostErrno(err))
 		}
 	}

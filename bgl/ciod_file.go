@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
 )
@@ -69,13 +70,22 @@ func ciodRead(cp *ciodProc, r *shipReq, t uint64) shipReply {
 	var err error
 	switch {
 	case of.kind == fdConsole && cp.rank == 0 && cp.io.stdin != nil:
-		n, err = cp.io.stdin.Read(buf)
+		n, e := cp.io.stdin.read(buf)
+		if e != 0 {
+			return errRep(e)
+		}
+		return shipReply{val: uint32(n), data: buf[:n]}
 	case of.kind == fdConsole:
 		return valRep(0)
 	case of.dir:
 		return errRep(abi.EISDIR)
 	default:
-		n, err = of.f.Read(buf)
+		f, e := cp.io.sb.file(of)
+		if e != 0 {
+			return errRep(e)
+		}
+		n, err = f.ReadAt(buf, of.pos)
+		of.pos += int64(n)
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return errRep(hostErrno(err))
@@ -96,7 +106,33 @@ func ciodWrite(cp *ciodProc, r *shipReq, t uint64) shipReply {
 		cp.io.console.Write(cp.rank, of.stream, t, r.data)
 		return valRep(uint32(len(r.data)))
 	}
-	n, err := of.f.Write(r.data)
+	return cp.writeFile(of, r.data)
+}
+
+// writeFile writes data at the description's offset (at the end with O_APPEND), as far
+// as the job's disk quota allows.
+func (cp *ciodProc) writeFile(of *openFile, data []byte) shipReply {
+	f, e := cp.io.sb.file(of)
+	if e != 0 {
+		return errRep(e)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return errRep(hostErrno(err))
+	}
+	if of.flags&oAppend != 0 {
+		of.pos = fi.Size()
+	}
+	q := &cp.io.sb.quota
+	fit := q.room(fi.Size(), of.pos, int64(len(data)))
+	if fit == 0 && len(data) > 0 {
+		return errRep(abi.EDQUOT)
+	}
+	n, err := f.WriteAt(data[:fit], of.pos)
+	if end := of.pos + int64(n); end > fi.Size() {
+		q.resize(fi.Size(), end)
+	}
+	of.pos += int64(n)
 	if err != nil && n == 0 {
 		return errRep(hostErrno(err))
 	}
@@ -118,9 +154,10 @@ func ciodOpenat(cp *ciodProc, r *shipReq, t uint64) shipReply {
 	return cp.openAt(r.args[0], r.path, r.args[2], r.args[3])
 }
 
-// hostOpenFlags keeps the flags whose values the PowerPC and host ABIs share.
+// hostOpenFlags keeps the flags whose values the PowerPC and host ABIs share. O_APPEND
+// is the description's business: writes go through WriteAt at the end of the file.
 func hostOpenFlags(flags uint32) int {
-	return int(flags & (oAccMode | oCreat | oExcl | oTrunc | oAppend))
+	return int(flags & (oAccMode | oCreat | oExcl | oTrunc))
 }
 
 func (cp *ciodProc) openAt(dirfd uint32, path string, flags, mode uint32) shipReply {
@@ -137,11 +174,22 @@ func (cp *ciodProc) openAt(dirfd uint32, path string, flags, mode uint32) shipRe
 			return errRep(abi.ELOOP)
 		}
 	}
-	f, err := cp.io.sb.root.OpenFile(rel, hostOpenFlags(flags), os.FileMode(mode&0o7777))
+	var before int64
+	if fi, err := cp.io.sb.root.Stat(rel); err == nil && !servable(fi) {
+		return errRep(abi.EACCES)
+	} else if err == nil && flags&oTrunc != 0 && flags&oAccMode != 0 {
+		before = fi.Size()
+	}
+	// O_NONBLOCK: should the path become a FIFO after the check, opening it still cannot
+	// wait for a writer with the whole machine stopped behind it.
+	f, err := cp.io.sb.root.OpenFile(rel, hostOpenFlags(flags)|syscall.O_NONBLOCK, os.FileMode(mode&0o7777))
 	if err != nil {
 		return errRep(hostErrno(err))
 	}
 	fi, err := f.Stat()
+	if err == nil && !servable(fi) {
+		err = os.ErrPermission
+	}
 	if err != nil {
 		f.Close()
 		return errRep(hostErrno(err))
@@ -155,9 +203,17 @@ func (cp *ciodProc) openAt(dirfd uint32, path string, flags, mode uint32) shipRe
 		f.Close()
 		return errRep(e)
 	}
-	cp.install(fd, &openFile{kind: fdFile, f: f, rel: rel, dir: fi.IsDir(), flags: flags}, flags&oCloexec != 0)
+	cp.io.sb.quota.resize(before, 0)
+	of := &openFile{kind: fdFile, rel: rel, id: fi, dir: fi.IsDir(), flags: flags, hostFlags: hostOpenFlags(flags)}
+	cp.io.sb.files.track(of, f)
+	cp.install(fd, of, flags&oCloexec != 0)
 	return valRep(uint32(fd))
 }
+
+// servable reports whether CIOD opens fi for a rank: regular files and directories.
+// FIFOs, sockets and devices are refused with EACCES: reading them could block the I/O
+// node (and with it the machine) on something outside the simulation.
+func servable(fi os.FileInfo) bool { return fi.Mode().IsRegular() || fi.IsDir() }
 
 func (cp *ciodProc) seek(fd uint32, off int64, whence uint32) (int64, abi.Errno) {
 	d, e := cp.get(fd)
@@ -173,10 +229,25 @@ func (cp *ciodProc) seek(fd uint32, off int64, whence uint32) (int64, abi.Errno)
 	if d.of.dir {
 		return d.of.seekDir(off, whence)
 	}
-	pos, err := d.of.f.Seek(off, int(whence))
-	if err != nil {
-		return 0, hostErrno(err)
+	pos := off
+	switch whence {
+	case 1:
+		pos += d.of.pos
+	case 2:
+		f, e := cp.io.sb.file(d.of)
+		if e != 0 {
+			return 0, e
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			return 0, hostErrno(err)
+		}
+		pos += fi.Size()
 	}
+	if pos < 0 {
+		return 0, abi.EINVAL
+	}
+	d.of.pos = pos
 	return pos, 0
 }
 
@@ -233,8 +304,12 @@ func (cp *ciodProc) remove(dirfd uint32, path string, dir bool) shipReply {
 	case !dir && fi.IsDir():
 		return errRep(abi.EISDIR)
 	}
+	cp.io.sb.pin(rel)
 	if err := cp.io.sb.root.Remove(rel); err != nil {
 		return errRep(hostErrno(err))
+	}
+	if fi.Mode().IsRegular() {
+		cp.io.sb.quota.resize(fi.Size(), 0)
 	}
 	return valRep(0)
 }
@@ -298,6 +373,8 @@ func (cp *ciodProc) rename(olddir uint32, oldp string, newdir uint32, newp strin
 	if e != 0 {
 		return errRep(e)
 	}
+	cp.io.sb.pin(from)
+	cp.io.sb.pin(to)
 	if err := cp.io.sb.root.Rename(from, to); err != nil {
 		return errRep(hostErrno(err))
 	}

@@ -24,6 +24,8 @@ type sandbox struct {
 	dir   string   // absolute, symlink-free
 	alias []string // other absolute spellings of dir (as given, before EvalSymlinks)
 	root  *os.Root
+	files *hostFiles // host files of the job's open descriptions
+	quota diskQuota  // growth of the directory's files
 }
 
 func newSandbox(dir string) (*sandbox, error) {
@@ -39,7 +41,8 @@ func newSandbox(dir string) (*sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
 	}
-	return &sandbox{dir: real, alias: []string{abs}, root: root}, nil
+	return &sandbox{dir: real, alias: []string{abs}, root: root, files: newHostFiles(),
+		quota: diskQuota{limit: DefaultDiskQuotaMB << 20}}, nil
 }
 
 func (s *sandbox) close() error { return s.root.Close() }

@@ -27,7 +27,11 @@ func ciodStatx(cp *ciodProc, r *shipReq, t uint64) shipReply {
 		if d.of.kind == fdConsole {
 			return shipReply{data: consoleStatx(cp.rank)}
 		}
-		fi, err := d.of.f.Stat()
+		f, e := cp.io.sb.file(d.of)
+		if e != 0 {
+			return errRep(e)
+		}
+		fi, err := f.Stat()
 		if err != nil {
 			return errRep(hostErrno(err))
 		}

@@ -64,6 +64,9 @@ type Proc struct {
 	layout        addrLayout
 	maps          []mapping // anonymous mmaps, sorted by address
 	rng           uint64    // splitmix64 state for getrandom
+	memLimit      uint64    // the node's memory in bytes (0: DefaultMemoryMB)
+	pool          *hostPool // the job's budget beyond each node's free share (nil: none)
+	memRefused    bool      // an ENOMEM event was already reported
 
 	events  []Event   // produced by handlers, collected by the scheduler
 	pc      uint32    // PC of the sc being served (for events)
@@ -74,6 +77,7 @@ type Proc struct {
 // memory, and what it must never touch.
 type addrLayout struct {
 	mmapTop  uint32       // mmap allocates downward from here
+	fixed    uint64       // bytes of segments and stack, counted against the node's memory
 	reserved []ppc.Region // segments, instrumentation region, stack
 }
 

@@ -65,13 +65,14 @@ func sysBrk(p *Proc, a Args) Result {
 	oldEnd, newEnd := pageUp(p.brk), pageUp(want)
 	switch {
 	case newEnd > oldEnd:
-		if newEnd > uint64(p.layout.mmapTop) || p.occupied(oldEnd, newEnd) {
+		if newEnd > uint64(p.layout.mmapTop) || p.occupied(oldEnd, newEnd) || !p.commit(int64(newEnd-oldEnd)) {
 			return ok(p.brk)
 		}
 		if err := p.Mem.Map(uint32(oldEnd), uint32(newEnd-oldEnd), ppc.PermRW); err != nil {
 			return ok(p.brk)
 		}
 	case newEnd < oldEnd:
+		p.commit(-int64(oldEnd - newEnd))
 		_ = p.Mem.Unmap(uint32(newEnd), uint32(oldEnd-newEnd))
 	}
 	p.brk = want
@@ -160,12 +161,15 @@ func sysMmap(p *Proc, a Args) Result {
 		if p.reservedOverlap(uint64(addr), uint64(addr)+size64) {
 			return fail(abi.ENOMEM)
 		}
+		if !p.commit(int64(size64) - int64(p.mappedIn(uint64(addr), uint64(addr)+size64))) {
+			return fail(abi.ENOMEM)
+		}
 		start = addr
 		p.removeMappings(uint64(start), uint64(start)+size64)
 		_ = p.Mem.Unmap(start, size)
 	} else {
 		var found bool
-		if start, found = p.findFree(size); !found {
+		if start, found = p.findFree(size); !found || !p.commit(int64(size)) {
 			return fail(abi.ENOMEM)
 		}
 	}
@@ -188,6 +192,7 @@ func sysMunmap(p *Proc, a Args) Result {
 		return fail(abi.EINVAL)
 	}
 	end := uint64(addr) + pageUp(length)
+	p.commit(-int64(p.mappedIn(uint64(addr), end)))
 	for _, m := range p.maps {
 		s, e := max(uint64(m.start), uint64(addr)), min(m.end(), end)
 		if s < e {
@@ -223,6 +228,17 @@ func sysMprotect(p *Proc, a Args) Result {
 		return fail(abi.ENOMEM)
 	}
 	return ok(0)
+}
+
+// mappedIn counts the bytes of [start, end) that anonymous mmaps cover.
+func (p *Proc) mappedIn(start, end uint64) uint64 {
+	var n uint64
+	for _, m := range p.maps {
+		if s, e := max(uint64(m.start), start), min(m.end(), end); s < e {
+			n += e - s
+		}
+	}
+	return n
 }
 
 // inMappings reports whether [start, end) lies wholly inside anonymous mmaps.

@@ -177,16 +177,15 @@ func (p *Proc) nextRandom() uint64 {
 	return z ^ z>>31
 }
 
-// nodeRAM is a BG/L compute node's memory.
-const nodeRAM = 512 << 20
-
 // sysSysinfo fills struct sysinfo (64 bytes on PPC32); glibc's qsort asks for the
-// physical memory size.
+// physical memory size. totalram is the node's memory, freeram what brk and mmap can
+// still commit.
 func sysSysinfo(p *Proc, a Args) Result {
 	b := make([]byte, 64)
+	total := p.memLimitBytes()
 	be.PutUint32(b[0:], uint32(p.nowNS()/1e9))
-	be.PutUint32(b[16:], nodeRAM)
-	be.PutUint32(b[20:], nodeRAM/2)
+	be.PutUint32(b[16:], uint32(total))
+	be.PutUint32(b[20:], uint32(total-min(total, p.committed())))
 	be.PutUint16(b[40:], 1)
 	be.PutUint32(b[52:], 1)
 	return errOr(p.copyOut(a[0], b), 0)

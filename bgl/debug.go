@@ -14,6 +14,7 @@ type Packet struct {
 	Rank int
 	Time uint64 // virtual ns of arrival at the I/O node
 	Data []byte
+	PC   uint32 // address of the sc instruction that sent it (a tool checks who sent)
 }
 
 // Daemon is a tool daemon in an I/O node's slot (the mutator of the BG/L paper). The
@@ -244,6 +245,23 @@ func (d *Debug) ClearTrap(addr uint32) {
 	delete(d.io.traps, addr)
 }
 
+// RedirectFault makes an access fault (unmapped or protected memory) of the instruction at
+// addr on this I/O node's nodes continue at target instead of stopping the node with
+// SIGSEGV: a fixup table, as a kernel keeps for the instructions that touch user memory.
+// A tool uses it for instrumentation that reads memory it cannot vouch for.
+func (d *Debug) RedirectFault(addr, target uint32) error {
+	if d.j.running.Load() {
+		return &DebugError{d.io.Index, -1, "redirect fault", ErrRunning.Error()}
+	}
+	d.io.faults[addr] = target
+	return nil
+}
+
+// ClearFault removes an access-fault redirection.
+func (d *Debug) ClearFault(addr uint32) {
+	delete(d.io.faults, addr)
+}
+
 // SetDaemon puts a tool daemon in I/O node io's slot (nil empties it).
 func (j *Job) SetDaemon(io int, dm Daemon) { j.ionode[io].daemon = dm }
 
@@ -275,3 +293,8 @@ func (j *Job) Start() {
 		}
 	}
 }
+
+// PacketsSent is how many ais_send packets rank has sent, counted at the source as the
+// hypercall succeeds: a tool compares it with what its daemons received. Call it
+// between windows, like the debug interface.
+func (j *Job) PacketsSent(rank int) uint64 { return j.nodes[rank].sent }

@@ -4,7 +4,10 @@
 // windowed scheduler in virtual time, SLURM-like job launch with an MPIR proctable, and the
 // generic tool hooks the BG/L paper's DPCL port builds on: a daemon slot per I/O node and a
 // debug interface (stop/continue, memory, registers, single-step, breakpoints, trap
-// redirection, exit and fault events). bgl knows nothing of probes or trees.
+// redirection, access-fault redirection, exit and fault events). bgl knows nothing of
+// probes or trees: a fault redirection is a plain table "faulting instruction -> new PC"
+// per I/O node, consulted only for access faults (unmapped or protected memory), as a
+// kernel's exception table is; the tool fills it for the instructions it may let fault.
 //
 // Usage:
 //
@@ -57,4 +60,28 @@
 //     used from the goroutine driving the job (callbacks, Exec, between Run calls). A
 //     continued node's clock catches up with the machine's. WriteMem patches text copy-on-
 //     write, so only that node sees the change.
+//   - Memory (cnk_quota.go): each node has JobConfig.MemoryMB (default BG/L's 512 MiB).
+//     The CNK does not overcommit, so the bound is on what the process asked for (image,
+//     stack, heap, anonymous mmaps, MAP_FIXED anywhere included), checked in brk and mmap
+//     — not in ppc's page allocator: past it brk keeps the old break and mmap gives
+//     ENOMEM, with one EventNoMemory per rank; sysinfo reports the node's memory and what
+//     is left. Beyond 16 MiB per node, commitments also draw on a job-wide host pool
+//     (HostPoolMB; default half the Go memory limit, else 8 GiB), so many large ranks get
+//     ENOMEM instead of the host running out. Which rank meets an empty pool first
+//     depends on the workers' order: the pool trades determinism for the host's survival
+//     and only matters when the job would otherwise exhaust it.
+//   - Host isolation (ciod_pool.go, ciod_quota.go): CIOD opens regular files and
+//     directories only (FIFOs, sockets and devices in the workdir get EACCES; opens are
+//     O_NONBLOCK), so no shipped call can wait on something outside the simulation.
+//     Every rank has its own table of 1,024 descriptors; open descriptions keep path and
+//     offset and their host files live in a job-wide LRU pool (512, or a quarter of
+//     RLIMIT_NOFILE), reopened by path when needed; a path the job unlinks or renames is
+//     pinned open first. File growth in the workdir is bounded by DiskQuotaMB (default
+//     512 MiB, apparent size, so sparse files count): past it writes get EDQUOT, cut
+//     short first when they partly fit.
+//   - stdin (ciod_stdin.go): a goroutine reads the host's stdin; rank 0's read waits for
+//     it with the machine stopped (so what the program reads does not depend on when the
+//     host delivered it), and Pause (Ctrl-C, SIGTERM, a guard) ends the wait with EINTR.
+//     Refused calls (fork, execve, clone: one process per node) and out-of-memory events
+//     are printed by Run on stderr.
 package bgl

@@ -15,10 +15,11 @@ const (
 	EventFault                            // a fault stopped the node (PC, Word, Addr, Signal)
 	EventUnsupported                      // a call the CNK does not offer got ENOSYS (Sysno)
 	EventBreakpoint                       // the node reached a breakpoint and is held (PC)
+	EventNoMemory                         // brk or mmap got ENOMEM: the node's memory is used up (Sysno)
 )
 
 var eventNames = map[EventKind]string{EventExit: "exit", EventFault: "fault",
-	EventUnsupported: "unsupported", EventBreakpoint: "breakpoint"}
+	EventUnsupported: "unsupported", EventBreakpoint: "breakpoint", EventNoMemory: "memory"}
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -62,6 +63,8 @@ func (e Event) String() string {
 			e.Rank, e.Signal, SignalName(e.Signal), e.PC, e.Word, e.Addr)
 	case EventUnsupported:
 		return fmt.Sprintf("rank %d: unsupported system call %d at pc 0x%08x: %s", e.Rank, uint32(e.Sysno), e.PC, e.Note)
+	case EventNoMemory:
+		return fmt.Sprintf("rank %d: out of memory at pc 0x%08x: %s", e.Rank, e.PC, e.Note)
 	case EventBreakpoint:
 		return fmt.Sprintf("rank %d: breakpoint at pc 0x%08x", e.Rank, e.PC)
 	}

@@ -55,6 +55,7 @@ func hcAisSend(n *node, j *Job, a Args) Result {
 	if e != 0 {
 		return fail(e)
 	}
-	n.send(&message{at: cyclesToNS(n.clock()) + TreeLatencyNS, kind: msgPacket, data: b})
+	n.send(&message{at: cyclesToNS(n.clock()) + TreeLatencyNS, kind: msgPacket, data: b, pc: n.proc.pc})
+	n.sent++
 	return ok(0)
 }

@@ -42,6 +42,16 @@ type JobConfig struct {
 	Epoch    int64  // CLOCK_REALTIME at virtual time 0, in seconds
 	WindowNS uint64 // scheduler window; 0: DefaultWindowNS
 
+	// MemoryMB is each compute node's memory (0: DefaultMemoryMB, BG/L's 512 MiB): brk and
+	// mmap past it get ENOMEM. HostPoolMB bounds what all nodes together commit beyond
+	// 16 MiB each (0: half the Go memory limit when set, else 8 GiB), so many large ranks
+	// fail their allocations instead of exhausting the host.
+	MemoryMB   int
+	HostPoolMB int
+	// DiskQuotaMB is how much the job may grow the files of its working directory
+	// (0: DefaultDiskQuotaMB): writes past it get EDQUOT.
+	DiskQuotaMB int
+
 	Progress *Progress // counters for a progress display (nil: none)
 }
 
@@ -69,6 +79,7 @@ type Job struct {
 	now     uint64 // virtual ns: no event can happen earlier any more
 	window  uint64
 	pause   atomic.Bool
+	intr    chan struct{} // a token when Pause is called: ends host waits (stdin)
 	running atomic.Bool
 	onEvent []func(Event)
 	live    int // nodes neither exited nor faulted
@@ -85,6 +96,12 @@ func Launch(cfg JobConfig) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkMemoryMB(cfg.MemoryMB); err != nil {
+		return nil, err
+	}
+	if err := checkDiskQuotaMB(cfg.DiskQuotaMB); err != nil {
+		return nil, err
+	}
 	img, exe, err := loadImage(cfg.Exe)
 	if err != nil {
 		return nil, err
@@ -93,12 +110,15 @@ func Launch(cfg JobConfig) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	sb.quota.limit = int64(cfg.DiskQuotaMB) << 20
 	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS,
 		fe: newFrontEnd(cfg, part.Nodes)}
 	j.ionode = make([]*IONode, part.IONodes())
 	j.ioSeq = make([]uint64, len(j.ionode))
+	j.intr = make(chan struct{}, 1)
+	stdin := newStdinPump(cfg.Stdin, j.intr)
 	for i := range j.ionode {
-		j.ionode[i] = newIONode(i, sb, j.fe, cfg.Stdin)
+		j.ionode[i] = newIONode(i, sb, j.fe, stdin)
 	}
 	if err := j.createNodes(); err != nil {
 		sb.close()
@@ -116,6 +136,12 @@ func withDefaults(cfg JobConfig) JobConfig {
 	}
 	if cfg.Workdir == "" {
 		cfg.Workdir = "."
+	}
+	if cfg.DiskQuotaMB == 0 {
+		cfg.DiskQuotaMB = DefaultDiskQuotaMB
+	}
+	if cfg.MemoryMB == 0 {
+		cfg.MemoryMB = DefaultMemoryMB
 	}
 	if cfg.WindowNS == 0 {
 		cfg.WindowNS = DefaultWindowNS
@@ -156,7 +182,9 @@ func splitmix(x uint64) uint64 {
 
 func (j *Job) createNodes() error {
 	argv := append([]string{j.cfg.Exe}, j.cfg.Args...)
-	layout := addrLayout{mmapTop: j.img.Stack.Start - abi.PageSize, reserved: j.img.Reserved()}
+	layout := addrLayout{mmapTop: j.img.Stack.Start - abi.PageSize, reserved: j.img.Reserved(),
+		fixed: imageBytes(j.img)}
+	pool := newHostPool(j.cfg.HostPoolMB)
 	j.nodes = make([]*node, j.part.Nodes)
 	if p := j.cfg.Progress; p != nil {
 		p.Ranks.Store(int64(len(j.nodes)))
@@ -171,7 +199,7 @@ func (j *Job) createNodes() error {
 		n := &node{rank: r, cpu: cpu, io: io, held: j.cfg.Stopped}
 		n.proc = Proc{Rank: r, Size: j.part.Nodes, IONode: io.Index, Pid: pidBase + r, Exe: j.exe,
 			Mem: cpu.Mem, Cycles: n.clock, Epoch: j.cfg.Epoch, brk: j.img.Brk(), brkStart: j.img.Brk(),
-			layout: layout, rng: splitmix(seed)}
+			layout: layout, rng: splitmix(seed), memLimit: uint64(j.cfg.MemoryMB) << 20, pool: pool}
 		io.attach(r)
 		j.nodes[r] = n
 		if p := j.cfg.Progress; p != nil {

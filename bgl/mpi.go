@@ -169,6 +169,15 @@ func (e *mpiEngine) step(j *Job, n *node, c *mpiCall, req *shipReq) Result {
 	n.state, n.wait = nodeBlocked, req
 	r.blockedOn = c
 	e.blocked++
+	// Messages that have arrived meet the posted receives (or wait as unexpected) now,
+	// whatever the rank is blocked in: left in the future list, an arrival in the past
+	// would wake the rank at the same virtual time forever (a rank in MPI_Finalize with a
+	// message nobody receives).
+	if err := e.progress(n, now); err != nil {
+		r.blockedOn = nil
+		e.blocked--
+		return e.fail(j, n, c, err)
+	}
 	if t, ok := e.nextChange(n.rank); ok {
 		e.wakeAt(j, n.rank, t)
 	}
@@ -186,6 +195,9 @@ func (e *mpiEngine) eval(j *Job, n *node, c *mpiCall, now uint64) (bool, error) 
 	op := mpiOps[c.num]
 	if !c.started {
 		c.started = true
+		if err := e.ranks[n.rank].life.enter(c.num); err != nil {
+			return false, err
+		}
 		if err := e.readBlock(n, c); err != nil {
 			return false, err
 		}

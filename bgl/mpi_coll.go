@@ -119,6 +119,9 @@ func (e *mpiEngine) completeColl(j *Job, k *mpiColl, spec collSpec) {
 	k.done = true
 	k.doneAt = k.last + spec.cost(k)
 	delete(e.colls, k.seq)
+	if k.num == abi.HcMPIFinalize {
+		e.warnUnreceived(j)
+	}
 	for r := range j.nodes {
 		e.wakeAt(j, r, k.doneAt)
 	}

@@ -26,6 +26,7 @@ type mpiRank struct {
 	coll       int            // collectives entered so far
 	blockedOn  *mpiCall
 	wake       *message
+	life       mpiLife // where the rank is between MPI_Init and MPI_Finalize
 }
 
 // mpiMsg is a message in flight or waiting to be matched. Sends are buffered (eager):

@@ -23,6 +23,7 @@ type message struct {
 	req   *shipReq
 	rep   shipReply
 	data  []byte
+	pc    uint32 // msgPacket: address of the sc that sent it
 	event Event
 }
 

@@ -33,7 +33,8 @@ type node struct {
 	seq    uint64
 	outbox []*message
 	wait   *shipReq
-	exit   Event // the exit or fault event, once there is one
+	exit   Event  // the exit or fault event, once there is one
+	sent   uint64 // ais_send packets handed to the I/O node
 }
 
 // clock is the node's virtual time in cycles: busy cycles plus the time it spent blocked.
@@ -78,6 +79,10 @@ func (n *node) handle(j *Job, stop ppc.Stop) {
 	case ppc.StopSyscall:
 		n.syscall(j)
 	case ppc.StopFault:
+		if target, ok := n.io.faults[stop.Fault.PC]; ok && stop.Fault.Kind == ppc.FaultAccess {
+			n.cpu.PC = target
+			return
+		}
 		n.fault(stop.Fault)
 	case ppc.StopTrap:
 		if target, ok := n.io.traps[stop.Fault.PC]; ok {
@@ -93,6 +98,7 @@ func (n *node) handle(j *Job, stop ppc.Stop) {
 
 func (n *node) fault(f *ppc.Fault) {
 	n.state = nodeFaulted
+	n.proc.release()
 	sig := f.Signal()
 	n.exit = Event{Kind: EventFault, PC: f.PC, Word: f.Word, Addr: f.Addr, Signal: sig, Status: 128 + sig}
 	n.emit(n.exit)
@@ -127,6 +133,7 @@ func (n *node) apply(r Result) {
 		return
 	case r.Exit:
 		n.state = nodeExited
+		n.proc.release()
 		n.exit = Event{Kind: EventExit, PC: n.proc.pc, Status: r.Status, Signal: r.Signal}
 		n.emit(n.exit)
 		return

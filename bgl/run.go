@@ -55,6 +55,9 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 			}
 		case EventUnsupported:
 			res.Unsupported = append(res.Unsupported, ev)
+			j.fe.notice(1, "dpclsh: "+ev.String()+"\n")
+		case EventNoMemory:
+			j.fe.notice(1, "dpclsh: "+ev.String()+"\n")
 		}
 	})
 	j.Start()

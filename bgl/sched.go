@@ -38,9 +38,14 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 	defer func() { j.sampleProgress(j.live == 0) }()
 	for {
 		if j.pause.Swap(false) {
+			select {
+			case <-j.intr:
+			default:
+			}
 			return StopPaused
 		}
 		if j.live == 0 {
+			j.drainPackets()
 			j.fe.flushAll()
 			return StopDone
 		}
@@ -52,7 +57,17 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 }
 
 // Pause makes Run return at the next window end. Safe from any goroutine.
-func (j *Job) Pause() { j.pause.Store(true) }
+func (j *Job) Pause() {
+	j.pause.Store(true)
+	select {
+	case j.intr <- struct{}{}:
+	default:
+	}
+}
+
+// maxDeliveriesPerStep bounds the messages one step delivers before RunUntil looks at
+// Pause again.
+const maxDeliveriesPerStep = 1 << 20
 
 // step runs one window: deliver the messages due before its end, then advance every
 // runnable node to it. It returns 0, or why nothing is left to do before limit.
@@ -83,7 +98,17 @@ func (j *Job) step(limit uint64) StopReason {
 	j.now = max(j.now, start)
 	end := start + j.window
 	var events []Event
+	delivered := 0
 	for m := j.queue.peek(); m != nil && m.at < end; m = j.queue.peek() {
+		if delivered == maxDeliveriesPerStep {
+			// Bounded work between pause checks: a window whose deliveries keep queueing
+			// more at the same time (a rank woken again and again) must still let Pause
+			// and cancellation in. The nodes do not advance until every message due
+			// before the window's end is delivered, so splitting changes nothing else.
+			j.dispatch(events)
+			return 0
+		}
+		delivered++
 		if ev, ok := j.deliver(j.queue.pop()); ok {
 			events = append(events, ev)
 		}
@@ -162,7 +187,7 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		}
 	case msgPacket:
 		if d := n.io.daemon; d != nil {
-			d.Packet(j.Debug(n.io.Index), Packet{Rank: n.rank, Time: m.at, Data: m.data})
+			d.Packet(j.Debug(n.io.Index), Packet{Rank: n.rank, Time: m.at, Data: m.data, PC: m.pc})
 		}
 	case msgEvent:
 		if m.event.Kind == EventExit || m.event.Kind == EventFault {
@@ -173,6 +198,19 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		return m.event, true
 	}
 	return Event{}, false
+}
+
+// drainPackets hands the daemons the tool packets still on their way when the last rank
+// ended: a probe that sent just before its rank exited or faulted is delivered. Nothing
+// else in the queue can matter to a node that has ended.
+func (j *Job) drainPackets() {
+	for m := j.queue.peek(); m != nil; m = j.queue.peek() {
+		j.queue.pop()
+		if m.kind == msgPacket {
+			j.now = max(j.now, m.at)
+			j.deliver(m)
+		}
+	}
 }
 
 // flushOutbox moves what a node sent while completing a call (outside a window) to the

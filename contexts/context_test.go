@@ -76,14 +76,14 @@ func TestMismatchAndRankErrors(t *testing.T) {
 		"Union":  second(a.Union(b)),
 		"AddSet": a.AddSet(b),
 	} {
-		if err == nil || err.Error() != "contexts: cannot combine sets of different sizes: 256 and 1024" {
+		if err == nil || err.Error() != "ranks: cannot combine sets of different sizes: 256 and 1024" {
 			t.Errorf("%s: error = %v", name, err)
 		}
 	}
 	if a.Equal(b) {
 		t.Error("sets of different sizes compare equal")
 	}
-	if err := a.Add(256); err == nil || err.Error() != "contexts: rank 256 out of range [0, 256)" {
+	if err := a.Add(256); err == nil || err.Error() != "ranks: rank 256 out of range [0, 256)" {
 		t.Errorf("Add(256) error = %v", err)
 	}
 	if _, err := Single(4, -1); err == nil {

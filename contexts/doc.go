@@ -14,18 +14,10 @@
 //
 // Choices where DESIGN.md is silent:
 //
-//   - A Set is a bitset over plain uint64 words with the bits beyond Size() kept zero.
-//     Union, intersection, counting and iteration are word loops: at 1,048,576 ranks a
-//     union is tens of microseconds and a full iteration about a millisecond (see
-//     bench_test.go), so compressed forms would buy nothing a probe context needs.
-//   - Sizes range over [0, MaxSize]; combining sets of different sizes is a *MismatchError
-//     naming both sizes, while Equal simply reports false.
-//   - The compact spec is decimal ranks and ascending inclusive ranges separated by commas;
-//     blanks around items are allowed; overlaps and any order are accepted; "" is empty.
-//     String prints every run of two or more ranks as "lo-hi", so Parse(String()) is the
-//     identity. Errors are *SpecError values carrying the offending item and its byte offset.
-//   - Sample uses selection sampling driven by PCG-DXSM with a fixed stream constant and the
-//     user's seed, so a sample never changes across runs, machines or Go versions.
+//   - Set, its compact spec (Parse, String) and Sample live in the leaf package
+//     contexts/ranks, the one rank-set vocabulary of the project: the reduction tree's
+//     RankSet and the runtime's commands use the same type. This package names them
+//     (Set, None, All, Parse...) and adds the selections and the Context.
 //   - IONodeGroup assumes ranks are assigned to I/O nodes in consecutive groups (64 per
 //     I/O node by default, as on the LLNL machine); TorusBox places rank r at
 //     (r mod X, r/X mod Y, r/(X·Y)) and lets a box wrap around the torus.

@@ -2,17 +2,10 @@ package contexts
 
 import (
 	"fmt"
-	"math"
-	"math/bits"
-	"math/rand/v2"
 )
 
 // DefaultPerIO is the number of compute nodes per I/O node on the LLNL BG/L (64:1).
 const DefaultPerIO = 64
-
-// samplePCGStream is the fixed PCG increment paired with the user's seed. Changing it would
-// change every sample ever drawn, so it is a constant, not a parameter.
-const samplePCGStream = 0x6470636c73616d70 // "dpclsamp"
 
 // Where returns the ranks r in [0, n) for which pred(r) is true, calling pred in rank order
 // (the paper's membership function pointer).
@@ -33,49 +26,10 @@ func TryWhere(n int, pred func(rank int) (bool, error)) (*Set, error) {
 			return nil, fmt.Errorf("contexts: predicate failed at rank %d: %w", r, err)
 		}
 		if in {
-			s.words[r>>6] |= 1 << (uint(r) & 63)
+			s.Add(r)
 		}
 	}
 	return s, nil
-}
-
-// Sample returns a uniformly chosen subset of s with exactly floor(|s|·pct/100 + 0.5)
-// members. The same set, pct and seed always give the same subset, on every platform and
-// Go version: the generator is PCG-DXSM (math/rand/v2's PCG, a fixed algorithm) and the
-// bounded draws and the selection are done here, not by library helpers whose output may
-// change. Selection sampling (Knuth's algorithm S) keeps each member with probability
-// needed/remaining, which makes every subset of that size equally likely.
-func (s *Set) Sample(pct float64, seed uint64) (*Set, error) {
-	if !(pct >= 0 && pct <= 100) {
-		return nil, fmt.Errorf("contexts: bad sample percentage %v: must be in [0, 100]", pct)
-	}
-	left := s.Count()
-	need := int(math.Floor(float64(left)*pct/100 + 0.5))
-	out := None(s.n)
-	src := rand.NewPCG(seed, samplePCGStream)
-	for r := range s.Ranks() {
-		if need == 0 {
-			break
-		}
-		if bounded(src, uint64(left)) < uint64(need) {
-			out.words[r>>6] |= 1 << (uint(r) & 63)
-			need--
-		}
-		left--
-	}
-	return out, nil
-}
-
-// bounded returns a uniform value in [0, n), n > 0, by Lemire's multiply-and-reject method.
-func bounded(src *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(src.Uint64(), n)
-	if lo < n {
-		thresh := -n % n
-		for lo < thresh {
-			hi, lo = bits.Mul64(src.Uint64(), n)
-		}
-	}
-	return hi
 }
 
 // IONodeGroup returns the ranks served by I/O node ionode when n ranks are assigned to I/O
@@ -95,7 +49,7 @@ func IONodeGroup(n, ionode, perIO int) (*Set, error) {
 			"(%d ranks at %d per I/O node)", ionode, groups, n, perIO)
 	}
 	s := None(n)
-	s.addRange(ionode*perIO, min((ionode+1)*perIO, n)-1)
+	s.AddRange(ionode*perIO, min((ionode+1)*perIO, n)-1)
 	return s, nil
 }
 
@@ -138,7 +92,7 @@ func TorusBox(n int, shape [3]int, box Box) (*Set, error) {
 			for _, run := range xs {
 				lo, hi := base+run[0], min(base+run[1], n-1)
 				if lo <= hi {
-					s.addRange(lo, hi)
+					s.AddRange(lo, hi)
 				}
 			}
 		}

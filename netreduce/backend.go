@@ -1,9 +1,6 @@
 package netreduce
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // BackendHandler is the behaviour of the back-ends of a standalone tree: it is called with
 // each downstream data packet that reaches back-end rank and returns the packets that
@@ -19,14 +16,10 @@ type backendHost struct {
 	handler BackendHandler
 	dead    []atomic.Bool
 	errs    func(rank int, err error)
-
-	mu      sync.RWMutex
-	streams map[uint32]*StreamSpec
 }
 
 func newBackendHost(topo *Topology, h BackendHandler, errs func(int, error)) *backendHost {
-	return &backendHost{topo: topo, handler: h, errs: errs, dead: make([]atomic.Bool, topo.Backends()),
-		streams: map[uint32]*StreamSpec{}}
+	return &backendHost{topo: topo, handler: h, errs: errs, dead: make([]atomic.Bool, topo.Backends())}
 }
 
 // Deliver handles one message addressed to a back-end; reply carries what it sends up.
@@ -37,17 +30,6 @@ func (h *backendHost) Deliver(m Msg, reply func(Msg)) {
 	}
 	parent := int32(h.topo.Parent(rank))
 	switch m.Kind {
-	case MsgOpen:
-		if m.Spec == nil {
-			return
-		}
-		h.mu.Lock()
-		h.streams[m.Spec.ID] = m.Spec
-		h.mu.Unlock()
-	case MsgClose:
-		h.mu.Lock()
-		delete(h.streams, m.Stream)
-		h.mu.Unlock()
 	case MsgPing:
 		reply(Msg{Kind: MsgPong, From: m.To, To: parent, Seq: m.Seq})
 	case MsgData:
@@ -80,14 +62,4 @@ func (h *backendHost) data(rank int, parent int32, m Msg, reply func(Msg)) {
 	}
 }
 
-// inStream tells whether back-end rank may send on stream id.
-func (h *backendHost) inStream(rank int, id uint32) bool {
-	h.mu.RLock()
-	spec := h.streams[id]
-	h.mu.RUnlock()
-	return spec != nil && spec.has(rank)
-}
-
 func (h *backendHost) kill(rank int) bool { return !h.dead[rank].Swap(true) }
-
-func (h *backendHost) isDead(rank int) bool { return h.dead[rank].Load() }

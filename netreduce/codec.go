@@ -193,7 +193,7 @@ func (e *encoder) spec(s *StreamSpec) error {
 	if s.Backends == nil {
 		e.varint(-1)
 	} else {
-		e.varint(int64(s.Backends.Universe()))
+		e.varint(int64(s.Backends.Size()))
 		e.str(s.Backends.String())
 	}
 	for _, f := range []*FilterSpec{s.Up, s.Down} {

@@ -30,6 +30,11 @@
 //
 // # Choices where DESIGN.md is silent
 //
+//   - Graft(upper, per) hangs per[i] new back-ends under upper's back-end i: a job's tree
+//     is a user's topology above the I/O nodes with the machine's compute nodes below.
+//     The runtime drives Nodes of such a tree synchronously in virtual time (its own
+//     driver, not a Transport); Network and its transports serve netreduce.new and
+//     `dpclsh comm`.
 //   - Ranks: back-ends 0..N-1 in depth-first order of the topology (so every subtree's
 //     back-ends are a contiguous range), internal nodes breadth-first, front-end last.
 //   - Generators: b:F^D, b:FxGxH, flat:N, k:K@N (N nodes in all, leaves are back-ends),
@@ -68,4 +73,12 @@
 //     (TCP.Manual); each registers with the front-end, which sends it the topology and
 //     its parent's address. Source filters (Lua) travel inside the stream's creation
 //     message and are compiled by each process once.
+//   - TCP availability: idle links carry a heartbeat frame every 250 ms; every read and
+//     write of a link has a deadline renewed on each call (TCP.Liveness, default 10 s;
+//     the start-up bound until the first frame arrives), so a frozen comm process
+//     (SIGSTOP), a peer gone without a FIN or one stalled halfway through a frame breaks
+//     its link and is handled like a killed node: its subtree is lost, the rest of the
+//     tree goes on. Handshakes have deadlines and run concurrently (a connection that
+//     never answers the challenge holds up nobody); accept loops back off on EMFILE,
+//     ENFILE and similar passing errors instead of giving the listener up.
 package netreduce

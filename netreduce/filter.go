@@ -16,8 +16,9 @@ type FilterSpec struct {
 	Source []byte         // the filter's program text, for Kind != ""
 	Origin string         // where Source came from (a file path), for error messages
 	Params map[string]any // per-stream parameters: bool, float64, int64, string, []any, map[string]any
-	// Deadline bounds one call of a source filter in wall-clock ns (0: the kind's default):
-	// a runaway filter fails its stream instead of stalling its node.
+	// Deadline bounds one call of a source filter in the kind's own deterministic unit
+	// (Lua filters: VM instructions; 0: the kind's default): a runaway filter fails its
+	// stream instead of stalling its node, at the same point on any host.
 	Deadline int64
 }
 

@@ -114,7 +114,7 @@ func randomSubset(rng *rand.Rand, n int) *RankSet {
 		return nil
 	}
 	s := NewRankSet(n)
-	for s.Len() == 0 {
+	for s.Count() == 0 {
 		p := rng.Float64()
 		for r := 0; r < n; r++ {
 			if rng.Float64() < p {

@@ -85,10 +85,6 @@ type StreamSpec struct {
 	Timeout  int64 // virtual ns, with Timeout
 }
 
-func (s *StreamSpec) has(backend int) bool {
-	return s.Backends == nil || s.Backends.Contains(backend)
-}
-
 func (s *StreamSpec) anyIn(lo, hi int) bool {
 	return s.Backends == nil || s.Backends.AnyIn(lo, hi)
 }

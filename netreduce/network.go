@@ -12,7 +12,7 @@ import (
 // Options configure a Network.
 type Options struct {
 	Transport   Transport      // default InProcess{}
-	Backend     BackendHandler // standalone back-end behaviour; nil: back-ends only send what BackendSend gives them
+	Backend     BackendHandler // standalone back-end behaviour; nil: back-ends answer nothing
 	ResultQueue int            // packets buffered per stream at the front-end (default 1024)
 }
 
@@ -237,23 +237,6 @@ func (n *Network) toNode(rank int, m Msg) error {
 	case <-n.done:
 		return ErrClosed
 	}
-}
-
-// BackendSend sends p up from back-end rank on stream id, as the back-end's own process
-// would (used by drivers whose back-ends are not a BackendHandler). Safe from any goroutine.
-func (n *Network) BackendSend(rank int, id uint32, p *Packet) error {
-	if !n.topo.IsBackend(rank) {
-		return fmt.Errorf("netreduce: back-end send: rank %d is not a back-end", rank)
-	}
-	if n.host.isDead(rank) {
-		return fmt.Errorf("netreduce: back-end send: rank %d is dead", rank)
-	}
-	if !n.host.inStream(rank, id) {
-		return fmt.Errorf("netreduce: back-end send: rank %d is not in stream %d", rank, id)
-	}
-	p.Stream, p.Src, p.Count, p.Reduced = id, int32(rank), 1, false
-	parent := n.topo.Parent(rank)
-	return n.toNode(parent, Msg{Kind: MsgData, From: int32(rank), To: int32(parent), Stream: id, Packet: p})
 }
 
 // Close closes every stream, waits (briefly) for the tree to take that in, and stops it.

@@ -30,8 +30,8 @@ func (n *Network) Communicator(ranks []int) (*Communicator, error) {
 
 // CommunicatorSet returns the communicator of the members of set (over this tree's back-ends).
 func (n *Network) CommunicatorSet(set *RankSet) (*Communicator, error) {
-	if set.Universe() != n.topo.Backends() {
-		return nil, fmt.Errorf("netreduce: communicator: set over %d ranks, tree has %d back-ends", set.Universe(), n.topo.Backends())
+	if set.Size() != n.topo.Backends() {
+		return nil, fmt.Errorf("netreduce: communicator: set over %d ranks, tree has %d back-ends", set.Size(), n.topo.Backends())
 	}
 	return &Communicator{net: n, set: set}, nil
 }
@@ -53,7 +53,7 @@ func (c *Communicator) Len() int {
 	if c.set == nil {
 		return c.net.topo.Backends()
 	}
-	return c.set.Len()
+	return c.set.Count()
 }
 
 // StreamConfig chooses a stream's filters.
@@ -107,9 +107,6 @@ func (n *Network) NewStream(c *Communicator, cfg StreamConfig) (*Stream, error) 
 	s := &Stream{net: n, spec: spec, comm: c, q: make(chan *Packet, n.qlen), failed: make(chan struct{})}
 	n.streams[id] = s
 	n.mu.Unlock()
-	n.host.mu.Lock()
-	n.host.streams[id] = spec
-	n.host.mu.Unlock()
 	if err := n.post(Msg{Kind: MsgOpen, Stream: id, Spec: spec}); err != nil {
 		return nil, err
 	}

@@ -36,6 +36,10 @@ type TCP struct {
 	// comm processes can be started elsewhere (Manual).
 	OnListen     func(addr, secretHex string)
 	StartTimeout time.Duration // default 30 s
+	// Liveness is how long a link may make no progress (no frame, not even a heartbeat,
+	// or a frame stuck halfway) before its comm process counts as dead (default
+	// DefaultLiveness): a frozen or wedged process costs its subtree, not the tree.
+	Liveness time.Duration
 }
 
 type tcpFabric struct {
@@ -141,12 +145,23 @@ func (f *tcpFabric) waitReady() error {
 func (f *tcpFabric) acceptLoop() {
 	defer f.wg.Done()
 	for {
-		c, err := f.ln.Accept()
+		c, err := acceptRetry(f.ln)
 		if err != nil {
 			return
 		}
 		go f.admit(c)
 	}
+}
+
+// timed sets a new link's progress bounds from the options.
+func (f *tcpFabric) timed(l *link) *link {
+	if f.opt.Liveness > 0 {
+		l.liveness = f.opt.Liveness
+	}
+	if f.opt.StartTimeout > 0 {
+		l.startup = f.opt.StartTimeout
+	}
+	return l
 }
 
 // admit authenticates a comm process, records its address, sends its configuration once
@@ -161,12 +176,15 @@ func (f *tcpFabric) admit(c net.Conn) {
 		c.Close()
 		return
 	}
-	l := newLink(c)
-	typ, payload, err := readFrame(l.r)
+	l := f.timed(newLink(c))
+	typ, payload, err := l.read()
 	if err != nil || typ != frameRegister {
 		c.Close()
 		return
 	}
+	// Until it reports ready, the comm process waits for its own children and sends
+	// nothing: the start-up bound applies, not liveness.
+	l.seen.Store(false)
 	f.mu.Lock()
 	_, dup := f.links[rank]
 	if !dup {
@@ -206,7 +224,7 @@ func (f *tcpFabric) readLoop(rank int, l *link) {
 	defer f.linkDown(rank, l)
 	root := int32(f.topo.Root())
 	for {
-		typ, payload, err := readFrame(l.r)
+		typ, payload, err := l.read()
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"time"
 )
 
 // CommOptions configure one internal-node process of the TCP transport.
@@ -14,6 +15,8 @@ type CommOptions struct {
 	Rank     int
 	Secret   []byte
 	Listen   string // where children connect (default "127.0.0.1:0")
+	// Liveness bounds how long a link may make no progress (default DefaultLiveness).
+	Liveness time.Duration
 }
 
 // comm is the process-level driver of one internal node.
@@ -79,7 +82,14 @@ func (c *comm) dial(addr string) (*link, error) {
 		conn.Close()
 		return nil, err
 	}
-	return newLink(conn), nil
+	return c.timed(newLink(conn)), nil
+}
+
+func (c *comm) timed(l *link) *link {
+	if c.opt.Liveness > 0 {
+		l.liveness = c.opt.Liveness
+	}
+	return l
 }
 
 // register introduces this process to the front-end and receives the topology.
@@ -92,7 +102,7 @@ func (c *comm) register(listenAddr string) (string, error) {
 	if err := l.sendRaw(frameRegister, []byte(listenAddr)); err != nil {
 		return "", fmt.Errorf("netreduce: comm %d: register: %w", c.opt.Rank, err)
 	}
-	typ, payload, err := readFrame(l.r)
+	typ, payload, err := l.read()
 	if err != nil || typ != frameConfig {
 		return "", fmt.Errorf("netreduce: comm %d: no configuration from the front-end (authentication refused?): %v", c.opt.Rank, err)
 	}
@@ -130,20 +140,53 @@ func (c *comm) acceptKids(ctx context.Context, ln net.Listener) error {
 			want[k] = true
 		}
 	}
+	if len(want) == 0 {
+		return nil
+	}
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
+	// Each connection is authenticated on its own goroutine: connections that never
+	// answer the challenge (port scanners, stale dialers) must not hold up the children.
+	type kid struct {
+		rank int
+		conn net.Conn
+	}
+	kids := make(chan kid)
+	failed := make(chan error, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			conn, err := acceptRetry(ln)
+			if err != nil {
+				failed <- err
+				return
+			}
+			go func() {
+				r, err := challenge(conn, c.opt.Secret)
+				if err == nil {
+					select {
+					case kids <- kid{int(r), conn}:
+						return
+					case <-done:
+					}
+				}
+				conn.Close()
+			}()
+		}
+	}()
 	for len(want) > 0 {
-		conn, err := ln.Accept()
-		if err != nil {
+		select {
+		case k := <-kids:
+			if !want[k.rank] {
+				k.conn.Close()
+				continue
+			}
+			delete(want, k.rank)
+			c.kids[k.rank] = c.timed(newLink(k.conn))
+		case err := <-failed:
 			return fmt.Errorf("netreduce: comm %d: waiting for children: %w", c.opt.Rank, err)
 		}
-		r, err := challenge(conn, c.opt.Secret)
-		if err != nil || !want[int(r)] {
-			conn.Close()
-			continue
-		}
-		delete(want, int(r))
-		c.kids[int(r)] = newLink(conn)
 	}
 	return nil
 }
@@ -198,7 +241,7 @@ var errParentGone = errors.New("netreduce: comm: parent gone")
 // parent's or front-end's link breaking ends the process.
 func (c *comm) read(l *link, parent int32, kid int, lost chan<- error) {
 	for {
-		typ, payload, err := readFrame(l.r)
+		typ, payload, err := l.read()
 		var batch []Msg
 		if err == nil && typ == frameBatch {
 			batch, err = DecodeBatch(payload)

@@ -12,6 +12,8 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -22,6 +24,7 @@ const (
 	frameConfig   = 3 // front-end -> comm: topology text, parent address ("" = this link)
 	frameReady    = 4 // comm -> front-end: every child link of this comm is up
 	frameHello    = 5 // comm -> parent comm: "I am your child rank"
+	frameBeat     = 6 // either way: "still here", sent on an idle link
 )
 
 // maxFrame bounds one frame; a bigger length is a protocol error, not an allocation.
@@ -29,6 +32,20 @@ const maxFrame = 256 << 20
 
 // handshakeTimeout bounds the authentication exchange on a new connection.
 const handshakeTimeout = 10 * time.Second
+
+// Liveness. A link whose peer is frozen (SIGSTOP), gone without a FIN, or stalled in the
+// middle of a frame would otherwise block its reader forever, and with it every wave and
+// barrier of the tree. So an idle link carries a heartbeat every beatEvery, and a read
+// or write that makes no progress for the link's liveness timeout breaks the link: the
+// peer is then handled as a dead node, as if it had been killed. Until the first frame
+// arrives on a link the peer may still be waiting for its own children, so the start-up
+// bound applies instead.
+const (
+	DefaultLiveness  = 10 * time.Second
+	defaultStartup   = 30 * time.Second
+	beatEvery        = 250 * time.Millisecond
+	maxAcceptBackoff = time.Second
+)
 
 const nonceLen = 32
 
@@ -116,39 +133,122 @@ type link struct {
 	out  chan []Msg
 	done chan struct{}
 	once sync.Once
+
+	liveness, startup time.Duration // read/write progress bounds (see DefaultLiveness)
+	seen              atomic.Bool   // a frame has arrived: liveness applies to reads
 }
 
 func newLink(c net.Conn) *link {
 	if tc, ok := c.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
 	}
-	return &link{c: c, r: bufio.NewReaderSize(c, 64<<10), w: bufio.NewWriterSize(c, 64<<10),
-		out: make(chan []Msg, 16), done: make(chan struct{})}
+	l := &link{c: c, out: make(chan []Msg, 16), done: make(chan struct{}),
+		liveness: DefaultLiveness, startup: defaultStartup}
+	dc := deadlineConn{c, l}
+	l.r, l.w = bufio.NewReaderSize(dc, 64<<10), bufio.NewWriterSize(dc, 64<<10)
+	return l
+}
+
+// deadlineConn gives every read and write of a link a fresh deadline, so a peer that
+// stops making progress, even in the middle of a frame, fails the call instead of
+// blocking it forever; a slow peer that keeps moving is not cut off.
+type deadlineConn struct {
+	net.Conn
+	l *link
+}
+
+func (d deadlineConn) Read(p []byte) (int, error) {
+	t := d.l.startup
+	if d.l.seen.Load() {
+		t = d.l.liveness
+	}
+	if t > 0 {
+		d.Conn.SetReadDeadline(time.Now().Add(t))
+	}
+	return d.Conn.Read(p)
+}
+
+func (d deadlineConn) Write(p []byte) (int, error) {
+	if t := d.l.liveness; t > 0 {
+		d.Conn.SetWriteDeadline(time.Now().Add(t))
+	}
+	return d.Conn.Write(p)
+}
+
+// read returns the next frame that is not a heartbeat.
+func (l *link) read() (byte, []byte, error) {
+	for {
+		typ, payload, err := readFrame(l.r)
+		if err != nil {
+			return 0, nil, err
+		}
+		l.seen.Store(true)
+		if typ != frameBeat {
+			return typ, payload, nil
+		}
+	}
 }
 
 // writeLoop encodes queued batches, flushing whenever the queue runs dry so that batches
-// that pile up while the socket is busy go out together.
+// that pile up while the socket is busy go out together; an idle link gets a heartbeat.
 func (l *link) writeLoop() {
 	var buf []byte
+	beat := time.NewTicker(beatEvery)
+	defer beat.Stop()
+	idle := true
 	for {
+		var err error
 		select {
 		case b := <-l.out:
-			var err error
 			if buf, err = AppendBatch(buf[:0], b); err == nil {
 				err = writeFrame(l.w, frameBatch, buf)
 			}
 			if err == nil && len(l.out) == 0 {
 				err = l.w.Flush()
 			}
-			if err != nil {
-				l.broken()
-				return
+			idle = false
+		case <-beat.C:
+			if idle {
+				if err = writeFrame(l.w, frameBeat, nil); err == nil {
+					err = l.w.Flush()
+				}
 			}
+			idle = true
 		case <-l.done:
 			l.c.Close()
 			return
 		}
+		if err != nil {
+			l.broken()
+			return
+		}
 	}
+}
+
+// acceptRetry accepts the next connection. Running out of descriptors (EMFILE, ENFILE)
+// or buffers is passing: it backs off and tries again rather than giving up the listener
+// for good; only a closed listener ends it.
+func acceptRetry(ln net.Listener) (net.Conn, error) {
+	delay := 5 * time.Millisecond
+	for {
+		c, err := ln.Accept()
+		if err == nil || errors.Is(err, net.ErrClosed) || !passing(err) {
+			return c, err
+		}
+		time.Sleep(delay)
+		delay = min(2*delay, maxAcceptBackoff)
+	}
+}
+
+func passing(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM,
+		syscall.ECONNABORTED, syscall.EINTR} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // broken closes a link whose peer is gone and discards what is still sent to it, so that

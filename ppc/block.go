@@ -20,6 +20,7 @@ type inst struct {
 	class          Class
 	ends           bool
 	inline         inlineOp // nonzero: runBlock executes it without calling fn
+	chain          inlineOp // the form runChain executes (inlNone: call fn)
 }
 
 // cacheLen is the number of per-CPU block cache entries.
@@ -32,9 +33,11 @@ const maxBlock = 64
 // word or the page end, with its totals for the counters.
 type block struct {
 	insts                []inst
+	ops                  []uop // the same instructions as micro-ops, for runChain
+	cp                   *codePage
 	cycles               uint64
 	loads, stores, fpops uint64
-	start                uint32
+	start, end           uint32 // end: the address after the last instruction
 }
 
 // codePage holds the blocks predecoded from one physical page, by starting word. It is
@@ -63,6 +66,25 @@ type pageCache struct {
 // noTag is a page number no address has.
 const noTag = 1 << 31
 
+// victimLen is the number of entries of the victim page cache.
+const victimLen = 16
+
+// victimCache holds, direct-mapped by page number, pages the one-entry caches served
+// before: a program alternating between its stack, data and heap pages refills the
+// one-entry caches from here instead of walking the page table. Its write side obeys the
+// same rule as pageCache's.
+type victimCache struct {
+	rTag, wTag   [victimLen]uint32
+	rPage, wPage [victimLen]*[PageSize]byte
+}
+
+// flush empties the cache.
+func (v *victimCache) flush() {
+	for i := range v.rTag {
+		v.rTag[i], v.wTag[i] = noTag, noTag
+	}
+}
+
 // syncMem flushes the CPU's caches when its Memory changed shape since they were filled.
 func (c *CPU) syncMem() {
 	m := c.Mem
@@ -70,6 +92,7 @@ func (c *CPU) syncMem() {
 		c.cache.entries = [cacheLen]*block{}
 		c.cache.gen, c.cache.mem = m.gen, m
 		c.tlb = pageCache{rTag: noTag, wTag: noTag}
+		c.victim.flush()
 	}
 }
 
@@ -86,6 +109,9 @@ func (c *CPU) lookup(pc uint32) *block {
 	}
 	if c.tlb.wTag == pc>>pageShift {
 		c.tlb.wTag = noTag // the page now holds code: stores must see it
+	}
+	if k := pc >> pageShift & (victimLen - 1); c.victim.wTag[k] == pc>>pageShift {
+		c.victim.wTag[k] = noTag
 	}
 	return b
 }
@@ -117,6 +143,7 @@ func (c *CPU) lookupSlow(pc uint32) *block {
 		return b
 	}
 	b := c.decodeBlock(pg, pc)
+	b.cp = cp
 	slot.Store(b)
 	return b
 }
@@ -128,10 +155,13 @@ func (c *CPU) decodeBlock(pg *page, pc uint32) *block {
 		w := binary.BigEndian.Uint32(pg.data[a&pageMask:])
 		in := predecode(w, a)
 		b.insts = append(b.insts, in)
+		b.ops = append(b.ops, in.uop())
 		b.cycles += uint64(costs[in.class])
 		ld, st, fp := in.events()
 		b.loads, b.stores, b.fpops = b.loads+ld, b.stores+st, b.fpops+fp
 		if in.ends || (a+4)&pageMask == 0 || len(b.insts) == maxBlock {
+			b.end = a + 4
+			forward(b.ops)
 			return b
 		}
 	}

@@ -38,12 +38,15 @@ type CPU struct {
 	bps       map[uint32]bool
 	cache     blockCache
 	tlb       pageCache
+	victim    victimCache
 }
 
 // NewCPU returns a CPU with zeroed registers over mem.
 func NewCPU(mem *Memory) *CPU {
 	bindSemantics()
-	return &CPU{Mem: mem, tlb: pageCache{rTag: noTag, wTag: noTag}}
+	c := &CPU{Mem: mem, tlb: pageCache{rTag: noTag, wTag: noTag}}
+	c.victim.flush()
+	return c
 }
 
 // StopKind says why Run or Step returned.
@@ -172,6 +175,12 @@ func (c *CPU) Run(budget uint64) Stop {
 			if b = c.lookup(c.PC); b == nil {
 				return c.stop
 			}
+		}
+		if c.bps == nil && uint64(len(b.insts)) <= left {
+			if c.runChain(b, left) {
+				return c.stop
+			}
+			continue
 		}
 		if c.bps != nil {
 			left = min(left, b.untilBreakpoint(c.bps))

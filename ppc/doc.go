@@ -57,6 +57,9 @@
 // Memory; Image.NewProcess makes a process of it: a copy-on-write Clone of the base (text,
 // data and the page tables' leaves are shared until written; a write copies that page for
 // that process only), the PPC32 Linux initial stack, r1 at argc and PC at the entry point.
+// A file debug/elf cannot parse is examined again by explainELF, whose *ELFError names the
+// damaged header field and its file offset (a truncated header, a program or section
+// header table past the end of the file, a bad e_shstrndx) instead of a bare "EOF".
 // A CPU then runs in slices:
 //
 //	img, err := ppc.LoadELF(f)
@@ -75,11 +78,20 @@
 //
 // Memory: 32-bit big-endian, 4 KiB pages allocated on first write (a mapped page never
 // written reads as zeros and costs nothing), permissions per page (PermR, PermW, PermX;
-// fetches need PermX), a two-level table (1,024 leaves of 1,024 pages) whose leaves and
-// pages are shared between Clones. Page data holds no Go pointers. Poke writes ignoring
-// PermW (a debugger patching text); copy-on-write still applies. Stats counts private and
-// shared pages and the bytes a Memory costs beyond what it shares (a fresh process of a
-// static glibc image: about 22 KiB, 26 KiB of heap with its CPU).
+// fetches need PermX), a three-level table (64 mids of 64 leaves of 256 pages) whose
+// levels and pages are shared between Clones. The small levels keep copy-on-write cheap:
+// a process that writes a few pages in its stack and data copies a few KiB of table, not
+// a 9 KiB leaf per region. Page bytes come from 1 MiB pointer-free slabs (mem_slab.go),
+// so the collector never scans them and a page costs no allocation of its own; a page's
+// header holds its bytes and its predecoded code. Poke writes ignoring PermW (a debugger
+// patching text); copy-on-write still applies, and processes that Poke the same bytes
+// into the same shared (or never written) executable page map one patched page, with one
+// predecode, and the same patched leaf and mid of the table (mem_share.go): a probe
+// installed on 65,536 ranks costs one text page, one trampoline page and their tables,
+// not 65,536 of each. Stats counts private and shared pages and
+// the bytes a Memory costs beyond what it shares. (Transparent huge pages for the slabs
+// were measured and rejected: with the kernel's synchronous compaction, touching 2 GiB
+// took 13 s instead of 1.8 s.)
 //
 // Layout of every process (the same on every node): the segments where the ELF puts them;
 // the stack where qemu-ppc puts it (8 MiB ending at 0x40801000); the initial stack byte for
@@ -95,12 +107,32 @@
 //
 // Execution: words are predecoded into basic blocks (ending at a branch, sc, trap, an
 // undecodable word, a page end or 64 instructions) and cached per physical page, shared by
-// every CPU mapping the page; semantics are bound to Ops by name at first use. The inner
-// loop runs the most frequent register forms (addi, add, or, rlwinm, cmp*, mflr...) and
-// page-cache hits of lwz/stw/stwu in a switch, and calls the bound function for the rest. Writing a page drops its predecoded code (a store into
-// the code being run ends the block, so the new bytes run next); writing a shared page
-// copies it for the writer, whose block caches are flushed, and leaves everyone else's
-// code alone. Each CPU keeps a one-entry read and write page cache in front of the table.
+// every CPU mapping the page; semantics are bound to Ops by name at first use. Each block
+// also holds its instructions as 8-byte micro-ops (exec_chain.go): the form to run and
+// the operands extracted once. Run executes blocks in runChain (exec_chain_run.go) when
+// no breakpoint is set and the budget covers the block: one function, one jump-table
+// dispatch per micro-op, the common integer forms, loads and stores hitting the page
+// caches, and the block's closing branch inline; every other instruction calls its bound
+// semantics. A micro-op whose operand is the result of the one before it reads that
+// value from a machine register (forwarded forms: arithmetic, logical, compare and
+// load + use pairs) instead of from CPU.GPR, which shortens chains of dependent
+// instructions. After a block, the next one is found without a page-table walk: a target
+// in the same virtual page is in the same physical page, whose code holds it; another
+// page goes through the per-CPU block cache; both are trusted only while the Memory's
+// generation has not moved. The general path (runBlock, one instruction at a time after
+// the same predecode) serves breakpoints and budgets that end inside a block, and must
+// agree with runChain instruction for instruction (TestChainMatchesGeneralPath).
+// Measured and rejected for runChain (BenchmarkMIPS, same run): micro-ops packed into one
+// uint64 read with shifts (5-10% slower), register operands as byte offsets through
+// unsafe (no gain), the page caches copied into locals (7% slower on the loop: register
+// pressure in the one big switch).
+//
+// Writing a page drops its predecoded code (a store into the code being run ends the
+// block, so the new bytes run next); writing a shared page copies it for the writer,
+// whose block caches are flushed, and leaves everyone else's code alone. Each CPU keeps a
+// one-entry read and write page cache in front of the table and a 16-entry victim cache
+// behind them, so a program moving between its stack, data and heap pages rarely walks
+// the table.
 //
 // Counters (Count) advance per block: instructions, cycles from DefaultCosts (a per-class
 // table for the 700 MHz BG/L core; change it before any CPU runs), loads, stores, branches

@@ -125,6 +125,10 @@ func elfErr(off int64, format string, args ...any) *ELFError {
 func LoadELF(r io.ReaderAt) (*Image, error) {
 	f, err := elf.NewFile(r)
 	if err != nil {
+		if e := explainELF(r); e != nil {
+			e.Err = err
+			return nil, e
+		}
 		return nil, &ELFError{Offset: -1, Reason: "not a readable ELF file", Err: err}
 	}
 	if err := checkHeader(f); err != nil {

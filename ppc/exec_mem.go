@@ -62,14 +62,25 @@ func (c *CPU) ld64(in *inst, ea uint32) (uint64, bool) {
 }
 
 // readFill reads p at ea through the page table and makes ea's page the last-read page
-// when it is allocated (an untouched page reads as zeros without being cached, since a
-// later store would allocate it).
+// (a mapped page never written is cached as the shared zero page: the store that
+// allocates it moves the Memory's generation, which flushes the caches).
 func (c *CPU) readFill(in *inst, ea uint32, p []byte) bool {
+	vpn, k := ea>>pageShift, ea>>pageShift&(victimLen-1)
+	if c.victim.rTag[k] == vpn && ea&pageMask+uint32(len(p)) <= PageSize {
+		c.tlb.rTag, c.tlb.rPage = vpn, c.victim.rPage[k]
+		copy(p, c.tlb.rPage[ea&pageMask:])
+		return false
+	}
 	if c.loadSlow(in, ea, p) {
 		return true
 	}
-	if pg, err := c.Mem.readPage(ea, PermR); err == nil && pg != nil {
-		c.tlb.rTag, c.tlb.rPage = ea>>pageShift, &pg.data
+	if pg, err := c.Mem.readPage(ea, PermR); err == nil {
+		data := &zeroPage // mapped, never written: the first store allocates it and moves gen
+		if pg != nil {
+			data = pg.data
+		}
+		c.tlb.rTag, c.tlb.rPage = vpn, data
+		c.victim.rTag[k], c.victim.rPage[k] = vpn, data
 	}
 	return false
 }
@@ -78,6 +89,15 @@ func (c *CPU) readFill(in *inst, ea uint32, p []byte) bool {
 // the Memory changed shape (a page was allocated or copied, or predecoded code dropped);
 // then PC is set past the store. A store inside one page makes it the last-written page.
 func (c *CPU) storeSlow(in *inst, ea uint32, p []byte) bool {
+	vpn, k := ea>>pageShift, ea>>pageShift&(victimLen-1)
+	if c.victim.wTag[k] == vpn && ea&pageMask+uint32(len(p)) <= PageSize {
+		c.tlb.wTag, c.tlb.wPage = vpn, c.victim.wPage[k]
+		if c.tlb.rTag == vpn {
+			c.tlb.rPage = c.tlb.wPage
+		}
+		copy(c.tlb.wPage[ea&pageMask:], p)
+		return false
+	}
 	m := c.Mem
 	gen := m.gen
 	if err := m.Write(ea, p); err != nil {
@@ -85,9 +105,10 @@ func (c *CPU) storeSlow(in *inst, ea uint32, p []byte) bool {
 	}
 	if (ea&pageMask)+uint32(len(p)) <= PageSize {
 		if pg, _ := m.writePage(ea, false); pg != nil && pg.code.Load() == nil {
-			c.tlb.wTag, c.tlb.wPage = ea>>pageShift, &pg.data
+			c.tlb.wTag, c.tlb.wPage = vpn, pg.data
+			c.victim.wTag[k], c.victim.wPage[k] = vpn, pg.data
 			if c.tlb.rTag == c.tlb.wTag {
-				c.tlb.rPage = &pg.data
+				c.tlb.rPage = pg.data
 			}
 		}
 	}

@@ -9,11 +9,18 @@ import (
 // write.
 const PageSize = 4096
 
+// The page table has three levels: the root (in Memory) holds 64 mids of 64 MiB, a mid
+// 64 leaves of 1 MiB, a leaf 256 pages. Small levels keep copy-on-write cheap: a process
+// that writes a few pages copies a few hundred bytes of table per region, not 9 KiB.
 const (
 	pageShift = 12
-	leafShift = 22 // a leaf covers 4 MiB: 1024 pages
-	leafLen   = 1 << (leafShift - pageShift)
-	rootLen   = 1 << (32 - leafShift)
+	leafBits  = 8
+	midBits   = 6
+	leafShift = pageShift + leafBits // a leaf covers 1 MiB
+	midShift  = leafShift + midBits  // a mid covers 64 MiB
+	leafLen   = 1 << leafBits
+	midLen    = 1 << midBits
+	rootLen   = 1 << (32 - midShift)
 	pageMask  = PageSize - 1
 )
 
@@ -47,30 +54,38 @@ func (p Perm) String() string {
 	return string(b)
 }
 
-// page is one physical page. The bytes come first so the garbage collector, which scans an
-// object only up to its last pointer word, never scans the data: code is the only pointer.
+// page is one physical page: its bytes, which come from a slab (see allocPage) and hold no
+// pointers, and its predecoded code, shared by every Memory mapping the page.
 type page struct {
 	code atomic.Pointer[codePage]
-	data [PageSize]byte
+	data *[PageSize]byte
 }
 
-// leaf is the second level of the page table: 1024 page slots and their flags.
+// leaf is the last level of the page table: 256 page slots and their flags.
 type leaf struct {
 	pages [leafLen]*page
 	flags [leafLen]Perm
 }
 
+// mid is the middle level: 64 leaves, and which of them other Memories may also reference.
+type mid struct {
+	leaves [midLen]*leaf
+	shared [midLen]bool
+}
+
 // Memory is a 32-bit big-endian address space of 4 KiB pages allocated on first write, with
-// a two-level page table whose leaves and pages can be shared copy-on-write with Clones.
-// A Memory is used by one goroutine at a time. Clone marks its receiver's leaves shared the
+// a three-level page table whose levels and pages can be shared copy-on-write with Clones.
+// A Memory is used by one goroutine at a time. Clone marks its receiver's mids shared the
 // first time; after that (and always for a loaded image's frozen base Memory) it only
 // reads, so concurrent Clones of one parent are safe.
 type Memory struct {
-	root   [rootLen]*leaf
-	shared [rootLen]bool // leaf referenced by other Memories too: copy before changing it
+	root   [rootLen]*mid
+	shared [rootLen]bool // mid referenced by other Memories too: copy before changing it
 	// gen moves whenever a page mapping, a page's identity or its predecoded code changes,
 	// so CPUs flush the block and page caches they keep in front of the page table.
 	gen uint64
+	// derive is set on Clones: their Pokes share identical patched pages (mem_share.go).
+	derive bool
 }
 
 // MemError describes a failed memory access: the address, the direction and why.
@@ -97,12 +112,12 @@ const (
 // NewMemory returns an empty address space.
 func NewMemory() *Memory { return &Memory{} }
 
-// Clone returns a copy-on-write child: it shares every leaf and page with m until either side
-// writes. Cloning costs the root table only (about 9 KiB).
+// Clone returns a copy-on-write child: it shares every level and page of the table with m
+// until either side writes. Cloning costs the root table only (about 600 bytes).
 func (m *Memory) Clone() *Memory {
-	c := &Memory{root: m.root}
-	for i, l := range m.root {
-		if l != nil {
+	c := &Memory{root: m.root, derive: true}
+	for i, md := range m.root {
+		if md != nil {
 			if !m.shared[i] {
 				m.shared[i] = true
 			}
@@ -112,41 +127,82 @@ func (m *Memory) Clone() *Memory {
 	return c
 }
 
-// freeze marks every leaf shared, so later Clones only read m: a loaded image's base
+// freeze marks every mid shared, so later Clones only read m: a loaded image's base
 // Memory is frozen, and processes may then be made from it concurrently.
 func (m *Memory) freeze() {
-	for i, l := range m.root {
-		if l != nil {
+	for i, md := range m.root {
+		if md != nil {
 			m.shared[i] = true
 		}
 	}
 }
 
+// midFor returns the mid covering addr, private to m, creating it when create is set.
+func (m *Memory) midFor(addr uint32, create bool) *mid {
+	i := addr >> midShift
+	md := m.root[i]
+	if md == nil {
+		if !create {
+			return nil
+		}
+		md = &mid{}
+		m.root[i] = md
+		return md
+	}
+	if m.shared[i] {
+		m.gen++
+		n := &mid{leaves: md.leaves}
+		for j, l := range n.leaves {
+			n.shared[j] = l != nil
+		}
+		m.root[i] = n
+		m.shared[i] = false
+		md = n
+	}
+	return md
+}
+
 // leafFor returns the leaf covering addr, private to m, creating it when create is set.
 func (m *Memory) leafFor(addr uint32, create bool) *leaf {
-	i := addr >> leafShift
-	l := m.root[i]
+	md := m.midFor(addr, create)
+	if md == nil {
+		return nil
+	}
+	j := addr >> leafShift & (midLen - 1)
+	l := md.leaves[j]
 	if l == nil {
 		if !create {
 			return nil
 		}
 		l = &leaf{}
-		m.root[i] = l
+		md.leaves[j] = l
 		return l
 	}
-	if m.shared[i] {
+	if md.shared[j] {
 		m.gen++
 		n := &leaf{pages: l.pages, flags: l.flags}
-		for j, p := range n.pages {
+		for k, p := range n.pages {
 			if p != nil {
-				n.flags[j] |= flagShared
+				n.flags[k] |= flagShared
 			}
 		}
-		m.root[i] = n
-		m.shared[i] = false
+		md.leaves[j] = n
+		md.shared[j] = false
 		l = n
 	}
 	return l
+}
+
+// leafAt returns the leaf covering addr for reading (nil when none), and whether it may be
+// shared with other Memories.
+func (m *Memory) leafAt(addr uint32) (*leaf, bool) {
+	i := addr >> midShift
+	md := m.root[i]
+	if md == nil {
+		return nil, false
+	}
+	j := addr >> leafShift & (midLen - 1)
+	return md.leaves[j], m.shared[i] || md.shared[j]
 }
 
 // pageRange calls fn for every page overlapping [addr, addr+size).
@@ -215,7 +271,7 @@ func (m *Memory) Protect(addr, size uint32, perm Perm) error {
 
 // Perm returns the permissions of the page holding addr (0 when unmapped).
 func (m *Memory) Perm(addr uint32) Perm {
-	l := m.root[addr>>leafShift]
+	l, _ := m.leafAt(addr)
 	if l == nil {
 		return 0
 	}
@@ -237,7 +293,7 @@ var errUnmapped = &MemError{Reason: reasonUnmapped}
 // readPage returns the page holding addr for reading with the needed permission; a nil
 // page with a nil error is a mapped page never written (all zeros).
 func (m *Memory) readPage(addr uint32, need Perm) (*page, error) {
-	l := m.root[addr>>leafShift]
+	l, _ := m.leafAt(addr)
 	if l == nil {
 		return nil, &MemError{Addr: addr, Reason: reasonUnmapped}
 	}
@@ -255,7 +311,7 @@ func (m *Memory) readPage(addr uint32, need Perm) (*page, error) {
 // writePage returns the page holding addr, private to m and allocated, ready to be written.
 // force skips the PermW check (debugger writes). Predecoded code on the page is dropped.
 func (m *Memory) writePage(addr uint32, force bool) (*page, error) {
-	l := m.root[addr>>leafShift]
+	l, shared := m.leafAt(addr)
 	if l == nil {
 		return nil, &MemError{Addr: addr, Write: true, Reason: reasonUnmapped}
 	}
@@ -267,7 +323,7 @@ func (m *Memory) writePage(addr uint32, force bool) (*page, error) {
 	if !force && f&PermW == 0 {
 		return nil, &MemError{Addr: addr, Write: true, Reason: reasonPerm}
 	}
-	if m.shared[addr>>leafShift] {
+	if shared {
 		l = m.leafFor(addr, false)
 		f = l.flags[j]
 	}
@@ -275,12 +331,12 @@ func (m *Memory) writePage(addr uint32, force bool) (*page, error) {
 	switch {
 	case p == nil:
 		m.gen++
-		p = new(page)
+		p = allocPage()
 		l.pages[j] = p
 	case f&flagShared != 0:
 		m.gen++
-		n := new(page)
-		n.data = p.data
+		n := allocPage()
+		*n.data = *p.data
 		p = n
 		l.pages[j] = p
 		l.flags[j] = f &^ flagShared
@@ -309,30 +365,42 @@ type MemStats struct {
 func (m *Memory) Stats() MemStats {
 	var s MemStats
 	s.PrivateBytes = rootSize
-	for i, l := range m.root {
-		if l == nil {
+	for i, md := range m.root {
+		if md == nil {
 			continue
 		}
-		if m.shared[i] {
-			s.SharedLeaves++
-		} else {
-			s.PrivateLeaves++
-			s.PrivateBytes += leafSize
+		if !m.shared[i] {
+			s.PrivateBytes += midSize
 		}
-		for j, p := range l.pages {
-			f := l.flags[j]
-			if f&permMask != 0 {
-				s.MappedPages++
-			}
-			switch {
-			case p == nil:
-			case m.shared[i] || f&flagShared != 0:
-				s.SharedPages++
-			default:
-				s.PrivatePages++
-				s.PrivateBytes += pageSize
+		for j, l := range md.leaves {
+			if l != nil {
+				s.countLeaf(l, m.shared[i] || md.shared[j])
 			}
 		}
 	}
 	return s
+}
+
+// countLeaf adds a leaf and its pages to s.
+func (s *MemStats) countLeaf(l *leaf, shared bool) {
+	if shared {
+		s.SharedLeaves++
+	} else {
+		s.PrivateLeaves++
+		s.PrivateBytes += leafSize
+	}
+	for k, p := range l.pages {
+		f := l.flags[k]
+		if f&permMask != 0 {
+			s.MappedPages++
+		}
+		switch {
+		case p == nil:
+		case shared || f&flagShared != 0:
+			s.SharedPages++
+		default:
+			s.PrivatePages++
+			s.PrivateBytes += pageSize
+		}
+	}
 }

@@ -7,8 +7,9 @@ import (
 
 var (
 	rootSize = int(unsafe.Sizeof(Memory{}))
+	midSize  = int(unsafe.Sizeof(mid{}))
 	leafSize = int(unsafe.Sizeof(leaf{}))
-	pageSize = int(unsafe.Sizeof(page{}))
+	pageSize = int(unsafe.Sizeof(page{})) + PageSize
 )
 
 // zeroPage backs reads of mapped pages that were never written.
@@ -46,7 +47,8 @@ func (m *Memory) read(addr uint32, p []byte, need Perm) error {
 func (m *Memory) Write(addr uint32, p []byte) error { return m.write(addr, p, false) }
 
 // Poke writes like Write but ignores PermW (a debugger patching text); copy-on-write still
-// applies, so only this Memory sees the change.
+// applies, so only this Memory sees the change. Memories that Poke the same bytes into the
+// same shared (or never written) page share the patched page (mem_share.go).
 func (m *Memory) Poke(addr uint32, p []byte) error { return m.write(addr, p, true) }
 
 func (m *Memory) write(addr uint32, p []byte, force bool) error {
@@ -54,6 +56,11 @@ func (m *Memory) write(addr uint32, p []byte, force bool) error {
 		return err
 	}
 	for len(p) > 0 {
+		if n := min(len(p), int(PageSize-addr&pageMask)); force && m.derive && m.pokeShared(addr, p[:n]) {
+			p = p[n:]
+			addr += uint32(n)
+			continue
+		}
 		pg, err := m.writePage(addr, force)
 		if err != nil {
 			return err
@@ -133,7 +140,7 @@ func (m *Memory) Write64(addr uint32, v uint64) error {
 // produces the error.
 
 func (m *Memory) loadPage(addr uint32, size uint32) []byte {
-	l := m.root[addr>>leafShift]
+	l, _ := m.leafAt(addr)
 	if l == nil || addr&pageMask > PageSize-size {
 		return nil
 	}
@@ -159,8 +166,8 @@ func (m *Memory) load32(addr uint32) (uint32, bool) {
 // storePage returns the page bytes for a store of size bytes at addr when the page is
 // private, allocated and writable and holds no predecoded code.
 func (m *Memory) storePage(addr uint32, size uint32) []byte {
-	l := m.root[addr>>leafShift]
-	if l == nil || addr&pageMask > PageSize-size || m.shared[addr>>leafShift] {
+	l, shared := m.leafAt(addr)
+	if l == nil || addr&pageMask > PageSize-size || shared {
 		return nil
 	}
 	j := addr >> pageShift & (leafLen - 1)

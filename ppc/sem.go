@@ -75,6 +75,7 @@ func predecode(w, pc uint32) inst {
 	} else {
 		in.inline = inlineSPR(d.Op.Name(), w)
 	}
+	in.chain = chainForm(d.Op.Name(), &in)
 	switch in.class {
 	case ClassBranch, ClassSyscall, ClassTrap, ClassPriv:
 		in.ends = true

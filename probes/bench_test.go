@@ -6,23 +6,40 @@ import (
 	"testing"
 )
 
-// BenchmarkProbeHit reports what one hit of a probe that increments a variable costs the
-// instrumented program, in instructions and simulated cycles (instructions/hit, cycles/hit).
+// BenchmarkProbeHit reports what one hit of a probe costs the instrumented program, in
+// instructions and simulated cycles (instructions/hit, cycles/hit): a variable increment,
+// an increment of an array element indexed by func() (the per-function count), and a
+// timer-stack push.
 func BenchmarkProbeHit(b *testing.B) {
+	slots := NewSlots(hVars, 0xf00)
+	n, _ := slots.Alloc("n", Int)
+	counts, _ := slots.AllocArray("counts", Int, 64)
+	timers, _ := slots.AllocStack("timers", Int64, 64) // full after a few hits: pushes are refused
+	for _, c := range []struct {
+		name string
+		e    *Exp
+	}{
+		{"var", Assign(n, Binary(KAdd, Ref(n), IntConst(1)))},
+		{"array", SetIndex(counts, FuncIndex(), Binary(KAdd, Index(counts, FuncIndex()), IntConst(1)))},
+		{"push", Push(timers, Timebase())},
+	} {
+		b.Run(c.name, func(b *testing.B) { probeHit(b, c.e) })
+	}
+}
+
+func probeHit(b *testing.B, e *Exp) {
 	c := relocCases[6] // a bdnz loop; the point runs 5 times a pass
 	m := newMachine(b)
 	words := m.load(b, c)
 	m.reset()
 	m.run(b, hCode)
 	plainI, plainC := m.cpu.Count.Instructions, m.cpu.Count.Cycles
-	slots := NewSlots(hVars, 0x100)
-	n, _ := slots.Alloc("n", Int)
-	code, err := Compile(Assign(n, Binary(KAdd, Ref(n), IntConst(1))), &testTarget)
+	code, err := Compile(e, &testTarget)
 	if err != nil {
 		b.Fatal(err)
 	}
 	pt := Point{Addr: hCode + uint32(4*c.point), Word: words[c.point]}
-	tr, err := BuildTrampoline(pt, []*Code{code}, []bool{true}, hTramp, hGuard)
+	tr, err := BuildTrampoline(pt, []*Code{code.ForPoint(0, 5)}, []bool{true}, hTramp, hGuard)
 	if err != nil {
 		b.Fatal(err)
 	}

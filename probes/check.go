@@ -23,26 +23,34 @@ func typeErr(n *Exp, format string, args ...any) error {
 const (
 	maxIntArgs    = 8 // r3..r10
 	maxDoubleArgs = 8 // f1..f8
-	maxSendValues = 16
+	// MaxSendValues is the most values one send carries (arrays count every element).
+	MaxSendValues = 256
 )
 
-// Check type-checks the tree and returns the type of its value.
+// Check type-checks the tree and returns the type of its value. A node that checked once
+// keeps its type (nodes are immutable), so checking a new node over checked subtrees costs
+// only the new node: building a tree of n nodes one constructor at a time, each checked, is
+// O(n), not O(n^2).
 func Check(e *Exp) (Type, error) {
-	return (&checker{types: map[*Exp]Type{}}).check(e)
+	return (&checker{}).check(e)
 }
 
-// checker remembers the type of every node it checked: shared subtrees are checked once.
+// checker type-checks a tree; the types it finds stay on the nodes (Exp.checked).
 type checker struct {
-	types map[*Exp]Type
+	visited int // nodes checked from scratch (the linear-building test counts them)
 }
 
 func (c *checker) check(e *Exp) (Type, error) {
-	if t, ok := c.types[e]; ok {
+	if e == nil {
+		return Void, errors.New("probes: nil expression")
+	}
+	if t, ok := e.checkedType(); ok {
 		return t, nil
 	}
+	c.visited++
 	t, err := c.checkNode(e)
 	if err == nil {
-		c.types[e] = t
+		e.setChecked(t)
 	}
 	return t, err
 }
@@ -79,6 +87,8 @@ func (c *checker) checkNode(e *Exp) (Type, error) {
 		return c.checkSeq(e)
 	case KWhen:
 		return c.checkWhen(e)
+	case KIndex, KSetIndex, KWhole, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore:
+		return c.checkData(e)
 	}
 	if e.Kind < kindCount && len(e.Kids) == 2 {
 		return c.checkBinary(e)
@@ -128,10 +138,13 @@ func (c *checker) checkCall(e *Exp) (Type, error) {
 }
 
 func (c *checker) checkSend(e *Exp) (Type, error) {
-	if len(e.Kids) == 0 || len(e.Kids) > maxSendValues {
-		return Void, typeErr(e, "send takes 1 to %d values, not %d", maxSendValues, len(e.Kids))
+	if n := sendCount(e); n == 0 || n > MaxSendValues {
+		return Void, typeErr(e, "send takes 1 to %d values (an array counts its elements), not %d", MaxSendValues, n)
 	}
 	for i, k := range e.Kids {
+		if k != nil && k.Kind == KWhole && k.Arr != nil {
+			continue
+		}
 		t, err := c.check(k)
 		if err != nil {
 			return Void, err

@@ -18,6 +18,9 @@ type Target struct {
 	Tag uint32
 	// Resolve returns the entry address of a program function for call().
 	Resolve func(name string) (uint32, bool)
+	// FaultCounter, when not 0, is the address of an int the code increments each time
+	// a load or store of program memory faults (see FaultFix); the probe's handle owns it.
+	FaultCounter uint32
 }
 
 // Code is one compiled snippet: position-independent words (branches are relative, calls
@@ -37,6 +40,11 @@ type Code struct {
 	CTR     bool   // writes CTR
 	FPSCR   bool   // floating-point arithmetic or compares update FPSCR
 	Syscall bool   // makes a hypercall (sc)
+	// Idents are the point-identity placeholders ForPoint fills in.
+	Idents []IdentFix
+	// Faults are the accesses to program memory that may fault, with their fixups: a
+	// node that faults on one of them must resume at its fixup (see Trampoline.Fixups).
+	Faults []FaultFix
 }
 
 // Size is the snippet's length in bytes, known before it is written anywhere.
@@ -80,15 +88,14 @@ func (e *CompileError) Error() string { return fmt.Sprintf("probes: compile %s: 
 // Compile type-checks e and generates its code for target t (nil: tag 0, no functions).
 // The result does not depend on where it is placed nor on the node it runs on.
 func Compile(e *Exp, t *Target) (code *Code, err error) {
-	c := &checker{types: map[*Exp]Type{}}
-	typ, err := c.check(e)
+	typ, err := Check(e)
 	if err != nil {
 		return nil, err
 	}
 	if t == nil {
 		t = &Target{}
 	}
-	g := &gen{t: t, types: c.types, gfree: poolMask(firstGPR, lastGPR), ffree: poolMask(firstFPR, lastFPR)}
+	g := &gen{t: t, gfree: poolMask(firstGPR, lastGPR), ffree: poolMask(firstFPR, lastFPR)}
 	defer func() {
 		if r := recover(); r != nil {
 			ce, ok := r.(*CompileError)
@@ -99,16 +106,18 @@ func Compile(e *Exp, t *Target) (code *Code, err error) {
 		}
 	}()
 	g.free(g.exp(e))
+	faults := g.emitFixups()
 	g.a.resolve()
 	return &Code{
 		Exp: e, Type: typ, Words: g.a.w, Scratch: (g.maxSP + 7) &^ 7,
 		Clobber: g.clobG, FClob: g.clobF, Reads: g.readG, FReads: g.readF,
 		Calls: g.calls, CR: g.cr, XER: g.xer, CTR: g.ctr, FPSCR: g.fpscr, Syscall: g.sc,
+		Idents: g.idents, Faults: faults,
 	}, nil
 }
 
 // typeOf is the checked type of a node of the tree being compiled.
-func (g *gen) typeOf(e *Exp) Type { return g.types[e] }
+func (g *gen) typeOf(e *Exp) Type { return typeOf(e) }
 
 func poolMask(first, last uint32) uint32 { return (1<<(last+1) - 1) &^ (1<<first - 1) }
 
@@ -122,7 +131,6 @@ type val struct {
 type gen struct {
 	a            asm
 	t            *Target
-	types        map[*Exp]Type // every node's checked type
 	gfree, ffree uint32
 	clobG, clobF uint32
 	readG, readF uint32
@@ -130,6 +138,8 @@ type gen struct {
 	xer, ctr     bool
 	fpscr, sc    bool
 	sp, maxSP    int32
+	idents       []IdentFix
+	fixes        []pendingFix
 }
 
 func (g *gen) fail(n *Exp, format string, args ...any) {

@@ -11,9 +11,11 @@ import (
 
 // treeGen builds random well-typed expression trees over the test machine's variables.
 type treeGen struct {
-	r    *rand.Rand
-	vars []*Var
-	noFP bool // leave doubles out (an interpreter without floating point)
+	r      *rand.Rand
+	vars   []*Var
+	arrays []*Array
+	stacks []*Stack
+	noFP   bool // leave doubles out (an interpreter without floating point)
 }
 
 var (
@@ -31,11 +33,14 @@ func newTreeGen(seed uint64, slots *Slots) *treeGen {
 		}
 		g.vars = append(g.vars, v)
 	}
+	g.allocData(slots)
 	return g
 }
 
 func (g *treeGen) leaf() *Exp {
-	switch g.r.IntN(9) {
+	switch g.r.IntN(13) {
+	case 9, 10, 11, 12:
+		return g.dataLeaf()
 	case 0, 1:
 		return IntConst(intConsts[g.r.IntN(len(intConsts))])
 	case 2:
@@ -81,7 +86,9 @@ func (g *treeGen) value(depth int) *Exp {
 }
 
 func (g *treeGen) node(d int) *Exp {
-	switch g.r.IntN(12) {
+	switch g.r.IntN(15) {
+	case 12, 13, 14:
+		return g.dataNode(d)
 	case 0:
 		return Unary([]Kind{KNeg, KBNot, KLNot}[g.r.IntN(3)], g.value(d))
 	case 1:
@@ -120,9 +127,11 @@ func (g *treeGen) intValue(d int) *Exp {
 
 // effect returns a tree evaluated for its side effects (possibly void).
 func (g *treeGen) effect(d int) *Exp {
-	switch g.r.IntN(3) {
+	switch g.r.IntN(4) {
 	case 0:
 		return Send(g.value(d), g.value(d))
+	case 3:
+		return g.dataEffect(d)
 	case 1:
 		return When(g.value(d), g.node(d), nil)
 	}
@@ -143,20 +152,14 @@ func checkOnMachine(t *testing.T, m *machine, g *treeGen, res *Var, e *Exp) bool
 	if err != nil {
 		t.Fatalf("compile %v: %v", e, err)
 	}
-	env := &goEnv{vars: map[*Var]Value{}, rank: m.rank}
+	env := &goEnv{rank: m.rank}
 	for i := range env.gprs {
 		env.gprs[i] = g.r.Uint32()
 		env.fprs[i] = doubleConsts[g.r.IntN(len(doubleConsts))] * float64(g.r.IntN(5)-2)
 	}
 	m.sends = nil
-	for _, v := range append(g.vars, res) {
-		x := valueFromBits(v.T, g.r.Uint64())
-		if v.T == Double {
-			x = DoubleValue(doubleConsts[g.r.IntN(len(doubleConsts))])
-		}
-		env.vars[v] = x
-		m.writeVar(t, v, x)
-	}
+	g.randomizeMemory(t, m, res)
+	env.snapshot(t, m)
 	m.setFrame(t, env)
 	want, err := Eval(Assign(res, e), env)
 	if err != nil {
@@ -167,11 +170,7 @@ func checkOnMachine(t *testing.T, m *machine, g *treeGen, res *Var, e *Exp) bool
 	if !sameValue(got, want) {
 		t.Fatalf("%v\n = %v on the machine, %v in Go\n%s", e, got, want, code.Disasm(hCode))
 	}
-	for _, v := range g.vars {
-		if got := m.readVar(t, v); !sameValue(got, env.vars[v]) {
-			t.Fatalf("%v: variable %s = %v on the machine, %v in Go", e, v.Name, got, env.vars[v])
-		}
-	}
+	g.compareMemory(t, m, env, e)
 	checkSends(t, e, m.sends, env.sends)
 	return true
 }
@@ -207,6 +206,13 @@ func (m *machine) setFrame(t testing.TB, env *goEnv) {
 
 // runSnippet runs the code followed by the "done" hypercall.
 func (m *machine) runSnippet(t testing.TB, code *Code) {
+	code = code.ForPoint(hPoint, hFuncID)
+	m.fixups = map[uint32]uint32{}
+	for _, f := range code.Faults {
+		for _, at := range f.At {
+			m.fixups[hCode+uint32(4*at)] = hCode + uint32(4*f.Fixup)
+		}
+	}
 	m.loadSnippet(t, code)
 	m.run(t, hCode)
 }
@@ -223,7 +229,7 @@ func (m *machine) loadSnippet(t testing.TB, code *Code) {
 
 func TestCodegenMatchesEvaluator(t *testing.T) {
 	m := newMachine(t)
-	slots := NewSlots(hVars, 0x800)
+	slots := NewSlots(hVars, 0x3000)
 	g := newTreeGen(1, slots)
 	g.noFP = !m.hasFP()
 	if g.noFP {
@@ -234,14 +240,26 @@ func TestCodegenMatchesEvaluator(t *testing.T) {
 		results[ty], _ = slots.Alloc("result_"+ty.String(), ty)
 	}
 	ran, skipped := map[Type]int{}, 0
+	seen := map[Kind]int{}
 	for i := range 5000 {
 		e := g.value(3 + i%3)
 		ty := typeOf(e)
 		if checkOnMachine(t, m, g, results[ty], e) {
 			ran[ty]++
+			for k := range kindsIn(e) {
+				seen[k]++
+			}
 		} else {
 			skipped++
 		}
+	}
+	for _, k := range []Kind{KIndex, KSetIndex, KWhole, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore} {
+		if seen[k] < 100 {
+			t.Errorf("only %d trees with a %s node ran", seen[k], k)
+		}
+	}
+	if m.faulted < 100 {
+		t.Errorf("only %d faulting accesses were recovered", m.faulted)
 	}
 	for _, ty := range []Type{Int, Int64, Double}[:3-b2i(g.noFP)] {
 		if ran[ty] < 200 {
@@ -251,7 +269,7 @@ func TestCodegenMatchesEvaluator(t *testing.T) {
 	if skipped > 50 {
 		t.Errorf("%d trees needed too many registers", skipped)
 	}
-	t.Logf("ran %v trees, %d refused for register pressure", ran, skipped)
+	t.Logf("ran %v trees, %d refused for register pressure, %d faults recovered", ran, skipped, m.faulted)
 }
 
 // hasFP reports whether the interpreter runs lfd.
@@ -299,4 +317,18 @@ func TestDivisionEdges(t *testing.T) {
 			}
 		}
 	}
+}
+
+// kindsIn is the set of node kinds in e.
+func kindsIn(e *Exp) map[Kind]bool {
+	out := map[Kind]bool{}
+	var walk func(*Exp)
+	walk = func(e *Exp) {
+		out[e.Kind] = true
+		for _, k := range e.Kids {
+			walk(k)
+		}
+	}
+	walk(e)
+	return out
 }

@@ -38,6 +38,38 @@
 // the HcAisSend hypercall (r3 = address, r4 = length): header {tag, count} then 16-byte
 // records {kind, 0, value}, see DecodeSend.
 //
+// # Data
+//
+// Arrays and stacks (AllocArray, AllocStack) are slots in the variable window like Vars:
+// Index/SetIndex compare the index unsigned against the length (so a negative one is out
+// of range too), and an access out of range is skipped (a read yields 0) and increments the
+// array's overflow counter, the int just before element 0. A stack's header holds its
+// depth in use and its overflow and underflow counters; push refuses on a full stack, pop
+// checks depth-1 < Depth unsigned (an empty stack, or a depth word a probe.store broke,
+// never reads outside the stack) and yields 0. Push evaluates its operand before reading
+// the depth, so s.push(s.pop()) is a no-op.
+//
+// Load and Store reach program memory at an int address plus a constant offset, with a
+// MemType for the C type (char ... double, pointer); unsigned reads as int64 so its value
+// is exact, float as double, and a store's value is what the memory reads back (Narrow).
+// Accesses are not checked: each may fault, and Compile lists them in Code.Faults with an
+// out-of-line fixup (zero the result, increment Target.FaultCounter, resume after the
+// access). BuildTrampoline turns them into absolute Trampoline.Fixups, which the runtime
+// gives to the machine's fault redirection, so a wild load yields 0 and the rank goes on.
+// Program.Global types a global from DWARF (typedefs and qualifiers resolved; unions,
+// bit-fields, arrays of unknown length and long double are GlobalErrors) at its ELF symbol's
+// address; a struct or array global is an aggregate lvalue (Exp.Shape) that Member and
+// Element narrow down to a scalar load named like C ("grid.s[1]").
+//
+// PointIndex and FuncIndex compile to an "addis r,0,-1; ori r,r,0xffff" pair per use
+// (Code.Idents): Code.ForPoint rewrites the pairs for one point (its index in the list it
+// was installed on, its function's index in Program.Funcs) without changing the size, so
+// one compilation still serves every point and node; unplaced code reads -1.
+//
+// A send carries up to MaxSendValues (256) values; Whole(a) as an operand sends every
+// element of a through a copy loop. Check keeps each node's type on the node (nodes are
+// immutable), so building a tree one checked constructor at a time is linear.
+//
 // # Code
 //
 // Compile produces position-independent words: internal branches are relative, variables

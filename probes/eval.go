@@ -13,6 +13,14 @@ type Env interface {
 	Counter(name string) int64
 	Call(fn string, args []Value) int32
 	Send(vals []Value)
+	// LoadMem reads a value of memory type m at addr (arrays, stacks and their counters
+	// live in memory too); ok is false when the node could not read it (a fault).
+	LoadMem(addr uint32, m MemType) (v Value, ok bool)
+	// StoreMem writes x (already of m's value type) as m at addr; false on a fault.
+	StoreMem(addr uint32, m MemType, x Value) bool
+	// Point and Func are the point's index and its function's (see PointIndex).
+	Point() int32
+	Func() int32
 }
 
 // Eval type-checks e and evaluates it in env. Integer arithmetic wraps; division by zero
@@ -27,8 +35,11 @@ func Eval(e *Exp, env Env) (Value, error) {
 	return eval(e, env), nil
 }
 
-// typeOf is the type of a node already checked.
+// typeOf is the type of a node already checked (its type is kept on the node).
 func typeOf(e *Exp) Type {
+	if t, ok := e.checkedType(); ok {
+		return t
+	}
 	t, _ := Check(e)
 	return t
 }
@@ -90,6 +101,8 @@ func eval(e *Exp, env Env) Value {
 		return v
 	case KWhen:
 		return evalWhen(e, env)
+	case KIndex, KSetIndex, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore:
+		return evalData(e, env)
 	case KLAnd:
 		return boolValue(truth(eval(e.Kids[0], env)) && truth(eval(e.Kids[1], env)))
 	case KLOr:
@@ -103,9 +116,13 @@ func eval(e *Exp, env Env) Value {
 }
 
 func evalCallSend(e *Exp, env Env) Value {
-	vals := make([]Value, len(e.Kids))
-	for i, k := range e.Kids {
-		vals[i] = eval(k, env)
+	vals := make([]Value, 0, len(e.Kids))
+	for _, k := range e.Kids {
+		if k.Kind == KWhole {
+			vals = append(vals, evalWhole(k.Arr, env)...)
+			continue
+		}
+		vals = append(vals, eval(k, env))
 	}
 	if e.Kind == KSend {
 		env.Send(vals)

@@ -3,6 +3,7 @@ package probes
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
 )
@@ -84,6 +85,16 @@ const (
 	KAssign
 	KSeq
 	KWhen
+	KIndex    // Arr[Kids[0]]
+	KSetIndex // Arr[Kids[0]] = Kids[1]
+	KWhole    // all of Arr, only as a send operand
+	KPush     // push Kids[0] on Stk
+	KPop      // pop Stk
+	KDepth    // elements in use on Stk
+	KPoint    // index of the point in the list the probe was installed on
+	KFunc     // index of the point's function in Program.Funcs
+	KLoad     // *(Mem *)(Kids[0] + Idx)
+	KStore    // *(Mem *)(Kids[0] + Idx) = Kids[1]
 	kindCount
 )
 
@@ -104,6 +115,9 @@ var kinds = [kindCount]kindInfo{
 	KLt: {"lt", "<"}, KLe: {"le", "<="}, KGt: {"gt", ">"}, KGe: {"ge", ">="},
 	KLAnd: {"land", "&&"}, KLOr: {"lor", "||"}, KAssign: {"assign", "="},
 	KSeq: {"seq", ","}, KWhen: {"when", "?:"},
+	KIndex: {"index", ""}, KSetIndex: {"set", ""}, KWhole: {"array", ""}, KPush: {"push", ""},
+	KPop: {"pop", ""}, KDepth: {"depth", ""}, KPoint: {"point", ""}, KFunc: {"func", ""},
+	KLoad: {"load", ""}, KStore: {"store", ""},
 }
 
 func (k Kind) String() string {
@@ -118,12 +132,30 @@ func (k Kind) String() string {
 type Exp struct {
 	Kind Kind
 	Kids []*Exp
-	Var  *Var   // KVar, and the target of KAssign (Kids[0] is then the value)
-	Name string // KCall: function; KCounter: counter name
-	Idx  int    // KArg: register index within its class
-	Val  Value  // KConst
-	T    Type   // declared type for KConst, KArg, KRetval, KCall
+	Var  *Var    // KVar, and the target of KAssign (Kids[0] is then the value)
+	Name string  // KCall: function; KCounter: counter name; KLoad, KStore: lvalue name or ""
+	Idx  int     // KArg: register index within its class; KLoad, KStore: byte offset
+	Arr  *Array  // KIndex, KSetIndex, KWhole
+	Stk  *Stack  // KPush, KPop, KDepth
+	Mem  MemType // KLoad, KStore
+	// Shape is the C type of a program global's lvalue (KLoad); a struct or array is an
+	// aggregate (Mem is MemNone) to take a Member or an Element of, not a value.
+	Shape *CType
+	Val   Value // KConst
+	T     Type  // declared type for KConst, KArg, KRetval, KCall
+
+	// checked is the node's type plus one once Check accepted it (0: not checked yet).
+	// Atomic: a tree may be checked from several goroutines (compiling for a disassembly
+	// while the runtime installs it).
+	checked atomic.Uint32
 }
+
+func (e *Exp) checkedType() (Type, bool) {
+	c := e.checked.Load()
+	return Type(c - 1), c != 0
+}
+
+func (e *Exp) setChecked(t Type) { e.checked.Store(uint32(t) + 1) }
 
 // Value is a typed scalar: the result of evaluating an expression.
 type Value struct {

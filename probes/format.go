@@ -77,6 +77,8 @@ func (e *Exp) format(b *strings.Builder) {
 		formatList(b, e.Kids, "(", ")")
 	case KWhen:
 		e.formatWhen(b)
+	case KIndex, KSetIndex, KWhole, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore:
+		e.formatData(b)
 	default:
 		e.formatBinary(b)
 	}

@@ -28,6 +28,35 @@ func FuzzOpenProgram(f *testing.F) {
 				_, _ = prog.Points(fn, k)
 			}
 		}
+		for name := range prog.objects {
+			if g, err := prog.Global(name); err == nil && g.Shape != nil && g.Shape.Kind == CStruct && len(g.Shape.Fields) > 0 {
+				_, _ = Member(g, g.Shape.Fields[0].Name)
+			}
+		}
+	})
+}
+
+// FuzzGlobals mangles the DWARF of globals.elf (the bytes after its code) and reads every
+// global: a type the reader cannot use is an error, never a panic.
+func FuzzGlobals(f *testing.F) {
+	data, err := os.ReadFile("testdata/globals.elf")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint32(len(data)-1), byte(0))
+	f.Add(uint32(len(data)/2), byte(0xff))
+	f.Fuzz(func(t *testing.T, at uint32, b byte) {
+		mangled := bytes.Clone(data)
+		mangled[int(at)%len(mangled)] ^= b
+		prog, err := OpenProgram(bytes.NewReader(mangled))
+		if err != nil {
+			return
+		}
+		for _, name := range []string{"grid", "counter", "table", "matrix", "gp", "un", "bits"} {
+			if g, err := prog.Global(name); err == nil {
+				_, _ = Check(g)
+			}
+		}
 	})
 }
 

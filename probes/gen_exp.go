@@ -33,6 +33,8 @@ func (g *gen) exp(e *Exp) val {
 		return v
 	case KWhen:
 		return g.when(e)
+	case KIndex, KSetIndex, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore:
+		return g.data(e)
 	case KLAnd, KLOr, KLNot, KEq, KNe, KLt, KLe, KGt, KGe:
 		return g.boolean(e)
 	case KNeg, KBNot:

@@ -136,11 +136,19 @@ func (g *gen) hypercall(num abi.Sysno) {
 
 func (g *gen) send(e *Exp) {
 	mark := g.sp
-	size := int32(SendHeaderSize + SendRecordSize*len(e.Kids))
+	count := sendCount(e)
+	size := int32(SendHeaderSize + SendRecordSize*count)
 	pkt := g.scratch(size)
 	g.useR0()
-	for i, k := range e.Kids {
+	i := 0
+	for _, k := range e.Kids {
 		off := pkt + SendHeaderSize + int32(SendRecordSize*i)
+		if k.Kind == KWhole {
+			g.sendArray(k, off)
+			i += k.Arr.N
+			continue
+		}
+		i++
 		v := g.exp(k)
 		g.a.li32(0, sendKinds[v.t])
 		g.a.stw(0, off, 1)
@@ -159,7 +167,7 @@ func (g *gen) send(e *Exp) {
 	}
 	g.a.li32(0, g.t.Tag)
 	g.a.stw(0, pkt, 1)
-	g.a.li32(0, uint32(len(e.Kids)))
+	g.a.li32(0, uint32(count))
 	g.a.stw(0, pkt+4, 1)
 	restore := g.spill()
 	g.hypercall(abi.HcAisSend)

@@ -16,6 +16,12 @@ const (
 	hCode     = 0x10000000
 	hFunc     = 0x10100000 // "sum2": r3 = r3 + r4
 	hVars     = 0x20000000
+	hVarsSize = 0x4000
+	hData     = 0x20100000 // read-write data for load and store
+	hRO       = 0x20200000 // read-only data
+	hDataSize = 0x1000
+	hUnmapped = 0x20300000
+	hFaults   = hVars + hVarsSize - 4 // the fault counter of testTarget
 	hStackTop = 0x30100000
 	hFrameR1  = hStackTop - 0x1000
 
@@ -23,15 +29,18 @@ const (
 )
 
 var testTarget = Target{
-	Tag:     42,
-	Resolve: func(name string) (uint32, bool) { return hFunc, name == "sum2" },
+	Tag:          42,
+	Resolve:      func(name string) (uint32, bool) { return hFunc, name == "sum2" },
+	FaultCounter: hFaults,
 }
 
 // machine is a ppc interpreter set up to run snippets and trampolines.
 type machine struct {
-	cpu   *ppc.CPU
-	sends [][]Value
-	rank  int32
+	cpu     *ppc.CPU
+	sends   [][]Value
+	rank    int32
+	fixups  map[uint32]uint32 // faulting access -> fixup, as the runtime registers them
+	faulted int               // faults recovered through fixups
 }
 
 func newMachine(t testing.TB) *machine {
@@ -43,7 +52,9 @@ func newMachine(t testing.TB) *machine {
 	}
 	must(mem.Map(hCode, 0x100000, ppc.PermR|ppc.PermX))
 	must(mem.Map(hFunc, 0x1000, ppc.PermR|ppc.PermX))
-	must(mem.Map(hVars, 0x1000, ppc.PermR|ppc.PermW))
+	must(mem.Map(hVars, hVarsSize, ppc.PermR|ppc.PermW))
+	must(mem.Map(hData, hDataSize, ppc.PermR|ppc.PermW))
+	must(mem.Map(hRO, hDataSize, ppc.PermR))
 	must(mem.Map(hStackTop-0x10000, 0x10000, ppc.PermR|ppc.PermW))
 	var a asm
 	a.x31(xoAdd, 3, 3, 4)
@@ -69,6 +80,13 @@ func (m *machine) run(t testing.TB, pc uint32) {
 	c.PC = pc
 	for range 1000 {
 		st := c.Run(1 << 20)
+		if st.Kind == ppc.StopFault && st.Fault.Kind == ppc.FaultAccess {
+			if to, ok := m.fixups[st.Fault.PC]; ok {
+				m.faulted++
+				c.PC = to
+				continue
+			}
+		}
 		if st.Kind != ppc.StopSyscall {
 			t.Fatalf("stopped: %v %v at pc 0x%x", st.Kind, st.Fault, c.PC)
 		}
@@ -152,17 +170,89 @@ func sameValue(a, b Value) bool {
 	return a.Bits() == b.Bits()
 }
 
-// goEnv is the reference environment mirroring the machine's initial state.
+// goEnv is the reference environment mirroring the machine's initial state: its memory
+// is a copy of the machine's variable, data and read-only regions.
 type goEnv struct {
-	vars  map[*Var]Value
-	gprs  [32]uint32
-	fprs  [32]float64
-	rank  int32
-	sends [][]Value
+	regions []envRegion
+	gprs    [32]uint32
+	fprs    [32]float64
+	rank    int32
+	sends   [][]Value
+	faults  int
 }
 
-func (e *goEnv) Load(v *Var) Value     { return e.vars[v] }
-func (e *goEnv) Store(v *Var, x Value) { e.vars[v] = x }
+type envRegion struct {
+	base     uint32
+	data     []byte
+	writable bool
+}
+
+// snapshot copies the machine's memory regions into the environment.
+func (e *goEnv) snapshot(t testing.TB, m *machine) {
+	e.regions = nil
+	for _, r := range []struct {
+		base, size uint32
+		w          bool
+	}{{hVars, hVarsSize, true}, {hData, hDataSize, true}, {hRO, hDataSize, false}} {
+		b := make([]byte, r.size)
+		if err := m.cpu.Mem.Read(r.base, b); err != nil {
+			t.Fatal(err)
+		}
+		e.regions = append(e.regions, envRegion{r.base, b, r.w})
+	}
+}
+
+func (e *goEnv) span(addr uint32, n uint32, write bool) []byte {
+	for _, r := range e.regions {
+		if addr >= r.base && uint64(addr-r.base)+uint64(n) <= uint64(len(r.data)) {
+			if write && !r.writable {
+				return nil
+			}
+			return r.data[addr-r.base : addr-r.base+n]
+		}
+	}
+	return nil
+}
+
+func (e *goEnv) fault() {
+	e.faults++
+	b := e.span(hFaults, 4, true)
+	binary.BigEndian.PutUint32(b, binary.BigEndian.Uint32(b)+1)
+}
+
+func (e *goEnv) LoadMem(addr uint32, m MemType) (Value, bool) {
+	b := e.span(addr, m.Size(), false)
+	if b == nil {
+		e.fault()
+		return Value{}, false
+	}
+	return DecodeMem(m, b), true
+}
+
+func (e *goEnv) StoreMem(addr uint32, m MemType, x Value) bool {
+	b := e.span(addr, m.Size(), true)
+	if b == nil {
+		e.fault()
+		return false
+	}
+	copy(b, EncodeMem(m, x))
+	return true
+}
+
+func (e *goEnv) Load(v *Var) Value {
+	x, _ := e.LoadMem(v.Addr, ElemMem(v.T))
+	return x
+}
+func (e *goEnv) Store(v *Var, x Value) { e.StoreMem(v.Addr, ElemMem(v.T), x) }
+func (e *goEnv) Point() int32          { return hPoint }
+func (e *goEnv) Func() int32           { return hFuncID }
+
+// The point identity the test snippets are placed with.
+const (
+	hPoint  = 3
+	hFuncID = 70000
+)
+
 func (e *goEnv) Arg(t Type, i int) Value {
 	switch t {
 	case Int:

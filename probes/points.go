@@ -3,20 +3,24 @@ package probes
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/dpclsh/dpclsh/ppc"
 )
 
 // PointKind says where in a function a point is.
 type PointKind uint8
 
-// Point kinds. PointInsn is an arbitrary instruction boundary (PointAt).
+// Point kinds. PointInsn is an arbitrary instruction boundary (PointAt), PointLine the
+// start of a source line (LinePoints).
 const (
 	PointEntry PointKind = iota
 	PointExit
 	PointCall
 	PointInsn
+	PointLine
 )
 
-var pointKindNames = [...]string{"entry", "exit", "call", "insn"}
+var pointKindNames = [...]string{"entry", "exit", "call", "insn", "line"}
 
 func (k PointKind) String() string {
 	if int(k) < len(pointKindNames) {
@@ -96,7 +100,10 @@ func (b *Program) Points(fn Func, kind PointKind) ([]Point, error) {
 	return out, nil
 }
 
-// PointAt validates an arbitrary instruction boundary as a point.
+// PointAt validates an arbitrary instruction boundary as a point: inside a function, a
+// word the 440 decodes, not inside a lwarx..stwcx. window (the trampoline's stores would
+// break the reservation every time), and not a bclrl (its relocation cannot leave LR
+// right).
 func (b *Program) PointAt(addr uint32) (Point, error) {
 	fn, ok := b.FuncAt(addr)
 	if !ok {
@@ -110,6 +117,9 @@ func (b *Program) PointAt(addr uint32) (Point, error) {
 		return Point{}, err
 	}
 	in := insns[(addr-fn.Addr)/4]
+	if _, err := ppc.Decode(in.word); err != nil {
+		return Point{}, &PointError{Addr: addr, Func: fn.Name, Why: fmt.Sprintf("0x%08x is not a PowerPC 440 instruction (data in the code?)", in.word)}
+	}
 	if in.atomic {
 		return Point{}, &PointError{Addr: addr, Func: fn.Name, Why: "inside a lwarx..stwcx. window"}
 	}

@@ -27,6 +27,9 @@ type Program struct {
 	names map[string]uint32 // every function symbol, aliases included
 	text  []segment
 	lines []lineEntry
+
+	objects map[string]object // data symbols, for Global
+	dwarf   *dwarf.Data       // nil without DWARF
 }
 
 type segment struct {
@@ -40,6 +43,7 @@ type lineEntry struct {
 	addr uint32
 	file string
 	line int
+	stmt bool // a recommended breakpoint location (DWARF is_stmt)
 }
 
 // OpenProgram reads a 32-bit big-endian PowerPC ELF executable: its executable sections,
@@ -70,6 +74,7 @@ func OpenProgram(r io.ReaderAt) (*Program, error) {
 	if err := b.readSymbols(f); err != nil {
 		return nil, err
 	}
+	b.readData(f)
 	if d, err := f.DWARF(); err == nil {
 		b.lines = readLines(d)
 	}
@@ -134,7 +139,7 @@ func readLines(d *dwarf.Data) []lineEntry {
 			for lr.Next(&le) == nil {
 				ent := lineEntry{addr: uint32(le.Address)}
 				if !le.EndSequence && le.File != nil {
-					ent.file, ent.line = le.File.Name, le.Line
+					ent.file, ent.line, ent.stmt = le.File.Name, le.Line, le.IsStmt
 				}
 				out = append(out, ent)
 			}

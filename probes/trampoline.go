@@ -20,6 +20,15 @@ type Trampoline struct {
 	// Resume is where the relocated displaced instruction starts: jumping there runs the
 	// original instruction and continues after the point, without the probes.
 	Resume uint32
+	// Fixups map each snippet access to program memory that may fault to the address
+	// where a node faulting there must resume (the snippet's fixup): the runtime hands
+	// them to the machine's fault redirection.
+	Fixups []Fixup
+}
+
+// Fixup is one faulting-access address and its recovery address.
+type Fixup struct {
+	At, Resume uint32
 }
 
 // Toggle is a snippet's activation word: On runs the snippet, Off jumps over it.
@@ -209,6 +218,12 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 			a.emit(tog.On)
 		} else {
 			a.emit(tog.Off)
+		}
+		start := base + uint32(4*a.pc())
+		for _, f := range c.Faults {
+			for _, at := range f.At {
+				t.Fixups = append(t.Fixups, Fixup{At: start + uint32(4*at), Resume: start + uint32(4*f.Fixup)})
+			}
 		}
 		a.w = append(a.w, c.Words...)
 	}

@@ -4,25 +4,32 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/ppc"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
 // Options describe a job to launch under the tool.
 type Options struct {
-	Exe            string
-	Args           []string
-	Nodes, PerIO   int    // ranks (default 1) and compute nodes per I/O node (default 64)
-	Topology       string // "b:F": fan-out F of the tree nodes above the daemons (default b:16)
+	Exe          string
+	Args         []string
+	Nodes, PerIO int // ranks (default 1) and compute nodes per I/O node (default 64)
+	// Topology shapes the tree above the I/O-node daemons: "b:F" is a balanced tree of
+	// fan-out F (default b:16); any other netreduce generator spec ("b:4^2", "k:2@7",
+	// "g:...") or an MRNet topology file path must have one back-end per I/O node, and
+	// each of its back-ends becomes that I/O node's daemon.
+	Topology string
+	// Costs is the cost model of the tool's processes and links (nil: "default").
+	Costs *Costs
+	// Clocks gives every tool process but the front-end a clock offset, drawn from a
+	// seeded generator (zero value: every clock exact).
+	Clocks         ClockSkew
 	Workdir        string
 	Stdout, Stderr io.Writer
 	Seed           uint64
+	MemoryMB       int // each compute node's memory (default bgl.DefaultMemoryMB, 512)
+	DiskQuotaMB    int // how much the job may grow its workdir's files (default 512)
 	// QuantumNS is how much virtual time the machine runs between checks for packets to
 	// deliver (default DefaultQuantumNS); callbacks run at most this late.
 	QuantumNS uint64
@@ -35,7 +42,7 @@ const DefaultQuantumNS = 10_000
 
 // Layout of the instrumentation region (same addresses on every node).
 const (
-	varArea   = 0x10000 // probe variables and the recursion guard word come first
+	varArea   = 1 << 20 // probe variables, arrays, stacks and the recursion guard word come first
 	trampLign = 16
 )
 
@@ -46,13 +53,14 @@ type App struct {
 	opts    Options
 	Job     *bgl.Job
 	Prog    *probes.Program
-	Net     *netreduce.Network
+	tree    *toolTree
 	daemons []*Daemon
 	region  ppc.Region
 
 	quantum  uint64
 	timeouts int // handles whose waves close on virtual time
 	slots    *probes.Slots
+	faults   faultTable // fault fixups of probe snippets, on every node
 	guard    uint32
 	next     uint32 // next free trampoline address
 	seq      uint64 // command sequence
@@ -63,15 +71,16 @@ type App struct {
 	reused   int
 	// handles by id (the tag their sends carry); ids start at 1.
 	handles []*Handle
+	phases  []*Phase // periodic snippets, in creation order
 
-	// Packets forwarded to the tree, per stream and rank, until the back-end lifts them.
-	pendMu sync.Mutex
-	pend   map[uint32]map[int][]*netreduce.Packet
-	killed map[int]bool // ranks dropped from the tree
+	byStream      map[uint32]*Handle
+	rejected      []Rejected // packets the daemons dropped, for the next batch
+	rejectedTotal int
+	lastCmd       CommandTiming
 
 	started, suspended, terminated, closed bool
 	ended                                  map[int]bgl.Event // exit or fault per rank
-	kills                                  []bgl.Event       // ended ranks not yet dropped from the tree
+	kills                                  []bgl.Event       // ended ranks not yet forgotten by the region
 	events                                 []bgl.Event       // events for the next batch
 }
 
@@ -84,22 +93,21 @@ func Launch(o Options) (*App, error) {
 	if o.PerIO == 0 {
 		o.PerIO = bgl.DefaultPerIO
 	}
-	fan, err := fanout(o.Topology)
-	if err != nil {
-		return nil, err
+	if o.Costs == nil {
+		o.Costs, _ = NamedCosts("default")
 	}
 	prog, err := openProgram(o.Exe)
 	if err != nil {
 		return nil, err
 	}
 	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
-		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed,
-		Progress: o.Progress})
+		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
+		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}
 	a := &App{opts: o, Job: job, Prog: prog, region: job.Image().InstrRegion, points: map[uint32]*pointState{},
-		ended: map[int]bgl.Event{}, pend: map[uint32]map[int][]*netreduce.Packet{}, killed: map[int]bool{},
+		ended: map[int]bgl.Event{}, byStream: map[uint32]*Handle{},
 		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
 	a.quantum = o.QuantumNS
 	if a.quantum == 0 {
@@ -112,24 +120,12 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	a.guard, a.next = g.Addr, a.region.Start+varArea
-	if err := a.buildTree(fan); err != nil {
+	if err := a.buildTree(); err != nil {
 		job.Close()
 		return nil, err
 	}
 	job.OnEvent(a.onEvent)
 	return a, nil
-}
-
-func fanout(topo string) (int, error) {
-	if topo == "" {
-		return 16, nil
-	}
-	f, ok := strings.CutPrefix(topo, "b:")
-	n, err := strconv.Atoi(f)
-	if !ok || err != nil || n < 2 {
-		return 0, fmt.Errorf("runtime: topology %q: want \"b:F\", the fan-out F >= 2 of the tree nodes above the I/O-node daemons", topo)
-	}
-	return n, nil
 }
 
 func openProgram(path string) (*probes.Program, error) {
@@ -145,55 +141,48 @@ func openProgram(path string) (*probes.Program, error) {
 	return p, nil
 }
 
-// buildTree makes the tree (leaves = ranks, level 2 = the I/O-node daemons) and puts a
-// daemon in each I/O node's slot.
-func (a *App) buildTree(fan int) error {
-	topo, err := netreduce.Generate(fmt.Sprintf("bgl:%d:%d:%d", a.opts.Nodes, a.opts.PerIO, fan))
+// buildTree makes the tool's tree (leaves = ranks, level 2 = the I/O-node daemons, the
+// topology's levels above) and puts a daemon in each I/O node's slot.
+func (a *App) buildTree() error {
+	topo, err := jobTopology(a.opts.Topology, a.opts.Nodes, a.opts.PerIO)
 	if err != nil {
-		return fmt.Errorf("runtime: tree: %w", err)
+		return err
 	}
 	a.daemons = make([]*Daemon, a.Job.Partition().IONodes())
 	for i := range a.daemons {
 		a.daemons[i] = NewDaemon(i, a.opts.Nodes, a.region.Contains)
 		a.Job.SetDaemon(i, slot{a, a.daemons[i]})
 	}
-	a.Net, err = netreduce.New(topo, netreduce.Options{Backend: a.backend, ResultQueue: 1 << 17})
-	if err != nil {
-		return fmt.Errorf("runtime: tree: %w", err)
-	}
+	a.tree = newToolTree(topo, a.opts.Costs)
+	a.tree.skewClocks(a.opts.Clocks)
 	return nil
 }
 
-// slot is a daemon as the machine sees it (App.run notices the packets it holds).
+// slot is a daemon as the machine sees it: what it takes from its ranks it pushes up
+// the tree at once.
 type slot struct {
 	a *App
 	d *Daemon
 }
 
-func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) { s.d.Packet(dbg, p) }
+func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) {
+	s.d.Packet(dbg, p)
+	for _, o := range s.d.TakeOutgoing() {
+		s.a.inject(o)
+	}
+	for _, r := range s.d.TakeRejected() {
+		s.a.rejected = append(s.a.rejected, r)
+		s.a.rejectedTotal++
+	}
+}
 
 func (s slot) Event(dbg *bgl.Debug, ev bgl.Event) { s.d.Event(dbg, ev) }
-
-// backend is the leaf end of the tree for rank: on a handle's stream it lifts what the
-// rank's probes sent; on a control stream rank's daemon applies the command to it.
-func (a *App) backend(rank int, p *netreduce.Packet) ([]*netreduce.Packet, error) {
-	if p.Tag == flushTag {
-		return a.lift(rank, p.Stream), nil
-	}
-	if len(p.Values) != 2 {
-		return nil, fmt.Errorf("runtime: control packet with %d values", len(p.Values))
-	}
-	seq, _ := p.Values[0].(int64)
-	text, _ := p.Values[1].(string)
-	io := a.Job.Partition().IONodeOf(rank)
-	ans := a.daemons[io].Handle(a.Job.Debug(io), rank, uint64(seq), text)
-	return []*netreduce.Packet{ans.packet()}, nil
-}
 
 func (a *App) onEvent(ev bgl.Event) {
 	if ev.Kind == bgl.EventExit || ev.Kind == bgl.EventFault {
 		a.ended[ev.Rank] = ev
 		a.kills = append(a.kills, ev)
+		a.tree.Kill(ev.Rank, int64(ev.Time))
 	}
 	a.events = append(a.events, ev)
 	a.Job.Pause()
@@ -236,9 +225,8 @@ func (a *App) Close() error {
 	}
 	a.closed = true
 	for _, h := range a.handles {
-		h.stream.Close()
+		a.tree.Close(h.stream)
 	}
-	a.Net.Close()
 	return a.Job.Close()
 }
 

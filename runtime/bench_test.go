@@ -19,6 +19,11 @@ func BenchmarkFullMachine(b *testing.B) {
 	benchFlow(b, 65536, 64, "b:32", "2")
 }
 
+// BenchmarkFullMachineB16 is the full machine with a b:16 tree above the I/O nodes.
+func BenchmarkFullMachineB16(b *testing.B) {
+	benchFlow(b, 65536, 64, "b:16", "2")
+}
+
 // BenchmarkFlow4096 is the same flow on 4,096 ranks.
 func BenchmarkFlow4096(b *testing.B) {
 	benchFlow(b, 4096, 64, "b:16", "2")

@@ -3,10 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
 )
 
 // Message is one packet of a handle's stream delivered at the front-end.
@@ -22,8 +22,26 @@ type Message struct {
 type Batch struct {
 	Messages []Message
 	Events   []bgl.Event
+	Failures []Failure  // handles whose stream a filter failed, each reported once
+	Rejected []Rejected // packets the daemons dropped (malformed, or not from a probe's code)
 	Reason   bgl.StopReason
 }
+
+// Failure says that a filter at a tree node failed a handle's stream.
+type Failure struct {
+	Handle *Handle
+	Node   string
+	Reason string
+}
+
+// LastCommand is the modeled timing of the last command sent to the daemons.
+func (a *App) LastCommand() CommandTiming { return a.lastCmd }
+
+// Rejected is how many packets the daemons have dropped so far.
+func (a *App) Rejected() int { return a.rejectedTotal }
+
+// Costs is the application's cost model.
+func (a *App) Costs() *Costs { return a.opts.Costs }
 
 // Start releases every rank (the job was launched stopped at its entry).
 func (a *App) Start() error {
@@ -68,9 +86,11 @@ func (a *App) Terminate() error {
 		ev := bgl.Event{Kind: bgl.EventExit, Rank: r, Time: a.Job.Now(), Signal: 9, Status: 128 + 9}
 		a.ended[r] = ev
 		a.kills = append(a.kills, ev)
+		a.tree.Kill(r, int64(ev.Time))
 	}
 	a.terminated = true
-	return a.dropEnded(true)
+	a.dropEnded()
+	return nil
 }
 
 // Status is "created", "running", "suspended", "exited" or "faulted".
@@ -120,9 +140,11 @@ func (a *App) liveRanks(set func(int) bool) []int {
 	return out
 }
 
-// Step advances the machine until virtual time limit (ns), until something was sent or
-// happened, or until ctx is done; then it forwards the daemons' packets up the tree and
-// returns what reached the front-end, in a deterministic order.
+// Step advances the machine until virtual time limit (ns), until something reached the
+// front-end or happened, or until ctx is done; it returns what reached the front-end by
+// then, in arrival order. Once the machine cannot move any more (the job ended, or every
+// live rank is held) the tool's tree runs until it is quiet, so the batch holds the
+// last messages too, at their virtual arrival times.
 func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	if a.closed {
 		return nil, fmt.Errorf("runtime: the application is closed")
@@ -130,219 +152,103 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	b := &Batch{Reason: bgl.StopIdle}
 	if a.started && !a.terminated {
 		b.Reason = a.run(ctx, limit)
-	}
-	if err := a.forward(); err != nil {
-		return nil, err
-	}
-	if err := a.dropEnded(b.Reason == bgl.StopDone || a.Done()); err != nil {
-		return nil, err
-	}
-	if a.timeouts > 0 {
-		// Timeout waves close on the tree's virtual clock: keep it at the machine's.
-		if err := a.barrier(); err != nil {
-			return nil, err
+		for i := 0; a.Done() && b.Reason == bgl.StopPaused && i < 2; i++ {
+			// The last exit paused the machine: let it hand over what is still on the
+			// way from the ranks (it does so once no rank is left).
+			b.Reason = a.Job.RunUntil(^uint64(0))
 		}
 	}
-	msgs, err := a.drain()
-	if err != nil {
-		return nil, err
+	a.dropEnded()
+	until := int64(a.Job.Now())
+	if b.Reason == bgl.StopDone || b.Reason == bgl.StopIdle {
+		a.tree.Quiesce()
+		until = math.MaxInt64
+	} else {
+		a.advanceTree()
 	}
-	b.Messages, b.Events, a.events = msgs, a.events, nil
+	b.Messages, b.Failures = a.drain(until)
+	b.Events, a.events = a.events, nil
+	b.Rejected, a.rejected = a.rejected, nil
 	return b, nil
 }
 
 // run advances the machine in quanta of virtual time until limit, stopping early (at a
-// quantum's end, StopPaused) when a daemon holds packets, an exit or fault event came,
-// or ctx is done. A quantum, not every window, bounds how late a callback runs after its
-// packet reached the I/O node: pausing once per packet would make the tree's barrier the
-// bottleneck.
+// quantum's end, StopPaused) when a message reached the front-end, an exit or fault
+// event came, or ctx is done. The tool's tree advances with the machine, a quantum at a
+// time: a quantum, not every window, bounds how late a callback runs after its message
+// reached the front-end.
 func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
 	stop := context.AfterFunc(ctx, a.Job.Pause)
 	defer stop()
 	for {
-		end := min(limit, a.Job.Now()+a.quantum)
+		end := min(limit, a.Job.Now()+a.quantum, a.phaseDue())
 		r := a.Job.RunUntil(end)
+		if r == bgl.StopTime || r == bgl.StopPaused {
+			a.advanceTree()
+		}
+		if r == bgl.StopTime {
+			a.firePhases()
+		}
 		switch {
 		case r != bgl.StopTime:
 			return r
 		case end == limit:
 			return bgl.StopTime
-		case ctx.Err() != nil || a.holding():
+		case ctx.Err() != nil || a.tree.Ready(int64(a.Job.Now())):
 			return bgl.StopPaused
 		}
 	}
 }
 
-// holding reports whether a daemon holds packets for the tree.
-func (a *App) holding() bool {
-	for _, d := range a.daemons {
-		if d.Holding() {
-			return true
-		}
-	}
-	return false
-}
-
-// flushTag marks the downstream packet that asks each back-end of a handle's stream to
-// send up what its daemon holds for it. The packets then travel the tree behind the
-// request, in the same channels as the barrier that follows, so the barrier finds them
-// processed: the session sees the same waves at the same virtual times on every run.
-const flushTag = netreduce.FirstAppTag + 1
-
-// forward queues what the daemons collected, per stream and rank, and has the tree pull
-// it up: one round per packet a rank holds (a round lifts at most one per rank, so no
-// front-end queue can fill up while nobody reads it).
-func (a *App) forward() error {
-	a.pendMu.Lock()
-	for _, d := range a.daemons {
-		for _, o := range d.TakeOutgoing() {
-			if a.killed[o.Rank] {
-				continue
-			}
-			p := &netreduce.Packet{Tag: netreduce.FirstAppTag, Time: int64(o.Time), Values: o.Values}
-			byRank := a.pend[o.Stream]
-			if byRank == nil {
-				byRank = map[int][]*netreduce.Packet{}
-				a.pend[o.Stream] = byRank
-			}
-			byRank[o.Rank] = append(byRank[o.Rank], p)
-			a.handles[o.Handle-1].sent++
-		}
-	}
-	a.pendMu.Unlock()
-	for {
-		var asked bool
-		for _, h := range a.handles {
-			a.pendMu.Lock()
-			n := len(a.pend[h.stream.ID()])
-			a.pendMu.Unlock()
-			if n == 0 {
-				continue
-			}
-			asked = true
-			if err := h.stream.SendPacket(&netreduce.Packet{Tag: flushTag}); err != nil {
-				return fmt.Errorf("runtime: forward probe %d's packets: %w", h.ID, err)
-			}
-		}
-		if !asked {
-			return nil
-		}
-		if err := a.sync(); err != nil {
-			return err
-		}
+// advanceTree runs the tool's tree up to the machine's clock: every message due before
+// it is handled, and timeout waves that expired close.
+func (a *App) advanceTree() {
+	now := int64(a.Job.Now())
+	a.tree.Advance(now)
+	if a.timeouts > 0 {
+		a.tree.Tick(now)
 	}
 }
 
-// lift hands the tree the next packet back-end rank holds on stream (see forward).
-func (a *App) lift(rank int, stream uint32) []*netreduce.Packet {
-	a.pendMu.Lock()
-	defer a.pendMu.Unlock()
-	byRank := a.pend[stream]
-	q := byRank[rank]
-	if len(q) == 0 {
-		return nil
-	}
-	p := q[0]
-	if len(q) == 1 {
-		delete(byRank, rank)
-		if len(byRank) == 0 {
-			delete(a.pend, stream)
-		}
-	} else {
-		byRank[rank] = q[1:]
-	}
-	return []*netreduce.Packet{p}
+// inject pushes a packet a daemon took from one of its ranks up the tree, counting it
+// as sent by its handle.
+func (a *App) inject(o Outgoing) {
+	h := a.handles[o.Handle-1]
+	h.sent++
+	a.tree.Inject(o.Rank, h.stream, int64(o.Time), o.Values)
 }
 
-// barrier moves the tree's virtual clock to the machine's (closing expired timeout
-// waves) and syncs.
-func (a *App) barrier() error {
-	if err := a.Net.AdvanceTo(int64(a.Job.Now())); err != nil {
-		return fmt.Errorf("runtime: tree: %w", err)
+// dropEnded forgets, in the region's bookkeeping, the ranks that ended since the last
+// step (the tree heard of them when they ended, behind their last packets).
+func (a *App) dropEnded() {
+	if len(a.kills) == 0 {
+		return
 	}
-	return a.sync()
-}
-
-// sync waits for the tree to process everything in flight, then moves what reached the
-// front-end into the handles' queues. The tree's clock stays where it is: a lifted packet
-// is stamped no earlier than it, and must keep the time it reached its I/O node.
-func (a *App) sync() error {
-	if err := a.Net.Sync(); err != nil {
-		return fmt.Errorf("runtime: tree: %w", err)
-	}
-	for _, h := range a.handles {
-		for {
-			p, err := h.stream.TryRecv()
-			if err != nil && h.err == nil {
-				h.err = err
-			}
-			if p == nil {
-				break
-			}
-			h.queue = append(h.queue, p)
-		}
-	}
-	return nil
-}
-
-// dropEnded removes ended ranks from the tree once none of their packets can still be
-// on the way (one tree latency after the end), so their waves close without them. It
-// waits until the front-end has heard of every loss, then for the tree to be quiet: the
-// waves the losses closed are then at the front-end.
-func (a *App) dropEnded(all bool) error {
-	now := a.Job.Now()
-	kept := a.kills[:0]
-	var dropped []int
+	ranks := make([]int, 0, len(a.kills))
 	for _, ev := range a.kills {
-		if !all && ev.Time+bgl.TreeLatencyNS > now {
-			kept = append(kept, ev)
+		ranks = append(ranks, ev.Rank)
+	}
+	a.kills = a.kills[:0]
+	a.forget(ranks)
+}
+
+// drain turns what reached the front-end by virtual time until into messages (by
+// arrival time, then handle, then rank, keeping each stream's own order) and stream
+// failures into failed handles.
+func (a *App) drain(until int64) ([]Message, []Failure) {
+	pkts, faults := a.tree.Take(until)
+	var out []Message
+	for _, p := range pkts {
+		h := a.byStream[p.Stream]
+		if h == nil {
 			continue
 		}
-		if err := a.Net.Kill(ev.Rank); err != nil {
-			return fmt.Errorf("runtime: drop rank %d from the tree: %w", ev.Rank, err)
+		out = append(out, Message{Handle: h, Values: p.Values, Rank: int(p.Src), Count: int(p.Count), Time: uint64(p.Time)})
+		h.delivered += int(p.Count)
+		if h.delivered == int(p.Count) {
+			h.first = uint64(p.Time)
 		}
-		a.killed[ev.Rank] = true
-		dropped = append(dropped, ev.Rank)
-	}
-	a.kills = kept
-	if len(dropped) == 0 {
-		return nil
-	}
-	a.forget(dropped)
-	for !a.allLost(dropped) {
-		if err := a.sync(); err != nil {
-			return err
-		}
-	}
-	// A tree node left without live ranks leaves its parent's waves by itself
-	// (netreduce), so one more barrier brings the waves the losses closed to the
-	// front-end.
-	return a.sync()
-}
-
-func (a *App) allLost(ranks []int) bool {
-	lost := map[int]bool{}
-	for _, r := range a.Net.Lost() {
-		lost[r] = true
-	}
-	for _, r := range ranks {
-		if !lost[r] {
-			return false
-		}
-	}
-	return true
-}
-
-// drain turns the queued packets into messages: by virtual time, then handle, then rank,
-// keeping each stream's own order.
-func (a *App) drain() ([]Message, error) {
-	var out []Message
-	for _, h := range a.handles {
-		for _, p := range h.queue {
-			out = append(out, Message{Handle: h, Values: p.Values, Rank: int(p.Src), Count: int(p.Count), Time: uint64(p.Time)})
-			h.delivered += int(p.Count)
-		}
-		h.queue = h.queue[:0]
+		h.last = uint64(p.Time)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		x, y := out[i], out[j]
@@ -354,42 +260,42 @@ func (a *App) drain() ([]Message, error) {
 		}
 		return x.Rank < y.Rank
 	})
-	return out, nil
+	var fails []Failure
+	for _, f := range faults {
+		h := a.byStream[f.Stream]
+		if h == nil || h.state == "failed" {
+			continue
+		}
+		h.fail(f.Node, f.Text)
+		fails = append(fails, Failure{Handle: h, Node: f.Node, Reason: f.Text})
+	}
+	return out, fails
 }
 
-// command multicasts c to the daemons serving ranks, on a control stream over exactly
-// those ranks (so only the covering subtree sees it), and returns the reduced answer.
+// command applies c to ranks: once to each daemon that serves some of them (the
+// covering subtree), as a typed value, and returns the merged answer. The command takes
+// effect at the machine's current virtual time; its modeled latency through the tree is
+// recorded (LastCommand).
 func (a *App) command(c *Command, ranks []int) (*Answer, error) {
 	if len(ranks) == 0 {
 		return &Answer{}, nil
 	}
 	a.seq++
 	c.Seq = a.seq
-	c.Ranks = netreduce.RankSpec(ranks)
-	text, err := c.Encode()
-	if err != nil {
-		return nil, err
+	sum := &Answer{}
+	part := a.Job.Partition()
+	perIO := map[int]int{}
+	for i := 0; i < len(ranks); {
+		io := part.IONodeOf(ranks[i])
+		j := i
+		for j < len(ranks) && part.IONodeOf(ranks[j]) == io {
+			j++
+		}
+		sum.Merge(a.daemons[io].HandleAll(a.Job.Debug(io), c, ranks[i:j]))
+		perIO[io] += j - i
+		i = j
 	}
-	comm, err := a.Net.Communicator(ranks)
-	if err != nil {
-		return nil, fmt.Errorf("runtime: %s: %w", c.Op, err)
-	}
-	s, err := a.Net.NewStream(comm, netreduce.StreamConfig{Up: &netreduce.FilterSpec{Name: AnswerFilter}, Sync: netreduce.WaitForAll})
-	if err != nil {
-		return nil, fmt.Errorf("runtime: %s: %w", c.Op, err)
-	}
-	defer s.Close()
-	if err := s.SendPacket(&netreduce.Packet{Tag: netreduce.FirstAppTag, Values: []any{int64(c.Seq), text}}); err != nil {
-		return nil, fmt.Errorf("runtime: %s: %w", c.Op, err)
-	}
-	p, err := s.Recv(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("runtime: %s: %w", c.Op, err)
-	}
-	ans, err := answerOf(p)
-	if err != nil {
-		return nil, err
-	}
-	a.released(ans.Freed)
-	return ans, nil
+	a.lastCmd = a.tree.CommandTiming(c.Op, perIO)
+	a.released(sum.Freed)
+	return sum, nil
 }

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -40,16 +40,14 @@ type Outgoing struct {
 
 // Daemon is the tool daemon of one I/O node (the mutator of the BG/L paper): it applies
 // commands to the compute nodes it serves through their debug interface, and forwards
-// what probes send. It is a state machine: commands and packets in, answers and
-// outgoing packets out; the caller owns goroutines and the tree.
+// what probes send. It is a state machine: commands (typed values) and packets in,
+// answers and outgoing packets out; the caller owns the tree.
 type Daemon struct {
 	IONode int
 	size   int // ranks in the job (rank specs are over [0, size))
 	inReg  func(uint32) bool
 
 	mu       sync.Mutex
-	seq      uint64 // the command decoded last, cached for the node's other ranks
-	cmd      *Command
 	handles  map[uint32]*handleRanks
 	placed   map[int]map[uint32]span // rank -> point -> its trampoline
 	unlinked map[int][]span          // rank -> trampolines unlinked, not yet freed
@@ -57,11 +55,19 @@ type Daemon struct {
 	streams  map[uint32]uint32       // handle -> stream
 	images   map[string][]byte       // trampoline bytes per (plan, toggles) of the command
 	out      []Outgoing
-	stray    int // packets whose tag names no handle this daemon knows
+	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
+	rejected []Rejected
+}
+
+// codeSpan is a trampoline on one node and the handles whose snippets it holds: only
+// their sends may come from inside it.
+type codeSpan struct {
+	span
+	handles []uint32
 }
 
 type handleRanks struct {
-	ranks  *netreduce.RankSet
+	ranks  *contexts.Set
 	active bool
 }
 
@@ -70,24 +76,17 @@ type handleRanks struct {
 func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
 	return &Daemon{IONode: io, size: size, inReg: inRegion, handles: map[uint32]*handleRanks{},
 		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
-		streams: map[uint32]uint32{}}
+		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}}
 }
 
-// decode returns the command of a control packet, decoding it once per daemon.
-func (d *Daemon) decode(seq uint64, text string) (*Command, error) {
-	if d.cmd != nil && d.seq == seq {
-		return d.cmd, nil
-	}
-	c, err := DecodeCommand(text)
-	if err != nil {
-		return nil, err
-	}
+// prepare takes in what a command says about handles (which ranks each covers, whether
+// it is active, its stream), once per command.
+func (d *Daemon) prepare(c *Command) error {
 	for _, h := range c.Handles {
-		rs, err := netreduce.ParseRankSpec(h.Ranks, d.size)
-		if err != nil {
-			return nil, fmt.Errorf("runtime: daemon %d: handle %d: %w", d.IONode, h.Handle, err)
+		if h.Ranks == nil || h.Ranks.Size() != d.size {
+			return fmt.Errorf("runtime: daemon %d: handle %d: no rank set over the job's %d ranks", d.IONode, h.Handle, d.size)
 		}
-		d.handles[h.Handle] = &handleRanks{ranks: rs, active: h.Active}
+		d.handles[h.Handle] = &handleRanks{ranks: h.Ranks, active: h.Active}
 		d.streams[h.Handle] = h.Stream
 	}
 	if c.Op == OpToggle {
@@ -98,20 +97,37 @@ func (d *Daemon) decode(seq uint64, text string) (*Command, error) {
 	if c.Exec != nil {
 		d.streams[c.Exec.Handle] = c.Exec.Stream
 	}
-	d.seq, d.cmd = seq, c
 	d.images = map[string][]byte{}
-	return c, nil
+	return nil
 }
 
-// Handle applies the command carried by a control packet (seq, text) to one rank and
-// answers for it.
-func (d *Daemon) Handle(m Machine, rank int, seq uint64, text string) *Answer {
+// HandleAll applies command c to the daemon's ranks among ranks (the command reaches the
+// daemon once, whatever the number of its ranks) and answers for all of them.
+func (d *Daemon) HandleAll(m Machine, c *Command, ranks []int) *Answer {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	c, err := d.decode(seq, text)
-	if err != nil {
-		return failed(rank, err)
+	sum := &Answer{}
+	if _, ok := opNames[c.Op]; !ok {
+		err := fmt.Errorf("runtime: daemon %d: unknown command op %d", d.IONode, c.Op)
+		for _, r := range ranks {
+			sum.Merge(failed(r, err))
+		}
+		return sum
 	}
+	if err := d.prepare(c); err != nil {
+		for _, r := range ranks {
+			sum.Merge(failed(r, err))
+		}
+		return sum
+	}
+	for _, r := range ranks {
+		sum.Merge(d.handle1(m, c, r))
+	}
+	return sum
+}
+
+// handle1 applies c to one rank and answers for it.
+func (d *Daemon) handle1(m Machine, c *Command, rank int) *Answer {
 	if err := d.apply(m, c, rank); err != nil {
 		return failed(rank, err)
 	}
@@ -173,7 +189,7 @@ func (d *Daemon) apply(m Machine, c *Command, rank int) error {
 // covers reports whether handle h covers rank (and so whether its toggle may be on).
 func (d *Daemon) covers(h uint32, rank int) (in, active bool) {
 	hr := d.handles[h]
-	if hr == nil || rank >= hr.ranks.Universe() || !hr.ranks.Contains(rank) {
+	if hr == nil || !hr.ranks.Contains(rank) {
 		return false, false
 	}
 	return true, hr.active
@@ -200,6 +216,7 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 				return err
 			}
 			pl[p.Addr] = span{p.Base, uint32(len(image))}
+			d.own(rank, span{p.Base, uint32(len(image))}, toggleHandles(p)...)
 		} else if had {
 			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Orig)); err != nil {
 				return err
@@ -291,6 +308,9 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 		freed = append(freed, s.base)
 	}
 	d.unlinked[rank] = kept
+	for _, base := range freed {
+		delete(d.code[rank], base)
+	}
 	return freed
 }
 
@@ -319,4 +339,36 @@ func wordBytes(ws ...uint32) []byte {
 		binary.BigEndian.PutUint32(b[4*i:], w)
 	}
 	return b
+}
+
+// own records that the trampoline s on rank holds the snippets of handles.
+func (d *Daemon) own(rank int, s span, handles ...uint32) {
+	m := d.code[rank]
+	if m == nil {
+		m = map[uint32]codeSpan{}
+		d.code[rank] = m
+	}
+	m[s.base] = codeSpan{s, handles}
+}
+
+// owns reports whether pc on rank lies in a trampoline holding handle's code.
+func (d *Daemon) owns(rank int, pc, handle uint32) bool {
+	for _, c := range d.code[rank] {
+		if c.contains(pc) {
+			for _, h := range c.handles {
+				if h == handle {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func toggleHandles(p *PointPlan) []uint32 {
+	hs := make([]uint32, 0, len(p.Toggles))
+	for _, t := range p.Toggles {
+		hs = append(hs, t.Handle)
+	}
+	return hs
 }

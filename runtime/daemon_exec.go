@@ -19,6 +19,15 @@ func (d *Daemon) execute(m Machine, c *Command, rank int) error {
 	if err != nil {
 		return err
 	}
+	if old := d.pending[rank]; old != nil {
+		if old.plan.Handle == c.Exec.Handle {
+			// A phase fired again while its last firing still waits for this blocked
+			// rank: merge the two. Nothing is written; the piece is free at once.
+			d.unlinked[rank] = append(d.unlinked[rank], span{c.Exec.Base, 4})
+			return nil
+		}
+		return fmt.Errorf("a one-shot snippet of probe %d still waits for this rank to return from a call", old.plan.Handle)
+	}
 	if st.State == "blocked" {
 		return d.defer1(m, c.Exec, rank, st.PC)
 	}
@@ -124,6 +133,7 @@ func (d *Daemon) redirect(m Machine, x *ExecutePlan, rank int) error {
 	}
 	// Nothing branches to a one-shot trampoline: it is free once the node has left it.
 	d.unlinked[rank] = append(d.unlinked[rank], span{x.Base, tr.Size()})
+	d.own(rank, span{x.Base, tr.Size()}, x.Handle)
 	return nil
 }
 
@@ -132,14 +142,24 @@ func beWord(b []byte) uint32 {
 }
 
 // Packet takes what a probe on one of the daemon's nodes sent (an ais_send packet) and
-// queues it for the tree on its handle's stream.
+// queues it for the tree on its handle's stream. Only the handle's own code may send on
+// its stream: a packet whose sc lies outside every trampoline holding that handle's
+// snippet (the program calling the hypercall itself), or that does not decode, is
+// dropped and reported (Rejected), never forwarded.
 func (d *Daemon) Packet(_ *bgl.Debug, p bgl.Packet) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	tag, vals, err := probes.DecodeSend(p.Data)
 	stream, ok := d.streams[tag]
-	if err != nil || !ok {
-		d.stray++
+	switch {
+	case err != nil:
+		d.reject(p, fmt.Sprintf("malformed packet: %v", err))
+		return
+	case !ok:
+		d.reject(p, fmt.Sprintf("packet for probe %d, which this daemon does not know", tag))
+		return
+	case !d.owns(p.Rank, p.PC, tag):
+		d.reject(p, fmt.Sprintf("packet for probe %d sent from outside its code", tag))
 		return
 	}
 	values := make([]any, len(vals))
@@ -193,9 +213,24 @@ func (d *Daemon) Holding() bool {
 	return len(d.out) > 0
 }
 
-// Stray is the number of packets that named no known handle.
-func (d *Daemon) Stray() int {
+// Rejected is a packet a daemon dropped: malformed, for an unknown probe, or not sent
+// by the probe's own code.
+type Rejected struct {
+	Rank   int
+	PC     uint32
+	Time   uint64
+	Reason string
+}
+
+func (d *Daemon) reject(p bgl.Packet, why string) {
+	d.rejected = append(d.rejected, Rejected{Rank: p.Rank, PC: p.PC, Time: p.Time, Reason: why})
+}
+
+// TakeRejected returns and clears the packets dropped since the last call.
+func (d *Daemon) TakeRejected() []Rejected {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.stray
+	r := d.rejected
+	d.rejected = nil
+	return r
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/contexts"
+	"github.com/dpclsh/dpclsh/probes"
 )
 
 // twin is a plain Machine: word-addressed memory per rank, registers, states.
@@ -71,15 +72,7 @@ func (m *twin) ClearBreakpoint(r int, a uint32) error { return nil }
 func send(t *testing.T, d *Daemon, m Machine, c *Command, seq uint64, ranks ...int) *Answer {
 	t.Helper()
 	c.Seq = seq
-	text, err := c.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := &Answer{}
-	for _, r := range ranks {
-		sum.Merge(d.Handle(m, r, seq, text))
-	}
-	return sum
+	return d.HandleAll(m, c, ranks)
 }
 
 // TestDaemonProtocol drives one daemon through install, activate, a second probe at the
@@ -90,7 +83,7 @@ func TestDaemonProtocol(t *testing.T) {
 	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
 	m.WriteMem(0, point, wordBytes(orig))
 	m.WriteMem(1, point, wordBytes(orig))
-	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: "0-1"}
+	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: ranks(t, "0-1")}
 	plan1 := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f000, Base: base1, Words: []uint32{1, 2, 3},
 		Toggles: []ToggleWord{{Handle: 1, Addr: base1 + 4, On: 0x60000000, Off: 0x48000008}}}
 	a := send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan1}, Handles: []HandleRanks{h1}}, 1, 0, 1)
@@ -108,7 +101,7 @@ func TestDaemonProtocol(t *testing.T) {
 		t.Fatalf("toggle not on: %#x", m.word(1, base1+4))
 	}
 	// A second probe on rank 1 only: a new trampoline; rank 0 keeps handle 1 alone.
-	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: "1"}
+	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: ranks(t, "1")}
 	plan2 := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f100, Base: base2, Words: []uint32{9, 9, 9, 9},
 		Toggles: []ToggleWord{{1, base2 + 4, 0x60000000, 0x48000008}, {2, base2 + 8, 0x60000000, 0x4800000c}}}
 	a = send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan2}, Handles: []HandleRanks{h1, h2}}, 3, 0, 1)
@@ -152,48 +145,8 @@ func TestDaemonFailuresAndReads(t *testing.T) {
 	if err := a.Err("write"); err == nil || !strings.Contains(err.Error(), "1 of 2 ranks failed: rank 2: process has exited") {
 		t.Fatalf("summary %v", err)
 	}
-	if d.Handle(m, 0, 9, "{bad json").Failed[0] == "" {
+	if !strings.Contains(d.HandleAll(m, &Command{Op: 99}, []int{0}).Failed[0], "unknown command op 99") {
 		t.Fatal("a bad command must fail the rank")
-	}
-}
-
-// TestAnswerReduction checks the tree filter against merging answers one by one.
-func TestAnswerReduction(t *testing.T) {
-	parts := []*Answer{{Done: 3, Freed: map[uint32][]int{0x100: {1, 5}}}, {Freed: map[uint32][]int{0x100: {2, 9}, 0x200: {4}}}, {Done: 1, Failed: map[int]string{7: "why\tnot"}},
-		{Failed: map[int]string{2: "x"}, Data: map[int][]byte{4: {0, 1, '\t'}}}}
-	var wave []*netreduce.Packet
-	want := &Answer{}
-	for _, p := range parts {
-		pk := p.packet()
-		pk.Count = 1
-		wave = append(wave, pk)
-		want.Merge(p)
-	}
-	out, err := answerReducer{}.Filter(wave)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := answerOf(out[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, want) || out[0].Count != int32(len(parts)) {
-		t.Fatalf("reduced %+v, want %+v", got, want)
-	}
-}
-
-func TestCommandRoundTrip(t *testing.T) {
-	c := &Command{Op: OpPatch, Seq: 3, Ranks: "0-7", Points: []PointPlan{{Addr: 4, Words: []uint32{1}}}}
-	text, err := c.Encode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := DecodeCommand(text)
-	if err != nil || !reflect.DeepEqual(back, c) {
-		t.Fatalf("%+v %v", back, err)
-	}
-	if _, err := DecodeCommand(`{"Op":99}`); err == nil || !strings.Contains(err.Error(), "unknown op 99") {
-		t.Fatalf("bad op: %v", err)
 	}
 }
 
@@ -220,4 +173,57 @@ func TestSuccessors(t *testing.T) {
 			t.Errorf("%s (%#x): %#x, want %#x", tc.name, tc.w, got, tc.want)
 		}
 	}
+}
+
+// sendBytes encodes what a probe's send of one int carries: tag, count, one record.
+func sendBytes(tag uint32, v int32) []byte {
+	b := make([]byte, probes.SendHeaderSize+probes.SendRecordSize)
+	binary.BigEndian.PutUint32(b, tag)
+	binary.BigEndian.PutUint32(b[4:], 1)
+	rec := b[probes.SendHeaderSize:]
+	binary.BigEndian.PutUint32(rec, probes.SendInt)
+	binary.BigEndian.PutUint64(rec[8:], uint64(uint32(v)))
+	return b
+}
+
+// TestDaemonDropsForgedPackets: only a handle's own trampoline may send on its stream;
+// the program calling ais_send itself, a packet for a probe the rank does not carry,
+// and a malformed packet are dropped and reported.
+func TestDaemonDropsForgedPackets(t *testing.T) {
+	const point, orig, base = 0x1000, 0x7c0802a6, 0x20000
+	m := newTwin(0, 1)
+	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
+	m.WriteMem(0, point, wordBytes(orig))
+	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: ranks(t, "0")}
+	plan := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f000, Base: base, Words: []uint32{1, 2, 3},
+		Toggles: []ToggleWord{{Handle: 1, Addr: base + 4, On: 0x60000000, Off: 0x48000008}}}
+	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: ranks(t, "1")}
+	send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan}, Handles: []HandleRanks{h1, h2}}, 1, 0)
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(1, 5)})
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)})   // the program itself
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(2, 7)}) // probe 2 has no code here
+	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: []byte{1, 2, 3}})
+	out := d.TakeOutgoing()
+	if len(out) != 1 || out[0].Handle != 1 || out[0].Values[0] != int64(5) {
+		t.Fatalf("forwarded %+v", out)
+	}
+	rej := d.TakeRejected()
+	want := []string{"sent from outside its code", "probe 2 sent from outside", "malformed packet"}
+	if len(rej) != len(want) {
+		t.Fatalf("rejected %+v", rej)
+	}
+	for i, w := range want {
+		if !strings.Contains(rej[i].Reason, w) || rej[i].Rank != 0 {
+			t.Errorf("rejection %d: %+v, want %q", i, rej[i], w)
+		}
+	}
+}
+
+func ranks(t *testing.T, spec string) *contexts.Set {
+	t.Helper()
+	s, err := contexts.Parse(8, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

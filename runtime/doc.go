@@ -25,57 +25,95 @@
 // The front-end (App) compiles each probe expression once (one Target per handle: the
 // handle's id is the tag its sends carry), lays out every trampoline at one address of
 // the instrumentation region, the same on every node, and turns install, activate,
-// deactivate, remove, execute, suspend and resume into Commands. A command travels down a
-// control stream of the tree whose communicator is exactly the live ranks it concerns, so
-// only the covering subtree sees it; at the leaves each rank's daemon applies it through
-// the I/O node's debug interface and answers; the answers are reduced on the way up by
-// the AnswerFilter (ranks done, failed ranks with their reasons, trampolines freed), so
-// the front-end gets one answer per command.
+// deactivate, remove, execute, suspend and resume into Commands: typed values, never
+// encoded in-process. A command reaches each daemon whose ranks it concerns once (the
+// covering subtree), which applies it to those ranks through the I/O node's debug
+// interface and answers for them; the answers merge into one (ranks done, failed ranks
+// with their reasons, trampolines freed).
 //
-// The Daemon is a state machine: Handle(machine, rank, command) in, Answer out; Packet
-// in, Outgoing out. It never starts a goroutine and is tested with a plain twin of the
-// debug interface. It decodes a command once and reuses it for its other ranks. A patch
-// writes, per rank, the point's new trampoline with each snippet's toggle on only when its
-// handle covers the rank and is active; points where no handle covers the rank keep (or
-// get back) their original word. Replaced trampolines are unlinked and freed (zero-filled)
-// by the next patch that finds no PC, LR, saved return address or trampoline-saved LR of
-// the node inside them.
+// The Daemon is a state machine: HandleAll(machine, command, ranks) in, Answer out;
+// Packet in, Outgoing out. It never starts a goroutine and is tested with a plain twin
+// of the debug interface. A patch writes, per rank, the point's new trampoline with each
+// snippet's toggle on only when its handle covers the rank and is active; points where
+// no handle covers the rank keep (or get back) their original word. Replaced trampolines
+// are unlinked and freed (zero-filled) by the next patch that finds no PC, LR, saved
+// return address or trampoline-saved LR of the node inside them.
+//
+// # The tool's tree inside the simulation
+//
+// The tree's leaves are the ranks, level 2 the I/O-node daemons, then the comm nodes of
+// the topology, then the front-end (toolTree). Every tool process is netreduce's pure
+// Node plus a virtual clock; the tree steps them synchronously, etcd-raft style (step a
+// message, take the Node's output, apply it), in the order (virtual time, priority,
+// sequence), on the goroutine that drives the machine. A probe's ais_send packet
+// reaches its I/O node one collective-network latency after the send (the machine's);
+// the daemon decodes it and pushes it up at once: it enters the daemon's Node, whose
+// stream filter runs there, and what comes out travels to the parent. Each hop costs
+// what the cost model (Costs, costs.go, with the sources of its numbers) says: a receive
+// cost per packet plus per byte, a filter call and per-value cost when the stream has
+// a filter, a forward cost per packet sent, link latency and bandwidth; a process busy
+// with one packet delays the next (queueing), and links are FIFO. Nothing is buffered
+// at the front-end and lifted; there are no barriers.
 //
 // # Time and order
 //
 // The machine advances only inside Step, in quanta of virtual time (Options.QuantumNS,
-// 10 µs by default). A probe's ais_send packet reaches the I/O node's slot one tree
-// latency later and waits in the daemon; at the end of the quantum Step forwards the daemons' packets to the tree in I/O-node
-// order (BackendSend, as the rank's back-end), waits for the tree to process them with its
-// virtual clock moved to the machine's (Network.AdvanceTo, a barrier), and returns what
-// reached the front-end sorted by (packet time, handle, rank), keeping each stream's own
-// order. Callbacks therefore run with the machine paused at the window where their message
-// completed (at most one quantum after it), and a script's output does not depend on
-// GOMAXPROCS or host load. Exit and fault events stop the machine at their window's end.
+// 10 us by default); after each quantum the tree handles every message due before the
+// machine's clock, and Step returns (StopPaused) as soon as something reached the
+// front-end. Message.Time is the virtual time it reached the front-end (after the
+// front-end's own cost); messages are delivered once the machine's clock has passed it,
+// sorted by (time, handle, rank). When the machine cannot move any more (the job ended,
+// or every live rank is held) the tree runs until it is quiet, so the last messages
+// arrive at virtual times after the job's end. Callbacks therefore run with the machine
+// paused at most one quantum after their message arrived, and a script's output does
+// not depend on GOMAXPROCS or host load. Exit and fault events stop the machine at
+// their window's end.
 //
 // # Choices where DESIGN.md is silent
 //
-//   - The tree: netreduce's bgl:N:PER_IO:F generator; Options.Topology "b:F" sets F.
-//   - Ended ranks leave the tree (Network.Kill) one tree latency after their exit or fault
-//     event, when none of their packets can still be on the way, so open waves close with
-//     the ranks that sent (Message.Count). A tree node all of whose ranks have ended
-//     (all of an I/O node's ranks, say) then leaves its parent's waves by itself, as
-//     netreduce does for any node without a live child. Terminate holds the live ranks for
-//     good and
-//     counts them as killed by signal 9.
-//   - Handle stats: Sent counts packets forwarded into the tree, Delivered the ranks'
-//     packets merged into delivered messages; they are equal once every wave has closed.
-//     A probe removed while some of its ranks are ahead by one send leaves a partial wave
-//     that closes when those ranks end.
-//   - Message.Time is when the message's (last) packet reached its I/O node; the tree
-//     adds no latency of its own (netreduce leaves stamping to its driver).
+//   - The tree above the daemons: Options.Topology "b:F" (default b:16) is netreduce's
+//     bgl:N:PER_IO:F generator; any other generator spec or an MRNet topology file must
+//     have one back-end per I/O node, and the I/O nodes' ranks are grafted under them
+//     (netreduce.Graft).
+//   - Commands take effect at the machine's current virtual time (the machine is paused
+//     while the session acts); their modeled latency through the tree, down to the last
+//     daemon and back with the merged answer, is computed by the same cost model
+//     (CommandTiming, App.LastCommand) rather than delaying their effect.
+//   - Ended ranks leave the tree through their daemon (Node's Died message) one
+//     collective-network latency after their exit or fault, behind every packet they sent,
+//     so open waves close with the ranks that sent (Message.Count). A tree node all of
+//     whose ranks have ended then leaves its parent's waves by itself, as netreduce does
+//     for any node without a live child. When the last rank ends, the machine still hands
+//     the daemons what its ranks sent just before (a probe on _exit delivers). Terminate
+//     holds the live ranks for good and counts them as killed by signal 9.
+//   - Handle stats: Sent counts packets as their daemon takes them from the machine (all
+//     of them: the machine delivers every packet sent before a rank ended), Delivered the
+//     ranks' packets merged into delivered messages; they are equal once every wave has
+//     closed, unless a filter failed the stream. First and Last are the virtual arrival
+//     times of the first and last message, Busy the front-end's time on the stream.
+//   - A filter error fails its handle only: the Node marks the stream failed on the way
+//     up and the front-end gets the fault once; the handle turns "failed", FailedAt
+//     names the tree node ("daemon of I/O node 3", "comm node 1", "front-end") and why,
+//     and the Batch reports it once (Batch.Failures). The job and other handles go on.
+//   - Clocks (Options.Clocks): each daemon and comm node may get a seeded offset; a
+//     process stamps what it receives with its own clock (Packet.Time as a filter sees
+//     it), the front-end's clock is the reference, App.TreeNodes gives the truth. With
+//     offsets, timeout waves at a node also run on its clock.
+//   - Only a handle's own code sends on its stream: the machine gives each ais_send
+//     packet the address of its sc, and the daemon forwards it only when that address
+//     lies in a trampoline (or one-shot trampoline) holding the handle's snippet on that
+//     rank. Other packets (the program calling the hypercall itself, a probe the rank
+//     does not carry, a malformed packet) are dropped, counted (App.Rejected) and
+//     reported in the batch (Batch.Rejected); the stream goes on.
 //   - Execute writes, per rank, a trampoline for the instruction the rank will execute
 //     next (same address on every node, contents per node since the displaced instruction
 //     differs), and points the PC there; a rank blocked in a call gets a breakpoint at its
 //     resume address and runs the snippet when the call returns.
 //   - An entry that is also a loop head inside its function gets the loop's branches
 //     redirected (probes.BuildRedirect) to its trampoline's Resume, rebuilt with it, so
-//     the entry probes fire once per call.
+//     the entry probes fire once per call. Every piece, redirects included, is built at
+//     the address alloc returns (a reused piece as often as fresh memory): building first
+//     and allocating after once put a redirect where the next trampoline then went.
 //   - Trampoline memory: the front-end knows, per piece, which ranks hold it (placed, or
 //     unlinked and not yet freed) and whether a point still branches to it; daemons free
 //     pieces on every command they carry out, answers say which, ended ranks drop out,
@@ -83,5 +121,14 @@
 //     unlinked from the start and freed once its node has left it.
 //   - Execute on a blocked rank arms breakpoints on every successor of the instruction it
 //     resumes at (a node resuming at a breakpoint would run past it).
-//   - The tree runs in-process (netreduce.InProcess); its internal nodes are goroutines.
+//   - Probe data: app arrays and stacks are slots of the variable window (the same address
+//     on every node); ReadValues and SumCounter read them back through the debug
+//     interface, after a rank ended too. Each point's trampoline gets the handle's code
+//     with point() and func() filled in for that point (Code.ForPoint), so the size
+//     planned does not change. Code that touches program memory gets a per-process fault
+//     counter slot (Stats.Faults sums it over the handle's ranks) and its trampolines'
+//     fixups are registered, identically, on every I/O node's fault redirection when the
+//     trampoline is planned (Job.Exec while the machine stands still), replacing what the
+//     same region bytes held before; a one-shot snippet's fixups are computed from the
+//     trampoline layout the daemons will build.
 package runtime

@@ -17,33 +17,44 @@ type Handle struct {
 	ctx     *contexts.Set
 	points  []probes.Point
 	code    *probes.Code
-	stream  *netreduce.Stream
+	stream  uint32 // its stream in the tool's tree
 	state   string
 	active  bool
 	oneShot bool
 	expect  []int // a one-shot probe's ranks: it is done once each has sent or ended
 
-	queue     []*netreduce.Packet
-	err       error
-	sent      int
-	delivered int
-	ranks     int
-	failed    map[int]string
+	err         error
+	sent        int
+	delivered   int
+	ranks       int
+	failed      map[int]string
+	failedAt    map[string]string // tree node -> why its filter failed the stream
+	first, last uint64            // virtual arrival of the first and last message
+
+	faultAddr  uint32         // the per-process fault counter of code that touches program memory
+	pointIndex map[uint32]int // point address -> index in the list installed on
 }
 
 // InstallOptions say where a probe goes and how its data is aggregated.
 type InstallOptions struct {
 	Context *contexts.Set         // nil: every rank
 	Filter  *netreduce.FilterSpec // nil: one message per rank per firing
-	Sync    string                // with a filter: "waitforall" (default), "timeout", "dontwait"
+	Sync    contexts.Sync         // with a filter: waitforall (the default, ""), timeout, dontwait
 	Timeout time.Duration         // virtual, with sync timeout
 }
 
-// Stats is a handle's accounting: packets sent into the tree and ranks' packets
-// delivered (aggregated messages count every rank merged in), ranks done, failures.
+// Stats is a handle's accounting: packets its ranks sent (counted as their daemons took
+// them) and ranks' packets delivered (aggregated messages count every rank merged in),
+// ranks done, failures by rank (install) and by tree node (filters), the virtual
+// arrival times of the first and last message at the front-end, the front-end's
+// virtual time spent on the handle's stream, and faulting accesses to program memory
+// its snippet recovered from (over its ranks).
 type Stats struct {
 	Sent, Delivered, Ranks int
 	Failed                 map[int]string
+	FailedAt               map[string]string
+	First, Last, Busy      uint64
+	Faults                 int
 }
 
 // State is "installed", "active", "removed" or "failed"; a one-shot probe (Execute) is
@@ -71,7 +82,26 @@ func (h *Handle) oneShotDone() bool {
 
 // Stats returns the handle's accounting.
 func (h *Handle) Stats() Stats {
-	return Stats{Sent: h.sent, Delivered: h.delivered, Ranks: h.ranks, Failed: h.failed}
+	return Stats{Sent: h.sent, Delivered: h.delivered, Ranks: h.ranks, Failed: h.failed, FailedAt: h.failedAt,
+		First: h.first, Last: h.last, Busy: uint64(h.app.tree.feBusy[h.stream]), Faults: h.faultCount()}
+}
+
+// fail marks the handle failed: a filter at tree node failed its stream.
+func (h *Handle) fail(node, why string) {
+	h.state = "failed"
+	h.failedAt[node] = why
+	h.err = &FilterFailure{Handle: h.ID, Node: node, Reason: why}
+}
+
+// FilterFailure is a handle's stream failed by a filter at a tree node.
+type FilterFailure struct {
+	Handle uint32
+	Node   string
+	Reason string
+}
+
+func (e *FilterFailure) Error() string {
+	return fmt.Sprintf("runtime: probe %d failed at the %s: %s", e.Handle, e.Node, e.Reason)
 }
 
 // Err is the stream's failure (a filter error), if any.
@@ -99,37 +129,40 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		return nil, err
 	}
 	id := uint32(len(a.handles) + 1)
-	code, err := probes.Compile(e, &probes.Target{Tag: id, Resolve: a.Prog.Resolve})
+	code, faultAddr, err := a.compileProbe(e, id)
 	if err != nil {
 		return nil, err
 	}
-	comm, err := a.Net.Communicator(set.List())
-	if err != nil {
-		return nil, fmt.Errorf("runtime: install: %w", err)
-	}
-	cfg := netreduce.StreamConfig{Up: o.Filter, Sync: netreduce.DontWait}
+	sync, timeout := netreduce.DontWait, int64(0)
 	if o.Filter != nil {
-		cfg.Sync, cfg.Timeout = netreduce.WaitForAll, int64(o.Timeout)
+		sync, timeout = netreduce.WaitForAll, int64(o.Timeout)
 		if o.Sync != "" {
-			if cfg.Sync, err = netreduce.ParseSync(o.Sync); err != nil {
+			// The one place a context's sync mode becomes the tree's.
+			if sync, err = netreduce.ParseSync(string(o.Sync)); err != nil {
 				return nil, fmt.Errorf("runtime: install: %w", err)
 			}
 		}
+		// The filter must build (a Lua filter compiles, parameters check) before the
+		// stream exists anywhere.
+		tr, err := netreduce.NewTransform(o.Filter, netreduce.NodeInfo{Rank: -1, FrontEnd: true})
+		if err != nil {
+			return nil, fmt.Errorf("runtime: install: %w", err)
+		}
+		tr.Close()
 	}
-	s, err := a.Net.NewStream(comm, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("runtime: install: %w", err)
-	}
-	if cfg.Sync == netreduce.Timeout {
+	s := a.tree.Open(set.Copy(), o.Filter, sync, timeout)
+	if sync == netreduce.Timeout {
 		a.timeouts++
 	}
-	h := &Handle{ID: id, app: a, ctx: set.Copy(), code: code, stream: s, state: "installed", failed: map[int]string{}}
+	h := &Handle{ID: id, app: a, ctx: set.Copy(), code: code, stream: s, state: "installed",
+		failed: map[int]string{}, failedAt: map[string]string{}, faultAddr: faultAddr}
 	a.handles = append(a.handles, h)
+	a.byStream[s] = h
 	return h, nil
 }
 
 func (h *Handle) ranksOf() HandleRanks {
-	return HandleRanks{Handle: h.ID, Stream: h.stream.ID(), Ranks: h.ctx.String(), Active: h.active}
+	return HandleRanks{Handle: h.ID, Stream: h.stream, Ranks: h.ctx, Active: h.active}
 }
 
 // record notes an answer's outcome on h: its failures, and how many live ranks of its

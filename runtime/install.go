@@ -21,10 +21,16 @@ func (a *App) Install(points []probes.Point, e *probes.Exp, o InstallOptions) (*
 	if len(points) == 0 {
 		return nil, fmt.Errorf("runtime: install: no points")
 	}
+	for _, p := range points {
+		if err := probes.CheckAt(e, p); err != nil {
+			return nil, fmt.Errorf("runtime: install: %w", err)
+		}
+	}
 	h, err := a.newHandle(e, o)
 	if err != nil {
 		return nil, err
 	}
+	h.notePoints(points)
 	seen := map[uint32]bool{}
 	for _, p := range points {
 		if !seen[p.Addr] {
@@ -146,7 +152,7 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 	codes := make([]*probes.Code, len(ps.handles))
 	cover := make([]uint32, len(ps.handles))
 	for i, h := range ps.handles {
-		codes[i], cover[i] = h.code, h.ID
+		codes[i], cover[i] = h.codeAt(p), h.ID
 	}
 	size, err := probes.TrampolineSize(ps.pt, codes)
 	if err != nil {
@@ -161,6 +167,9 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 		return nil, err
 	}
 	ps.tramp = tr
+	if err := a.redirectFaults(base, tr.Size(), tr.Fixups); err != nil {
+		return nil, err
+	}
 	plan := PointPlan{Addr: p.Addr, Orig: p.Word, Patch: tr.Patch, Base: base, Words: tr.Words}
 	for i, t := range tr.Toggles {
 		plan.Toggles = append(plan.Toggles, ToggleWord{Handle: ps.handles[i].ID, Addr: t.Addr, On: t.On, Off: t.Off})
@@ -168,18 +177,29 @@ func (a *App) plan(ps *pointState, p probes.Point) ([]PointPlan, error) {
 	plans := []PointPlan{plan}
 	loops, err := a.loopBranches(p)
 	for _, src := range loops {
-		// A redirect's size does not depend on where it goes: build it where it will be.
-		rd, err := probes.BuildRedirect(src, tr.Resume, a.next)
+		rd, err := a.redirect(src, tr.Resume)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := a.alloc(rd.Size()); err != nil {
 			return nil, err
 		}
 		plans = append(plans, PointPlan{Addr: src.Addr, Orig: src.Word, Patch: rd.Patch, Base: rd.Base,
 			Words: rd.Words, Cover: cover})
 	}
 	return plans, err
+}
+
+// redirect reserves memory for src's redirect and builds it there. Its size does not
+// depend on where it goes, so a build at the region's start measures it; the real one is
+// made at the address alloc returns, which may be a reused piece, not fresh memory.
+func (a *App) redirect(src probes.Point, target uint32) (*probes.Trampoline, error) {
+	probe, err := probes.BuildRedirect(src, target, a.region.Start)
+	if err != nil {
+		return nil, err
+	}
+	base, err := a.alloc(probe.Size())
+	if err != nil {
+		return nil, err
+	}
+	return probes.BuildRedirect(src, target, base)
 }
 
 // loopBranches lists the branches inside p's function back to p when p is an entry
@@ -202,6 +222,9 @@ func (h *Handle) Activate() error { return h.setActive(true) }
 func (h *Handle) Deactivate() error { return h.setActive(false) }
 
 func (h *Handle) setActive(on bool) error {
+	if p := h.app.phaseOf(h); p != nil {
+		return p.setActive(on)
+	}
 	verb := map[bool]string{true: "activate", false: "deactivate"}[on]
 	if h.state == "removed" || h.state == "failed" || h.oneShot {
 		return fmt.Errorf("runtime: %s: probe %d is %s", verb, h.ID, h.describeState())
@@ -239,6 +262,9 @@ func (h *Handle) describeState() string {
 // original word back; the old trampolines are freed by each daemon once no PC or return
 // address of the node lies in them. Packets already sent are still delivered.
 func (h *Handle) Remove() error {
+	if p := h.app.phaseOf(h); p != nil {
+		return p.remove()
+	}
 	if h.state == "removed" || h.oneShot {
 		return fmt.Errorf("runtime: remove: probe %d is %s", h.ID, h.describeState())
 	}
@@ -263,7 +289,8 @@ func (h *Handle) Remove() error {
 	return err
 }
 
-// ErrNoLiveRank is Execute's error when every rank of the context has ended.
+// ErrNoLiveRank is Execute's error when every rank of the context has ended (the job is
+// over, or that part of it): there is nowhere left to run a snippet.
 var ErrNoLiveRank = errors.New("no live rank in the context")
 
 // Execute runs e once on every live rank of the context (DPCL's one-shot probe): a
@@ -275,30 +302,40 @@ func (a *App) Execute(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		return nil, err
 	}
 	h.oneShot, h.state, h.active = true, "active", true
-	// The displaced instruction's relocation is at most a few words; the frame and the
-	// saves are what TrampolineSize measures.
-	size, err := probes.TrampolineSize(probes.Point{Kind: probes.PointEntry, Addr: a.region.Start, Word: 0x60000000}, []*probes.Code{h.code})
-	if err != nil {
-		return nil, err
-	}
-	base, err := a.alloc(size + 64)
-	if err != nil {
-		return nil, err
-	}
-	code := *h.code
-	code.Exp = nil
-	c := &Command{Op: OpExecute, Handles: []HandleRanks{h.ranksOf()},
-		Exec: &ExecutePlan{Handle: h.ID, Stream: h.stream.ID(), Base: base, Guard: a.guard, Code: &code}}
 	live := a.liveRanks(h.ctx.Contains)
 	if len(live) == 0 {
 		h.state = "failed"
 		return h, fmt.Errorf("runtime: execute: %w", ErrNoLiveRank)
 	}
 	h.expect = live
+	return h, a.executeOnce(h, live)
+}
+
+// executeOnce runs h's snippet once on the live ranks: one trampoline address for all,
+// freed by each daemon once its node has left it. Execute and every firing of a phase
+// use it.
+func (a *App) executeOnce(h *Handle, live []int) error {
+	// The displaced instruction's relocation is at most a few words; the frame and the
+	// saves are what TrampolineSize measures.
+	size, err := probes.TrampolineSize(probes.Point{Kind: probes.PointEntry, Addr: a.region.Start, Word: 0x60000000}, []*probes.Code{h.code})
+	if err != nil {
+		return err
+	}
+	base, err := a.alloc(size + 64)
+	if err != nil {
+		return err
+	}
+	if err := a.redirectExecute(h.code, base, size+64); err != nil {
+		return err
+	}
+	code := *h.code
+	code.Exp = nil
+	c := &Command{Op: OpExecute, Handles: []HandleRanks{h.ranksOf()},
+		Exec: &ExecutePlan{Handle: h.ID, Stream: h.stream, Base: base, Guard: a.guard, Code: &code}}
 	ans, err := a.command(c, live)
 	if err != nil {
-		return h, err
+		return err
 	}
 	a.placed(base, size+64, false, live)
-	return h, h.record("execute", ans)
+	return h.record("execute", ans)
 }

@@ -1,13 +1,12 @@
 package runtime
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -36,23 +35,22 @@ func (o Op) String() string {
 	return "op" + strconv.Itoa(int(o))
 }
 
-// Command is one request multicast to the daemons serving Ranks. It is plain data,
-// encoded once at the front-end (Encode) and decoded once per daemon (DecodeCommand).
+// Command is one request to the daemons serving some ranks (App.command picks them). It
+// is a typed value handed to each daemon once, never encoded in-process.
 type Command struct {
-	Op    Op
-	Seq   uint64
-	Ranks string // compact rank spec of the ranks the command applies to
+	Op  Op
+	Seq uint64
 
 	// OpPatch: the new state of some points; OpToggle: one handle's toggles.
-	Points  []PointPlan   `json:",omitempty"`
-	Handles []HandleRanks `json:",omitempty"`
-	Handle  uint32        `json:",omitempty"`
-	Active  bool          `json:",omitempty"`
-	Toggles []ToggleWord  `json:",omitempty"`
-	Exec    *ExecutePlan  `json:",omitempty"`
-	Addr    uint32        `json:",omitempty"` // OpRead, OpWrite
-	Size    uint32        `json:",omitempty"` // OpRead
-	Data    []byte        `json:",omitempty"` // OpWrite
+	Points  []PointPlan
+	Handles []HandleRanks
+	Handle  uint32
+	Active  bool
+	Toggles []ToggleWord
+	Exec    *ExecutePlan
+	Addr    uint32 // OpRead, OpWrite
+	Size    uint32 // OpRead
+	Data    []byte // OpWrite
 }
 
 // PointPlan is the new trampoline of one point. Base 0 restores the original word.
@@ -63,7 +61,7 @@ type PointPlan struct {
 	Toggles []ToggleWord
 	// Cover lists the handles whose ranks get the plan when it has no toggles of its own:
 	// the redirected loop branches of an entry that is also a loop head.
-	Cover []uint32 `json:",omitempty"`
+	Cover []uint32
 }
 
 // ToggleWord is a snippet's activation word and the handle the snippet belongs to.
@@ -75,8 +73,8 @@ type ToggleWord struct {
 // HandleRanks says which ranks a handle covers and whether it is active.
 type HandleRanks struct {
 	Handle uint32
-	Stream uint32 // the tree stream its sends travel on
-	Ranks  string
+	Stream uint32        // the tree stream its sends travel on
+	Ranks  *contexts.Set // the handle's ranks (its own copy of its context)
 	Active bool
 }
 
@@ -86,27 +84,6 @@ type ExecutePlan struct {
 	Handle, Stream uint32
 	Base, Guard    uint32
 	Code           *probes.Code // Exp left out: the daemon needs the words and what they clobber
-}
-
-// Encode returns the command as the string a control packet carries.
-func (c *Command) Encode() (string, error) {
-	b, err := json.Marshal(c)
-	if err != nil {
-		return "", fmt.Errorf("runtime: encode %s command: %w", c.Op, err)
-	}
-	return string(b), nil
-}
-
-// DecodeCommand parses a control packet's command.
-func DecodeCommand(s string) (*Command, error) {
-	c := &Command{}
-	if err := json.Unmarshal([]byte(s), c); err != nil {
-		return nil, fmt.Errorf("runtime: decode command: %w", err)
-	}
-	if _, ok := opNames[c.Op]; !ok {
-		return nil, fmt.Errorf("runtime: decode command: unknown op %d", c.Op)
-	}
-	return c, nil
 }
 
 // Answer is what one daemon (or, once reduced, the whole tree) says about a command.
@@ -156,26 +133,6 @@ func mergeRanks(x, y []int) []int {
 	return out
 }
 
-// parseRanks reads an ascending compact spec ("0-3,7") into a list.
-func parseRanks(spec string) ([]int, error) {
-	var out []int
-	for item := range strings.SplitSeq(spec, ",") {
-		lo, hi, isRange := strings.Cut(item, "-")
-		a, err := strconv.Atoi(lo)
-		b := a
-		if err == nil && isRange {
-			b, err = strconv.Atoi(hi)
-		}
-		if err != nil || b < a {
-			return nil, fmt.Errorf("bad rank item %q", item)
-		}
-		for r := a; r <= b; r++ {
-			out = append(out, r)
-		}
-	}
-	return out, nil
-}
-
 // FreedCount is the number of (rank, trampoline) frees the answer reports.
 func (a *Answer) FreedCount() int {
 	n := 0
@@ -205,100 +162,4 @@ func (a *Answer) Err(op string) error {
 	}
 	return fmt.Errorf("runtime: %s: %d of %d ranks failed: %s%s", op, len(ranks), len(ranks)+a.Done,
 		strings.Join(parts, "; "), more)
-}
-
-// packet and answerOf carry an Answer in a control packet's values: done, frees as
-// "base\tranks" strings, failures as "rank\treason" strings, reads as "rank\tbytes".
-func (a *Answer) packet() *netreduce.Packet {
-	fails := make([]string, 0, len(a.Failed))
-	for r, why := range a.Failed {
-		fails = append(fails, strconv.Itoa(r)+"\t"+why)
-	}
-	data := make([]string, 0, len(a.Data))
-	for r, d := range a.Data {
-		data = append(data, strconv.Itoa(r)+"\t"+string(d))
-	}
-	freed := make([]string, 0, len(a.Freed))
-	for base, ranks := range a.Freed {
-		freed = append(freed, strconv.FormatUint(uint64(base), 10)+"\t"+netreduce.RankSpec(ranks))
-	}
-	sort.Strings(fails)
-	sort.Strings(data)
-	sort.Strings(freed)
-	return &netreduce.Packet{Tag: netreduce.FirstAppTag, Values: []any{int64(a.Done), freed, fails, data}}
-}
-
-func answerOf(p *netreduce.Packet) (*Answer, error) {
-	if len(p.Values) != 4 {
-		return nil, fmt.Errorf("runtime: answer: %d values, want 4", len(p.Values))
-	}
-	done, ok1 := p.Values[0].(int64)
-	freed, ok2 := p.Values[1].([]string)
-	fails, ok3 := p.Values[2].([]string)
-	data, ok4 := p.Values[3].([]string)
-	if !ok1 || !ok2 || !ok3 || !ok4 {
-		return nil, fmt.Errorf("runtime: answer: bad value types %T %T %T %T", p.Values...)
-	}
-	a := &Answer{Done: int(done)}
-	for _, f := range freed {
-		b, spec, _ := strings.Cut(f, "\t")
-		base, err := strconv.ParseUint(b, 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("runtime: answer: bad free %q", f)
-		}
-		ranks, err := parseRanks(spec)
-		if err != nil {
-			return nil, fmt.Errorf("runtime: answer: bad free %q: %w", f, err)
-		}
-		a.Merge(&Answer{Freed: map[uint32][]int{uint32(base): ranks}})
-	}
-	for _, f := range fails {
-		r, why, _ := strings.Cut(f, "\t")
-		n, err := strconv.Atoi(r)
-		if err != nil {
-			return nil, fmt.Errorf("runtime: answer: bad failure %q", f)
-		}
-		a.Merge(&Answer{Failed: map[int]string{n: why}})
-	}
-	for _, f := range data {
-		r, d, _ := strings.Cut(f, "\t")
-		n, err := strconv.Atoi(r)
-		if err != nil {
-			return nil, fmt.Errorf("runtime: answer: bad data %q", f)
-		}
-		a.Merge(&Answer{Data: map[int][]byte{n: []byte(d)}})
-	}
-	return a, nil
-}
-
-// AnswerFilter is the name of the tree filter that reduces answers on the control stream.
-const AnswerFilter = "dpcl.answer"
-
-// answerReducer merges the answers of one wave into one.
-type answerReducer struct{}
-
-func (answerReducer) Close() {}
-
-func (answerReducer) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, error) {
-	sum := &Answer{}
-	var count int32
-	var t int64
-	for _, p := range wave {
-		a, err := answerOf(p)
-		if err != nil {
-			return nil, err
-		}
-		sum.Merge(a)
-		count += p.Count
-		t = max(t, p.Time)
-	}
-	out := sum.packet()
-	out.Src, out.Count, out.Time, out.Reduced = -1, count, t, true
-	return []*netreduce.Packet{out}, nil
-}
-
-func init() {
-	netreduce.RegisterFilter(AnswerFilter, func(*netreduce.FilterSpec, netreduce.NodeInfo) (netreduce.Transform, error) {
-		return answerReducer{}, nil
-	})
 }

@@ -39,6 +39,11 @@
 //     are stable. dump(x) shows the Go value behind a userdata with kr/pretty.
 //   - Completion looks names up with raw reads and metatable __index tables only: it
 //     never calls a function or an __index function.
+//   - Probe arrays and program globals index with []: a probe.Array's __index and the
+//     Exp's are functions (string keys go to the methods first, then, for a global's
+//     lvalue, to its struct members; numbers and expressions give elements), installed by
+//     the probe module's Init; completion still lists their methods from the registry.
+//     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
 //   - Units (units.go): durations are seconds, virtual unless the name says wall; message
 //     and event times are virtual seconds with time_ns beside them; dpcl.timebase_hz.
 //     timeout_ms is kept for one release and prints one deprecation line per session.
@@ -47,13 +52,50 @@
 //     string.format are wrapped to see the number. Bindings take addresses with
 //     CheckAddress, which accepts numbers too. Lua 5.1 cannot make a userdata equal a
 //     number: a:num() == 0x1000.
-//   - Probe messages (handle_queue.go): with a callback it is called (first error shown in
-//     full, the probe deactivated after three); without one they queue on the handle
-//     (h:next, h:messages; bounded at 65,536, older ones dropped and counted), or, in a
-//     session marked interactive (SetInteractive), print as they arrive unless print =
-//     false. The queue lives here, not in runtime, which only delivers.
+//   - Probe messages without a callback queue on the handle (mod_dpcl_queue.go), or, in a
+//     session marked interactive (SetInteractive, handle_print.go), print as they arrive,
+//     bpftrace-style, unless the probe was installed with print = false.
 //   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
 //     dpcl.launch and app:wait; the job's output clears it before each write.
 //   - Sandboxes (NewSandbox) also lose print, getfenv/setfenv and newproxy; a filter hands
-//     back results as return values. CallWithDeadline bounds each call by wall time.
+//     back results as return values. A sandboxed state only executes: each tree node
+//     (stream, node) runs the filter file in an environment of its own (NewEnvironment:
+//     copies of the globals and of string, table and math; the string metatable is hidden),
+//     and each back-end call gets a fresh one, so pooled states never carry one node's
+//     globals to another and a run's output does not depend on which state ran what.
+//   - Budgets, not clocks: CallWithBudget counts Lua instructions through the context
+//     gopher-lua consults before each instruction (Limits.Instructions; filter.load's
+//     budget option, default 20e6), and every 65,536 instructions and at return measures
+//     what the environment, the filter state and the running frames hold
+//     (Limits.Memory, 64 MiB). A call that runs out fails with ErrBudget at the same
+//     instruction on any host; netreduce's FilterSpec.Deadline carries the instruction
+//     budget of Lua filters.
+//   - Protected calls run on pooled threads (pcall.go), because gopher-lua 1.1.2 closes
+//     the open upvalues of every frame of a state when an error is caught (upstream issue
+//     448): pcall, xpcall, Session.Call below a running chunk (callbacks, t:error) and
+//     __tostring from Format. A coroutine that yields inside a pcall is parked on the
+//     call's thread; coroutine.resume and coroutine.wrap are replaced to resume it. Left
+//     as gopher-lua has it: a tail-called yielding Go function (`return coroutine.yield()`,
+//     `return pcall(f)` with f yielding) breaks the coroutine, and coroutine.running inside
+//     a pcall names the call's thread.
+//   - Sizes: string.rep, string.format, string.gsub and table.concat compute their result
+//     size first and raise an error over the limit (MaxString, 1 GiB, in a session; the
+//     memory budget in a sandbox). Concatenation happens inside the VM, so chunks this
+//     package compiles (session chunks, filter files) have each a .. b rewritten into a
+//     call of a checking function (concat.go); the session's loadstring, load, loadfile
+//     and dofile compile the same way (load.go), require does not. Tables can still grow
+//     a session without bound.
+//   - string.format's numeric conversions (%d, %x, %f, ...) take numbers and numeric
+//     strings as Lua 5.1 does and raise "bad argument #N to 'format'" for anything else,
+//     where gopher-lua would print Go's rendering ("&{}" for nil).
+//   - Plots (mod_plot.go) use gonum.org/v1/plot, a dependency beyond gopher-lua on
+//     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
+//     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
+//     so the shell still builds with Go alone. Only this package imports it.
+//   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
+//     app:costs() prints every parameter with its source. A message's virtual arrival
+//     time becomes Lua fields in one function (setMessageTime).
+//   - A filter that fails a probe's stream is reported once on the session's error
+//     output when the batch that carries the failure is dispatched (in the REPL, while it
+//     idles); the handle turns "failed" and nothing is raised later.
 package script

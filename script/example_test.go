@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/dpclsh/dpclsh/script"
 	lua "github.com/yuin/gopher-lua"
@@ -39,17 +38,17 @@ func ExampleFormat() {
 	// {10, 20, loop = <cycle>, name = "x", ["two words"] = true}
 }
 
-func ExampleCallWithDeadline() {
+func ExampleCallWithBudget() {
 	L := script.NewSandbox()
 	defer L.Close()
 	fn, err := L.Load(strings.NewReader("local n = ...\nwhile n > 0 do end"), "filter.lua")
 	if err != nil {
 		panic(err)
 	}
-	_, err = script.CallWithDeadline(L, 10*time.Millisecond, fn, lua.LNumber(1))
+	_, err = script.CallWithBudget(L, script.Limits{Instructions: 10_000}, nil, fn, lua.LNumber(1))
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, script.ErrDeadline))
+	fmt.Println(errors.Is(err, script.ErrBudget))
 	// Output:
-	// script: filter.lua:2: deadline exceeded (10ms)
+	// script: filter.lua:2: budget exceeded: more than 10000 Lua instructions in one call
 	// true
 }

@@ -7,11 +7,9 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
 )
 
 // LuaFilterKind is the netreduce filter kind of Lua filters: their FilterSpec carries the
@@ -19,30 +17,29 @@ import (
 // once.
 const LuaFilterKind = "lua"
 
-// DefaultFilterDeadline bounds one call of a Lua filter's init or filter function.
-const DefaultFilterDeadline = time.Second
-
 // vmPoolSize is how many idle sandboxed states a compiled filter keeps for reuse.
 const vmPoolSize = 32
 
 // LuaFilter is a loaded Lua filter file (the value filter.load returns).
 type LuaFilter struct {
-	Name     string
-	Path     string
-	Source   []byte
-	Deadline time.Duration
-	prog     *luaProgram
+	Name   string
+	Path   string
+	Source []byte
+	// Budget is how many Lua instructions one call of init or filter may run.
+	Budget int64
+	prog   *luaProgram
 }
 
-// Spec is the netreduce filter spec of f with the given stream parameters.
+// Spec is the netreduce filter spec of f with the given stream parameters. Its Deadline
+// carries the instruction budget.
 func (f *LuaFilter) Spec(params map[string]any) *netreduce.FilterSpec {
 	return &netreduce.FilterSpec{Name: f.Name, Kind: LuaFilterKind, Source: f.Source, Origin: f.Path,
-		Params: params, Deadline: int64(f.Deadline)}
+		Params: params, Deadline: f.Budget}
 }
 
 // LoadLuaFilter reads and compiles a filter file and checks that it returns a table with a
-// filter function (and optionally init and name).
-func LoadLuaFilter(path string, deadline time.Duration) (*LuaFilter, error) {
+// filter function (and optionally init and name). budget <= 0 means DefaultInstructions.
+func LoadLuaFilter(path string, budget int64) (*LuaFilter, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("filter.load: %w", err)
@@ -51,26 +48,19 @@ func LoadLuaFilter(path string, deadline time.Duration) (*LuaFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if deadline <= 0 {
-		deadline = DefaultFilterDeadline
+	if budget <= 0 {
+		budget = DefaultInstructions
 	}
-	return &LuaFilter{Name: prog.name, Path: path, Source: src, Deadline: deadline, prog: prog}, nil
+	return &LuaFilter{Name: prog.name, Path: path, Source: src, Budget: budget, prog: prog}, nil
 }
 
-// luaProgram is one compiled filter file and its pool of sandboxed states.
+// luaProgram is one compiled filter file and its pool of sandboxed states. A state only
+// executes: everything a node's filter keeps lives in that node's environment and state.
 type luaProgram struct {
 	name   string
 	origin string
 	proto  *lua.FunctionProto
-	pool   chan *luaVM
-}
-
-// luaVM is a sandboxed state that has run the filter file's chunk.
-type luaVM struct {
-	L      *lua.LState
-	init   *lua.LFunction
-	filter *lua.LFunction
-	name   string
+	pool   chan *lua.LState
 }
 
 // programs caches compiled filters by source and origin: a process compiles a file once.
@@ -81,30 +71,38 @@ func compileLuaFilter(origin string, src []byte) (*luaProgram, error) {
 	if p, ok := programs.Load(key); ok {
 		return p.(*luaProgram), nil
 	}
-	chunk, err := parse.Parse(bytes.NewReader(src), origin)
+	proto, err := compileChecked(bytes.NewReader(src), origin)
 	if err != nil {
 		return nil, fmt.Errorf("filter %s: %w", origin, err)
 	}
-	proto, err := lua.Compile(chunk, origin)
-	if err != nil {
-		return nil, fmt.Errorf("filter %s: %w", origin, err)
-	}
-	p := &luaProgram{origin: origin, proto: proto, pool: make(chan *luaVM, vmPoolSize)}
-	vm, err := p.newVM()
+	p := &luaProgram{origin: origin, proto: proto, pool: make(chan *lua.LState, vmPoolSize)}
+	L := p.get()
+	node, err := p.instantiate(L, Limits{Instructions: DefaultInstructions, Memory: DefaultMemory})
+	p.put(L)
 	if err != nil {
 		return nil, err
 	}
-	p.name = vm.name
-	p.put(vm)
+	p.name = node.name
 	actual, _ := programs.LoadOrStore(key, p)
 	return actual.(*luaProgram), nil
 }
 
-func (p *luaProgram) newVM() (*luaVM, error) {
-	L := NewSandbox()
-	out, err := CallWithDeadline(L, DefaultFilterDeadline, L.NewFunctionFromProto(p.proto))
+// luaNode is the filter file run in one environment: a tree node's own globals and
+// functions.
+type luaNode struct {
+	env    *lua.LTable
+	init   *lua.LFunction
+	filter *lua.LFunction
+	name   string
+}
+
+// instantiate runs the file's chunk in a new environment on L.
+func (p *luaProgram) instantiate(L *lua.LState, lim Limits) (*luaNode, error) {
+	env := NewEnvironment(L)
+	chunk := L.NewFunctionFromProto(p.proto)
+	chunk.Env = env
+	out, err := CallWithBudget(L, lim, []lua.LValue{env}, chunk)
 	if err != nil {
-		L.Close()
 		return nil, fmt.Errorf("filter %s: %s", p.origin, strings.TrimPrefix(err.Error(), "script: "))
 	}
 	var tbl *lua.LTable
@@ -112,54 +110,53 @@ func (p *luaProgram) newVM() (*luaVM, error) {
 		tbl, _ = out[0].(*lua.LTable)
 	}
 	if tbl == nil {
-		L.Close()
 		return nil, fmt.Errorf("filter %s: the file must return a table {name =, init =, filter =}", p.origin)
 	}
-	vm := &luaVM{L: L}
+	node := &luaNode{env: env}
 	var ok bool
-	if vm.filter, ok = tbl.RawGetString("filter").(*lua.LFunction); !ok {
-		L.Close()
+	if node.filter, ok = tbl.RawGetString("filter").(*lua.LFunction); !ok {
 		return nil, fmt.Errorf("filter %s: the returned table has no filter function", p.origin)
 	}
 	switch f := tbl.RawGetString("init").(type) {
 	case *lua.LFunction:
-		vm.init = f
+		node.init = f
 	case *lua.LNilType:
 	default:
-		L.Close()
 		return nil, fmt.Errorf("filter %s: init must be a function, got a %s", p.origin, f.Type())
 	}
-	vm.name = lua.LVAsString(tbl.RawGetString("name"))
-	if vm.name == "" {
-		vm.name = p.origin
+	node.name = lua.LVAsString(tbl.RawGetString("name"))
+	if node.name == "" {
+		node.name = p.origin
 	}
-	return vm, nil
+	return node, nil
 }
 
-func (p *luaProgram) get() (*luaVM, error) {
+func (p *luaProgram) get() *lua.LState {
 	select {
-	case vm := <-p.pool:
-		return vm, nil
+	case L := <-p.pool:
+		return L
 	default:
-		return p.newVM()
+		return NewSandbox()
 	}
 }
 
-func (p *luaProgram) put(vm *luaVM) {
+func (p *luaProgram) put(L *lua.LState) {
 	select {
-	case p.pool <- vm:
+	case p.pool <- L:
 	default:
-		vm.L.Close()
+		L.Close()
 	}
 }
 
-// luaTransform is one (stream, node) instance of a Lua filter. Its state is a Lua value
-// of its own; the state that runs a call is borrowed from the program's pool, so a tree of
-// thousands of nodes needs only as many Lua states as filter calls run at once.
+// luaTransform is one (stream, node) instance of a Lua filter: the file run in an
+// environment of its own, and its state. The state that runs a call is borrowed from the
+// program's pool, so a tree of thousands of nodes needs only as many Lua states as filter
+// calls run at once, and what a call sees depends only on its node's history.
 type luaTransform struct {
-	prog     *luaProgram
-	state    lua.LValue
-	deadline time.Duration
+	prog  *luaProgram
+	node  *luaNode
+	state lua.LValue
+	lim   Limits
 }
 
 func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduce.Transform, error) {
@@ -167,28 +164,26 @@ func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduc
 	if err != nil {
 		return nil, err
 	}
-	t := &luaTransform{prog: prog, deadline: time.Duration(spec.Deadline), state: lua.LNil}
-	if t.deadline <= 0 {
-		t.deadline = DefaultFilterDeadline
+	t := &luaTransform{prog: prog, state: lua.LNil, lim: Limits{Instructions: spec.Deadline, Memory: DefaultMemory}}
+	if t.lim.Instructions <= 0 {
+		t.lim.Instructions = DefaultInstructions
 	}
-	vm, err := prog.get()
-	if err != nil {
+	L := prog.get()
+	defer prog.put(L)
+	if t.node, err = prog.instantiate(L, t.lim); err != nil {
 		return nil, err
 	}
-	if vm.init == nil {
-		t.state = vm.L.NewTable()
-		prog.put(vm)
+	if t.node.init == nil {
+		t.state = L.NewTable()
 		return t, nil
 	}
-	out, err := CallWithDeadline(vm.L, t.deadline, vm.init, packetValueToLua(vm.L, paramsOrEmpty(spec.Params)))
+	out, err := CallWithBudget(L, t.lim, []lua.LValue{t.node.env}, t.node.init, packetValueToLua(L, paramsOrEmpty(spec.Params)))
 	if err != nil {
-		vm.L.Close()
 		return nil, fmt.Errorf("init: %s", strings.TrimPrefix(err.Error(), "script: "))
 	}
 	if len(out) > 0 {
 		t.state = out[0]
 	}
-	prog.put(vm)
 	return t, nil
 }
 
@@ -201,22 +196,16 @@ func paramsOrEmpty(p map[string]any) map[string]any {
 
 // Filter implements netreduce.Transform.
 func (t *luaTransform) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, error) {
-	vm, err := t.prog.get()
-	if err != nil {
-		return nil, err
-	}
-	L := vm.L
+	L := t.prog.get()
+	defer t.prog.put(L)
 	arr := L.CreateTable(len(wave), 0)
 	for _, p := range wave {
 		arr.Append(packetToLua(L, p))
 	}
-	out, err := CallWithDeadline(L, t.deadline, vm.filter, t.state, arr)
+	out, err := CallWithBudget(L, t.lim, []lua.LValue{t.node.env, t.state}, t.node.filter, t.state, arr)
 	if err != nil {
-		// A call cut short may leave the state half-way through anything: never reuse it.
-		L.Close()
 		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "script: "))
 	}
-	defer t.prog.put(vm)
 	if len(out) == 0 || out[0] == lua.LNil {
 		return nil, nil
 	}

@@ -21,9 +21,10 @@ N compute nodes (1..65536) and one I/O node per K (8..64, default 64). Fields: n
 ionodes, shape ({X, Y, Z} torus). Methods: p:ionode(rank), p:coord(rank) -> x, y, z,
 p:ranks(ionode) -> {first, ..., last}, p:hops(a, b) (torus distance). Accepted by the ctx
 constructors in place of an application.`, bglPartition},
-			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, env = {...}, workdir =, label =, seed =}) -> result
+			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, env = {...}, workdir =, label =, seed =, memory_mb =, disk_quota_mb =}) -> result
 Runs a static PowerPC ELF to its end (env: "NAME=value" strings; default none). result.status is the job status (the highest rank
-status; 128+S for a rank killed by signal S); result.codes[rank], result.stdout[rank] and
+status; 128+S for a rank killed by signal S); memory_mb is each node's memory (default
+512), disk_quota_mb bounds the job's file growth in workdir (default 512); result.codes[rank], result.stdout[rank] and
 result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
 streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
 and result.instructions measure the run.`, bglRun},
@@ -158,6 +159,8 @@ func runConfig(L *lua.LState, exe string, opts *lua.LTable) bgl.JobConfig {
 	cfg.Nodes = optField(L, opts, "nodes", 1)
 	cfg.PerIO = optField(L, opts, "per_io", bgl.DefaultPerIO)
 	cfg.Seed = uint64(optField(L, opts, "seed", 0))
+	cfg.MemoryMB = optField(L, opts, "memory_mb", bgl.DefaultMemoryMB)
+	cfg.DiskQuotaMB = optField(L, opts, "disk_quota_mb", bgl.DefaultDiskQuotaMB)
 	if w, ok := opts.RawGetString("workdir").(lua.LString); ok {
 		cfg.Workdir = string(w)
 	}
@@ -190,7 +193,12 @@ func bglRun(L *lua.LState) int {
 	}
 	var out, errs bytes.Buffer
 	cfg.Stdout, cfg.Stderr = &out, &errs
-	res, err := bgl.Run(cfg)
+	// Ctrl-C (and os.exit from a callback) pauses the machine and stops the chunk.
+	s := SessionOf(L)
+	res, err := bgl.RunContext(s.Context(), cfg)
+	if s.Context().Err() != nil {
+		return Raise(L, s.stopError())
+	}
 	if res == nil {
 		L.RaiseError("bgl.run: %s", strings.TrimPrefix(err.Error(), "bgl: "))
 	}

@@ -2,8 +2,10 @@ package script
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func bglSession(t *testing.T) (*Session, *bytes.Buffer) {
@@ -76,5 +78,29 @@ print(pcall(bgl.run, "../bgl/testdata/bin/argv.elf", {args = 5}))
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestBGLRunIsInterruptible: Ctrl-C stops a bgl.run of a program that would run for a
+// long time, and the session stays usable.
+func TestBGLRunIsInterruptible(t *testing.T) {
+	s, _ := bglSession(t)
+	fn, err := s.Load(`bgl.run("../runtime/testdata/bin/loop.elf", {args = {"2000000000"}})`, "long.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		s.Interrupt()
+	}()
+	start := time.Now()
+	if _, err := s.Call(fn); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want interrupted", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("interrupt took %v", d)
+	}
+	if err := s.DoString(`assert(bgl.run("../bgl/testdata/bin/hello.elf").status == 0)`, "after.lua"); err != nil {
+		t.Errorf("session unusable after the interrupt: %v", err)
 	}
 }

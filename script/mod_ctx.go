@@ -64,7 +64,7 @@ func pushCtx(L *lua.LState, c *contexts.Context) int {
 
 // raiseCtx raises err as a Lua error of function fn, without the Go package prefix.
 func raiseCtx(L *lua.LState, fn string, err error) int {
-	L.RaiseError("%s: %s", fn, strings.TrimPrefix(err.Error(), "contexts: "))
+	L.RaiseError("%s: %s", fn, setErrText(err))
 	return 0
 }
 
@@ -106,7 +106,7 @@ func checkApp(L *lua.LState, n int) (int, any) {
 	case lua.LNumber:
 		size := checkInt(L, n, "size")
 		if err := contexts.CheckSize(size); err != nil {
-			L.ArgError(n, strings.TrimPrefix(err.Error(), "contexts: "))
+			L.ArgError(n, setErrText(err))
 		}
 		return size, nil
 	case *lua.LUserData:
@@ -186,7 +186,7 @@ func listArg(t *lua.LTable, size int) (*contexts.Set, error) {
 			return nil, fmt.Errorf("list item %d: rank must be an integer, got %s", i, describe(v))
 		}
 		if err := s.Add(r); err != nil {
-			return nil, fmt.Errorf("list item %d: %s", i, strings.TrimPrefix(err.Error(), "contexts: "))
+			return nil, fmt.Errorf("list item %d: %s", i, setErrText(err))
 		}
 	}
 	extra := 0
@@ -278,4 +278,14 @@ func checkTriple(L *lua.LState, n int, what string) [3]int {
 		out[i] = v
 	}
 	return out
+}
+
+// setErrText is the text of an error from the context algebra for a Lua message, without
+// the package prefix (the sets live in contexts/ranks, the selections in contexts).
+func setErrText(err error) string {
+	s := err.Error()
+	for _, p := range []string{"contexts: ", "ranks: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
 }

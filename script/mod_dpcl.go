@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,6 +20,8 @@ type dpclState struct {
 	s    *Session
 	apps []*luaApp
 	idle bool // the REPL idler is registered
+	// per probe handle: queued messages and callback errors (mod_dpcl_queue.go)
+	extras map[*runtime.Handle]*handleExtra
 }
 
 var dpclStates sync.Map // *Session -> *dpclState
@@ -53,16 +56,21 @@ dpcl.launch starts a job stopped at its entry with a tool daemon on every I/O no
 reduction tree (leaves = ranks, level 2 = daemons). The machine advances only while the
 script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callbacks run
 with it paused at their message's virtual time, so a batch script prints the same bytes
-every run.
+every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).
 ` + unitsDoc,
-		Init: func(_ *Session, mod *lua.LTable) {
-			mod.RawSetString("timebase_hz", lua.LNumber(timebaseHz))
-		},
+		Init: dpclDataInit,
 		Funcs: []Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", workdir=, seed=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
-stopped at entry. topology "b:F" sets the fan-out of the tree above the daemons (default
-b:16). The job's output goes to the session's output (quiet = true discards it).`, dpclLaunch},
+stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
+fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
+topology file with one back-end per I/O node. costs: "default", "ubgl", or a table of
+parameters (app:costs() lists them; set = "ubgl" starts from that set). clocks = {seed =,
+max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() shows them).
+memory_mb is each compute node's memory (default 512, BG/L's; 16..4095): brk and mmap past
+it get ENOMEM and the app reports a "memory" event. disk_quota_mb is how much the job may
+grow its workdir's files (default 512): writes past it get EDQUOT. The job's output goes to
+the session's output (quiet = true discards it).`, dpclLaunch},
 			{"poll", `dpcl.poll([virtual_s]) -> n
 Advances every running application by up to virtual_s (default 0.001) virtual seconds,
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
@@ -97,21 +105,35 @@ func (st *dpclState) advance(ctx context.Context, a *luaApp, limit uint64) (*run
 func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	n := 0
 	L := st.s.L
-	for _, m := range b.Messages {
-		hl := a.hlua[m.Handle.ID]
-		if hl == nil {
-			continue
+	for _, f := range b.Failures {
+		// A filter failed this handle's stream: said once, as it happens; the job and
+		// every other probe go on.
+		fmt.Fprintf(st.s.Stderr(), "dpcl: probe %d failed at the %s: %s\n", f.Handle.ID, f.Node, f.Reason)
+	}
+	for i, r := range b.Rejected {
+		if i == 3 {
+			fmt.Fprintf(st.s.Stderr(), "dpcl: and %d more packets dropped\n", len(b.Rejected)-3)
+			break
 		}
-		called, err := st.deliver(a, hl, m)
-		if err != nil {
+		fmt.Fprintf(st.s.Stderr(), "dpcl: rank %d: dropped a packet from pc 0x%08x: %s\n", r.Rank, r.PC, r.Reason)
+	}
+	for _, m := range b.Messages {
+		fn := a.callbacks[m.Handle.ID]
+		if err := st.deliver(m.Handle, fn, messageTable(L, m)); err != nil {
 			return n, err
 		}
-		if called {
+		if fn != nil {
 			n++
 		}
 	}
 	for _, ev := range b.Events {
-		name := map[bgl.EventKind]string{bgl.EventExit: "exit", bgl.EventFault: "fault"}[ev.Kind]
+		name := ev.Kind.String()
+		if !slices.Contains(appEventNames[:], name) {
+			continue
+		}
+		if len(a.on[name]) == 0 && (ev.Kind == bgl.EventUnsupported || ev.Kind == bgl.EventNoMemory) {
+			fmt.Fprintf(st.s.Stderr(), "dpcl: %s\n", ev)
+		}
 		for _, fn := range a.on[name] {
 			if err := st.call(name+" handler", fn, eventTable(L, ev)); err != nil {
 				return n, err
@@ -122,26 +144,28 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 	return n, nil
 }
 
-func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
-	cerr, stop := st.callErr(fn, arg)
-	if cerr != nil {
-		fmt.Fprintf(st.s.Stderr(), "dpcl: %s: %s", what, FormatError(cerr, st.s.Verbose()))
-	}
-	return stop
+// appEventNames are the machine events app:on accepts (bgl.EventKind names).
+var appEventNames = [...]string{"exit", "fault", "unsupported", "memory"}
+
+// protect calls fn(arg) on the session; the error is the callback's or a stop.
+func (st *dpclState) protect(fn *lua.LFunction, arg lua.LValue) error {
+	_, err := st.s.Call(fn, arg)
+	return err
 }
 
-// callErr calls fn(arg) and separates the function's own error from a stop (Ctrl-C,
-// os.exit), which must end the dispatch.
-func (st *dpclState) callErr(fn *lua.LFunction, arg lua.LValue) (cerr, stop error) {
-	_, err := st.s.Call(fn, arg)
-	if err == nil {
-		return nil, nil
-	}
+// isStop reports whether err ends the dispatch: os.exit or Ctrl-C, not a callback error.
+func isStop(err error) bool {
 	var exit *ExitError
-	if errors.As(err, &exit) || errors.Is(err, ErrInterrupted) {
-		return nil, err
+	return errors.As(err, &exit) || errors.Is(err, ErrInterrupted)
+}
+
+func (st *dpclState) call(what string, fn *lua.LFunction, arg lua.LValue) error {
+	err := st.protect(fn, arg)
+	if err == nil || isStop(err) {
+		return err
 	}
-	return err, nil
+	fmt.Fprintf(st.s.Stderr(), "dpcl: %s: %s", what, FormatError(err, st.s.Verbose()))
+	return nil
 }
 
 func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
@@ -158,10 +182,14 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 		t.RawSetString("rank", lua.LNumber(m.Rank))
 	}
 	t.RawSetString("count", lua.LNumber(m.Count))
-	setTime(t, m.Time)
+	setMessageTime(t, m.Time)
 	t.RawSetString("probe", lua.LNumber(m.Handle.ID))
 	return t
 }
+
+// setMessageTime is the one place a delivered message's virtual arrival time at the
+// front-end (ns) becomes Lua fields.
+func setMessageTime(t *lua.LTable, ns uint64) { setTime(t, ns) }
 
 func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t := L.NewTable()

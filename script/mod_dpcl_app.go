@@ -3,7 +3,7 @@ package script
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -21,12 +21,12 @@ const appTypeName = "dpcl.Application"
 // accept it in place of a size.
 type luaApp struct {
 	*runtime.App
-	app     *runtime.App
-	hlua    map[uint32]*handleLua // each probe's callback, queue and error count
-	on      map[string][]*lua.LFunction
-	handles map[uint32]*lua.LUserData
-	// progress is the machine's counters and the line showing them, if any (see
-	// progress_session.go); the job's output goes through it.
+	app       *runtime.App
+	callbacks map[uint32]*lua.LFunction
+	on        map[string][]*lua.LFunction
+	handles   map[uint32]*lua.LUserData
+	// counters and progress are the machine's counters and the line showing them, if any
+	// (progress_session.go); the job's output goes through the line.
 	counters *bgl.Progress
 	progress *atomic.Pointer[ProgressLine]
 }
@@ -46,7 +46,7 @@ func init() {
 	RegisterType(Type{
 		Name: appTypeName,
 		Doc:  "An MPI job under the tool (DPCL's POE application): app.size, #app, and the methods below.",
-		Methods: []Function{
+		Methods: append([]Function{
 			{"start", "app:start()\nReleases every rank (the job was launched stopped at entry).", appStart},
 			{"suspend", "app:suspend()\nHolds every live rank.", appSuspend},
 			{"resume", "app:resume()\nReleases the ranks app:suspend held.", appResume},
@@ -54,29 +54,37 @@ func init() {
 			{"wait", `app:wait([wall_s]) -> {exited=, faulted=, running=, codes={[rank]=status}}
 Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-clock seconds pass).`, appWait},
 			{"status", `app:status() -> "created"|"running"|"suspended"|"exited"|"faulted"`, appStatus},
+			{"now", "app:now() -> ns\nThe machine's virtual time in ns (where the job's clock stands now).", appNow},
 			{"close", "app:close()\nEnds the job and its tree.", appClose},
 			{"proctable", "app:proctable() -> {{rank=, node=, ionode=, pid=, exe=}, ...}\nThe MPIR proctable (0-based).", appProctable},
 			{"process", "app:process(rank) -> Process\n:status() :pc() :reg(name) :read(addr, n) :backtrace()", appProcess},
-			{"functions", `app:functions(glob) -> {{name=, addr=, size=, file=, line=}, ...}
-The program's functions matching glob, sorted by address.`, appFunctions},
-			{"points", `app:points(glob, "entry"|"exit"|"call") -> {Point, ...}
-Points of the matching functions: tables {func=, kind=, addr=, file=, line=, target=}.`, appPoints},
-			{"on", `app:on("exit"|"fault", fn)
-fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time.`, appOn},
+			{"functions", appFunctionsDoc, appFunctions},
+			{"points", appPointsDoc, appPoints},
+			{"on", `app:on("exit"|"fault"|"unsupported"|"memory", fn)
+fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time;
+"unsupported": a system call the CNK refuses (fork, execve: one process per node);
+"memory": brk or mmap got ENOMEM. ev.message says what happened. Without a handler, these
+two are printed on the session's stderr.`, appOn},
+			{"costs", `app:costs() -> {key = value}
+Prints the cost model of the tool's processes and links (virtual ns; per byte or per value
+where the key says so), one line per parameter with its source, and returns it.`, appCosts},
+			{"tree", `app:tree() -> {{name=, kind=, index=, parent=, depth=, offset_ns=, busy_ns=}, ...}
+The tool's processes: I/O-node daemons, comm nodes, the front-end; each with its parent, its
+distance to the front-end, its clock's true offset (launch option clocks) and its busy time.`, appTree},
+			{"last_command", `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
+The modeled timing of the last command sent to the daemons (install, activate, execute...):
+until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, appVar},
-			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout=, params=, callback=, print=}) -> ProbeHandle
+			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
-inactive (h:activate()). filter: a built-in name or filter.load object; timeout: virtual
-seconds with sync "timeout". Without a callback the messages queue on the handle (h:next(),
-h:messages()), or the interactive shell prints them (print = false queues them there too).
-Unknown option keys are errors.`, appInstall},
-			{"execute", `app:execute(exp, {context=, filter=, callback=, print=, ...}) -> ProbeHandle | nil, reason
-Runs exp once on every live rank of the context (where each rank is, or when its current call
-returns). When the job (or every rank of the context) has ended it returns nil and the reason,
-so a sampling loop ` + "`" + `while app:status() == "running" do dpcl.sleep(0.001); app:execute(e) end` + "`" + `
-ends cleanly. The handle's state becomes "done" once every rank has sent.`, appExecute},
-		},
+inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
+m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
+message reached the front-end through the tool's tree (app:costs() says what each hop costs).`, appInstall},
+			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
+Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
+			{"phase", appPhaseDoc, appPhase},
+		}, appDataMethods...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -125,7 +133,7 @@ func checkApp1(L *lua.LState) *runtime.App {
 func dpclLaunch(L *lua.LState) int {
 	exe := L.CheckString(1)
 	s := SessionOf(L)
-	la := &luaApp{hlua: map[uint32]*handleLua{}, on: map[string][]*lua.LFunction{},
+	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
 		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
 	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress}}
 	if t, ok := L.Get(2).(*lua.LTable); ok {
@@ -170,17 +178,21 @@ func withSize(L *lua.LState, ud *lua.LUserData, size int) *lua.LUserData {
 }
 
 var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
-	"nodes": func(o *runtime.Options, v lua.LValue) error {
-		return rangeField(&o.Nodes, "nodes", v, 1, bgl.MaxNodes)
+	"nodes":  func(o *runtime.Options, v lua.LValue) error { return rangedInt(&o.Nodes, "nodes", v, 1, 65536) },
+	"per_io": func(o *runtime.Options, v lua.LValue) error { return rangedInt(&o.PerIO, "per_io", v, 8, 64) },
+	"memory_mb": func(o *runtime.Options, v lua.LValue) error {
+		return intField(&o.MemoryMB, "memory_mb", v)
 	},
-	"per_io": func(o *runtime.Options, v lua.LValue) error {
-		return rangeField(&o.PerIO, "per_io", v, bgl.MinPerIO, bgl.MaxPerIO)
+	"disk_quota_mb": func(o *runtime.Options, v lua.LValue) error {
+		return intField(&o.DiskQuotaMB, "disk_quota_mb", v)
 	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
 	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
+	"costs":    costsOption,
+	"clocks":   clocksOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
-		err := rangeField(&n, "seed", v, 0, 1<<53)
+		err := rangedInt(&n, "seed", v, 0, 1<<53)
 		o.Seed = uint64(n)
 		return err
 	},
@@ -226,8 +238,8 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 			return
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
-		if _, isStr := k.(lua.LString); !ok || !isStr {
-			err = fmt.Errorf("unknown option %s (nodes, per_io, args, topology, workdir, seed, quiet)", Format(nil, k, DefaultFormat))
+		if !ok {
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
@@ -244,13 +256,13 @@ func intField(dst *int, name string, v lua.LValue) error {
 	return nil
 }
 
-// rangeField reads an integer option and checks it lies in lo..hi.
-func rangeField(dst *int, name string, v lua.LValue, lo, hi int) error {
+// rangedInt is intField for an option with an allowed range, which the error names.
+func rangedInt(dst *int, name string, v lua.LValue, lo, hi int) error {
 	if err := intField(dst, name, v); err != nil {
-		return fmt.Errorf("%w (allowed: %d..%d)", err, lo, hi)
+		return err
 	}
 	if *dst < lo || *dst > hi {
-		return fmt.Errorf("%s = %d is out of range (allowed: %d..%d)", name, *dst, lo, hi)
+		return fmt.Errorf("%s = %d is out of range: want %d..%d", name, *dst, lo, hi)
 	}
 	return nil
 }
@@ -266,7 +278,8 @@ func strField(dst *string, name string, v lua.LValue) error {
 
 func appErr(L *lua.LState, method string, err error) int {
 	if err != nil {
-		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(err.Error(), "runtime: "))
+		msg := strings.TrimPrefix(err.Error(), "runtime: ")
+		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(msg, "probes: "))
 	}
 	return 0
 }
@@ -353,34 +366,11 @@ func appProctable(L *lua.LState) int {
 	return 1
 }
 
-func appFunctions(L *lua.LState) int {
-	app := checkApp1(L)
-	fns, err := app.Prog.Match(L.OptString(2, "*"))
-	if err != nil {
-		return appErr(L, "functions", err)
-	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Addr < fns[j].Addr })
-	t := L.NewTable()
-	for _, f := range fns {
-		row := L.NewTable()
-		row.RawSetString("name", lua.LString(f.Name))
-		row.RawSetString("addr", PushAddress(L, f.Addr))
-		row.RawSetString("size", lua.LNumber(f.Size))
-		if f.File != "" {
-			row.RawSetString("file", lua.LString(f.File))
-			row.RawSetString("line", lua.LNumber(f.Line))
-		}
-		t.Append(row)
-	}
-	L.Push(t)
-	return 1
-}
-
 func appOn(L *lua.LState) int {
 	a := CheckObject[*luaApp](L, 1, appTypeName)
 	what := L.CheckString(2)
-	if what != "exit" && what != "fault" {
-		L.ArgError(2, fmt.Sprintf(`event must be "exit" or "fault", not %q`, what))
+	if !slices.Contains(appEventNames[:], what) {
+		L.ArgError(2, fmt.Sprintf(`event must be "exit", "fault", "unsupported" or "memory", not %q`, what))
 	}
 	a.on[what] = append(a.on[what], L.CheckFunction(3))
 	return 0

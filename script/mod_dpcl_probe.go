@@ -37,17 +37,18 @@ func init() {
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
 			{"state", `h:state() -> "installed"|"active"|"removed"|"failed"|"done" (also the field h.state)
 A one-shot probe (app:execute) is "done" once every rank it ran on has sent or ended.`, handleState},
-			{"stats", `h:stats() -> {sent=, delivered=, ranks=, failed={[rank]=reason}, errors=, queued=, dropped=}
-errors: callback errors (the probe is deactivated after 3); queued: messages waiting for
-h:next(); dropped: queued messages lost to the queue's bound (65,536).`, handleStats},
+			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=, errors=, queued=, dropped=}
+sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
+merged into delivered messages; failed: {[rank] = reason} for install failures and
+{[tree node] = reason} when a filter failed the stream; first, last: virtual arrival (ns)
+of the first and last message at the front-end; busy: the front-end's virtual ns on it;
+faults: loads and stores of program memory the snippet could not make (each yielded 0 or
+stored nothing; the rank went on), summed over the handle's ranks; errors: how often its
+callback raised (at 3 the probe is deactivated); queued, dropped: messages waiting for
+h:next() and dropped from that queue.`, handleStats},
+			{"next", handleNextDoc, handleNext},
+			{"messages", handleMessagesDoc, handleMessages},
 			{"disasm", "h:disasm() -> string\nThe snippet's code, compiled once for every node.", handleDisasm},
-			{"next", `h:next() -> message | nil
-The oldest queued message of a probe installed without a callback (nil when none is queued):
-{values=, value=, rank=, count=, time=, time_ns=}. Messages queue while the machine advances
-(app:wait, dpcl.sleep, dpcl.poll); the interactive shell prints them instead unless the probe
-was installed with print = false.`, handleNext},
-			{"messages", `h:messages() -> iterator
-for m in h:messages() do ... end takes every queued message, oldest first (see h:next).`, handleMessages},
 		},
 		Meta: []Function{
 			{"__tostring", "", func(L *lua.LState) int {
@@ -79,30 +80,6 @@ func pointIndex(L *lua.LState) int {
 	return 1
 }
 
-func appPoints(L *lua.LState) int {
-	app := checkApp1(L)
-	kind, err := probes.ParsePointKind(L.OptString(3, "entry"))
-	if err != nil {
-		L.ArgError(3, strings.TrimPrefix(err.Error(), "probes: "))
-	}
-	fns, err := app.Prog.Match(L.CheckString(2))
-	if err != nil {
-		return appErr(L, "points", err)
-	}
-	t := L.NewTable()
-	for _, f := range fns {
-		pts, err := app.Prog.Points(f, kind)
-		if err != nil {
-			return appErr(L, "points", err)
-		}
-		for _, p := range pts {
-			t.Append(NewObject(L, pointTypeName, p))
-		}
-	}
-	L.Push(t)
-	return 1
-}
-
 // checkPoints reads a Point or an array of Points.
 func checkPoints(L *lua.LState, n int) []probes.Point {
 	switch v := L.Get(n).(type) {
@@ -130,9 +107,9 @@ func checkPoints(L *lua.LState, n int) []probes.Point {
 // installKeys are the options app:install and app:execute accept.
 var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms", "params", "callback", "print"}
 
-// installOptions reads {context=, filter=, sync=, timeout_ms=, params=, callback=}; a
+// installOptions reads {context=, filter=, sync=, timeout=, params=, callback=, print=}; a
 // context's own aggregation applies when no filter is given.
-func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunction, error) {
+func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallOptions, *lua.LFunction, error) {
 	var o runtime.InstallOptions
 	t, _ := L.Get(n).(*lua.LTable)
 	if t == nil {
@@ -141,7 +118,7 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 		}
 		t = L.NewTable()
 	}
-	if err := checkKeys(t, installKeys); err != nil {
+	if err := checkKeys(t, append(installKeys[:len(installKeys):len(installKeys)], extraKeys...)); err != nil {
 		return o, nil, err
 	}
 	var agg *contexts.Aggregation
@@ -169,7 +146,7 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 		return o, nil, err
 	}
 	if s, ok := t.RawGetString("sync").(lua.LString); ok {
-		o.Sync = string(s)
+		o.Sync = contexts.Sync(s)
 	}
 	if d, ok, err := timeoutOption(L, t); err != nil {
 		return o, nil, err
@@ -192,7 +169,7 @@ func aggregationOptions(o runtime.InstallOptions, agg *contexts.Aggregation, t *
 	if o.Filter, err = filterSpec(v, agg.Params); err != nil {
 		return o, nil, err
 	}
-	o.Sync, o.Timeout = string(agg.Sync), agg.Timeout
+	o.Sync, o.Timeout = agg.Sync, agg.Timeout
 	return o, callbackOf(t), nil
 }
 
@@ -210,13 +187,14 @@ func appInstall(L *lua.LState) int {
 	if err != nil {
 		L.ArgError(4, err.Error())
 	}
-	hl, herr := newHandleLua(SessionOf(L), L.Get(4), cb)
-	if herr != nil {
-		L.ArgError(4, herr.Error())
+	printMsgs, err := printOption(SessionOf(L), L.Get(4), cb)
+	if err != nil {
+		L.ArgError(4, err.Error())
 	}
 	h, err := app.Install(pts, e, o)
 	if h != nil {
-		a.hlua[h.ID] = hl
+		a.callbacks[h.ID] = cb
+		dpclOf(L).extra(h).print = printMsgs
 	}
 	if err != nil {
 		return appErr(L, "install", err)
@@ -233,24 +211,19 @@ func appExecute(L *lua.LState) int {
 	if err != nil {
 		L.ArgError(3, err.Error())
 	}
-	hl, herr := newHandleLua(SessionOf(L), L.Get(3), cb)
-	if herr != nil {
-		L.ArgError(3, herr.Error())
-	}
-	if app.Done() {
-		L.Push(lua.LNil)
-		L.Push(lua.LString("app:execute: the job has ended"))
-		return 2
+	printMsgs, err := printOption(SessionOf(L), L.Get(3), cb)
+	if err != nil {
+		L.ArgError(3, err.Error())
 	}
 	h, err := app.Execute(e, o)
 	if h != nil {
-		a.hlua[h.ID] = hl
+		a.callbacks[h.ID] = cb
+		dpclOf(L).extra(h).print = printMsgs
 	}
 	if errors.Is(err, runtime.ErrNoLiveRank) {
-		// The natural sampling loop (while running: sleep, execute) meets the job's end
-		// here; it gets nil and a reason instead of an error.
+		// The natural sampling loop (execute while the job runs) ends cleanly.
 		L.Push(lua.LNil)
-		L.Push(lua.LString("app:execute: " + runtime.ErrNoLiveRank.Error()))
+		L.Push(lua.LString("app:execute: " + runtime.ErrNoLiveRank.Error() + " (the job's ranks have ended)"))
 		return 2
 	}
 	if err != nil {
@@ -301,15 +274,21 @@ func handleStats(L *lua.LState) int {
 	t.RawSetString("sent", lua.LNumber(st.Sent))
 	t.RawSetString("delivered", lua.LNumber(st.Delivered))
 	t.RawSetString("ranks", lua.LNumber(st.Ranks))
+	t.RawSetString("faults", lua.LNumber(st.Faults))
 	f := L.NewTable()
 	for r, why := range st.Failed {
 		f.RawSetInt(r, lua.LString(why))
 	}
+	for node, why := range st.FailedAt {
+		f.RawSetString(node, lua.LString(why))
+	}
 	t.RawSetString("failed", f)
-	_, hl := handleLuaOf(L)
-	t.RawSetString("errors", lua.LNumber(hl.errors))
-	t.RawSetString("queued", lua.LNumber(len(hl.queue)))
-	t.RawSetString("dropped", lua.LNumber(hl.dropped))
+	if st.Delivered > 0 {
+		t.RawSetString("first", lua.LNumber(st.First))
+		t.RawSetString("last", lua.LNumber(st.Last))
+	}
+	t.RawSetString("busy", lua.LNumber(st.Busy))
+	handleExtraStats(L, CheckObject[*runtime.Handle](L, 1, handleTypeName), t)
 	L.Push(t)
 	return 1
 }

@@ -58,9 +58,11 @@ func TestDpclDeterminism(t *testing.T) {
 	one := runDpcl(t, "testdata/dpcl/loop.lua")
 	goruntime.GOMAXPROCS(2)
 	two := runDpcl(t, "testdata/dpcl/loop.lua")
+	goruntime.GOMAXPROCS(8)
+	eight := runDpcl(t, "testdata/dpcl/loop.lua")
 	goruntime.GOMAXPROCS(old)
-	if one != two {
-		t.Fatalf("GOMAXPROCS=1:\n%s\nGOMAXPROCS=2:\n%s", one, two)
+	if one != two || one != eight {
+		t.Fatalf("GOMAXPROCS=1:\n%s\nGOMAXPROCS=2:\n%s\nGOMAXPROCS=8:\n%s", one, two, eight)
 	}
 }
 
@@ -70,17 +72,36 @@ func TestDpclErrors(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`dpcl.launch("no/such.elf")`, "dpcl.launch: launch: open no/such.elf"},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodez = 3})`, `unknown option "nodez"`},
-		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:2"})`, `topology "k:2": want "b:F"`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 0})`, "nodes = 0 is out of range: want 1..65536"},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 70000})`, "nodes = 70000 is out of range"},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {per_io = 3})`, "per_io = 3 is out of range: want 8..64"},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:2"})`, `topology spec "k:2": want k:K@N`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, topology = "b:4^2"})`, `16 back-ends, but the job has 2 I/O nodes`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {daemon_recv_nz = 1}})`, `costs: daemon_recv_nz: unknown parameter`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {fe_recv_ns = -1}})`, `costs: fe_recv_ns: -1 is not a non-negative number`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {io_latency_ns = "fast"}})`, `costs: io_latency_ns must be a number`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = "bgq"})`, `costs: bgq: no such parameter set`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {clocks = {seed = 1, skew = 3}})`, `clocks: unknown key "skew"`},
 		{launch + `app:install(app:points("tick", "entry"), 1, {context = ctx.all(17)})`, "context of 17 ranks for an application of 16"},
 		{launch + `app:install(app:points("tick", "entry"), true)`, "use e:eq(x)"},
-		{launch + `app:install(app:points("nothing_matches*", "entry"), 1)`, "no points"},
+		{launch + `app:install({}, 1)`, "no points"},
+		{launch + `app:points("nothing_matches*", "entry")`, `no function matches function "nothing_matches*"`},
+		{launch + `app:points("mian")`, "did you mean main"},
+		{launch + `app:points{regex = "^MPI_Nothing$"}`, "no function matches function regexp"},
+		{launch + `app:points{regex = "("}`, "bad function regexp"},
+		{launch + `app:points{regex = "^main$", knd = "exit"}`, `unknown key "knd"`},
+		{launch + `app:points(0x3)`, "not inside a known function"},
+		{launch + `app:points("loop.c:100000")`, "no code at this line"},
 		{launch + `app:install(app:points("tick", "entry"), 1, {filter = "nosuch"})`, "nosuch"},
 		{launch + `app:wait()`, "the job has not started"},
 		{launch + `local h = app:install(app:points("tick", "entry"), 1); h:remove(); h:activate()`, "probe 1 is removed"},
-		{launch + `app:on("crash", print)`, `event must be "exit" or "fault"`},
+		{launch + `app:on("crash", print)`, `event must be "exit", "fault", "unsupported" or "memory"`},
 		{launch + `app:process(16)`, "rank 16 is not in 0..15"},
 		{launch + `app:process(3):reg("r99")`, `no register "r99"`},
 		{launch + `app:close(); app:start()`, "the application is closed"},
+		// execute after the job's end returns nil and a reason (raised here to check it)
+		{launch + `app:start(); app:wait(); local h, why = app:execute(probe.send(1)); assert(h == nil); error(why)`,
+			"app:execute: no live rank in the context (the job's ranks have ended)"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

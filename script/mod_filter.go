@@ -3,7 +3,6 @@ package script
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
@@ -23,11 +22,15 @@ Built-ins are used by name: "sum" "avg" "min" "max" (element-wise), "concat" (ra
     filter = function(state, packets) ... return values_or_nil end }
 packets is an array of packets; each is an array of values with fields rank (nil once
 aggregated), count and time. Each tree node runs it in its own sandbox (base, table,
-string, math) with its own state and a per-call deadline.`,
+string, math), with its own globals and state, and a per-call budget of Lua
+instructions: deterministic, whatever the host's load.`,
 		Funcs: []Function{
-			{"load", `filter.load(path [, {deadline_ms = 1000}]) -> Filter
+			{"load", `filter.load(path [, {budget = 20e6}]) -> Filter
 Compiles a Lua filter file once; use the object as filter = f (app:install, net:stream).
-deadline_ms bounds each call of init or filter in wall-clock milliseconds.`, filterLoad},
+budget bounds each call of init or filter in Lua VM instructions (default 20e6); a call
+that runs out fails its stream with "budget exceeded", at the same instruction on any
+host. Each node's globals and state are also bounded to 64 MiB, and string.rep,
+string.format and table.concat refuse results larger than that.`, filterLoad},
 			{"builtins", "filter.builtins() -> {names}\nThe names of the built-in filters.", filterBuiltins},
 		},
 	})
@@ -52,16 +55,23 @@ optionally with rank, count, time), locally in a fresh sandboxed state: for test
 
 func filterLoad(L *lua.LState) int {
 	path := L.CheckString(1)
-	deadline := DefaultFilterDeadline
+	var budget int64
 	if opts, ok := L.Get(2).(*lua.LTable); ok {
-		if ms, ok := opts.RawGetString("deadline_ms").(lua.LNumber); ok {
-			if !(ms > 0) {
-				L.ArgError(2, "deadline_ms must be a positive number")
+		if opts.RawGetString("deadline_ms") != lua.LNil {
+			L.ArgError(2, "deadline_ms is gone: a filter call is bounded by budget, in Lua instructions, so it stops at the same point on any host")
+		}
+		switch b := opts.RawGetString("budget").(type) {
+		case lua.LNumber:
+			if !(b >= 1) || b > 1e15 {
+				L.ArgError(2, "budget must be a number of instructions between 1 and 1e15")
 			}
-			deadline = time.Duration(float64(ms) * float64(time.Millisecond))
+			budget = int64(b)
+		case *lua.LNilType:
+		default:
+			L.ArgError(2, "budget must be a number of instructions, got a "+b.Type().String())
 		}
 	}
-	f, err := LoadLuaFilter(path, deadline)
+	f, err := LoadLuaFilter(path, budget)
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -19,8 +18,9 @@ const (
 	commTypeName   = "netreduce.Communicator"
 )
 
-// BackendDeadline bounds one call of a Lua back-end behaviour (net:on_backend).
-const BackendDeadline = time.Second
+// BackendLimits bound one call of a Lua back-end behaviour (net:on_backend). Each call
+// runs in a fresh environment: what one back-end stores in a global, another never sees.
+var BackendLimits = Limits{Instructions: DefaultInstructions, Memory: DefaultMemory}
 
 // TCPTransport builds the TCP transport for netreduce.new{transport = "tcp"}; cmd/dpclsh
 // sets it (it knows how to start `dpclsh comm`).
@@ -40,7 +40,10 @@ Virtual time: timeouts are virtual; s:recv(t) advances the tree's clock by t onc
 everything in flight has been processed.`,
 		Funcs: []Function{
 			{"new", `netreduce.new{topology = spec|path [, transport = "inproc"|"tcp"]} -> Network
-Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.`, netNew},
+Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.
+Over tcp: listen = "host:port", manual = true (start comm processes by hand), timeout_s =
+start-up bound (30), liveness_s = how long a comm process's link may make no progress
+(frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds).`, netNew},
 			{"topology", `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
 A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, netTopology},
 		},
@@ -120,8 +123,7 @@ type luaNet struct {
 }
 
 type backendVM struct {
-	L   *lua.LState
-	fns map[*lua.FunctionProto]*lua.LFunction
+	L *lua.LState
 }
 
 func (n *luaNet) Close() error {
@@ -227,27 +229,24 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 	select {
 	case vm = <-n.vms:
 	default:
-		vm = &backendVM{L: NewSandbox(), fns: map[*lua.FunctionProto]*lua.LFunction{}}
+		vm = &backendVM{L: NewSandbox()}
 	}
-	fn := vm.fns[proto]
-	if fn == nil {
-		fn = vm.L.NewFunctionFromProto(proto)
-		vm.fns[proto] = fn
-	}
+	env := NewEnvironment(vm.L)
+	fn := vm.L.NewFunctionFromProto(proto)
+	fn.Env = env
 	args := make([]lua.LValue, 0, 1+len(p.Values))
 	args = append(args, lua.LNumber(rank))
 	for _, v := range p.Values {
 		args = append(args, packetValueToLua(vm.L, v))
 	}
-	out, err := CallWithDeadline(vm.L, BackendDeadline, fn, args...)
-	if err != nil {
-		vm.L.Close()
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "script: "))
-	}
+	out, err := CallWithBudget(vm.L, BackendLimits, []lua.LValue{env}, fn, args...)
 	select {
 	case n.vms <- vm:
 	default:
 		vm.L.Close()
+	}
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "script: "))
 	}
 	if len(out) == 0 || out[0] == lua.LNil {
 		return nil, nil

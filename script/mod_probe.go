@@ -20,7 +20,7 @@ metamethods + - * / % and unary - with C semantics (integer / truncates; x / 0 i
 x % 0 is x); everything else is a method: e:band e:bor e:bxor e:shl e:shr e:bnot,
 e:eq e:ne e:lt e:le e:gt e:ge (Lua cannot overload == against numbers), v:assign(e),
 e:disasm(), e:type(). tostring(e) is the C-like source. Variables come from app:var(type).`,
-		Funcs: []Function{
+		Funcs: append([]Function{
 			{"int", "probe.int(n) -> Exp\nA 32-bit integer constant.", probeConst(probes.Int)},
 			{"int64", "probe.int64(n) -> Exp\nA 64-bit integer constant.", probeConst(probes.Int64)},
 			{"double", "probe.double(x) -> Exp\nA double constant.", probeConst(probes.Double)},
@@ -30,29 +30,34 @@ r(3+i):r(4+i) for int64 (i = 0, 2, 4, 6), f(1+i) for double. i counts registers 
 class, which is the C argument position when the earlier arguments are words.`, probeArg},
 			{"retval", "probe.retval([type]) -> Exp\nThe return value at a function exit: r3, r3:r4 or f1.", probeRetval},
 			{"rank", "probe.rank() -> Exp\nThe node's MPI rank (int).", probeNullary(probes.Rank)},
-			{"timebase", "probe.timebase() -> Exp\nThe node's time base (int64 virtual cycles).", probeNullary(probes.Timebase)},
+			{"timebase", `probe.timebase() -> Exp
+The node's time base (int64), in ticks of dpcl.timebase_hz (700e6 on BG/L: one tick is
+1/700 µs, about 1.43 ns); virtual time, the same clock as mftb and MPI_Wtime.`, probeNullary(probes.Timebase)},
 			{"counter", `probe.counter(name) -> Exp
 A CPU event counter (int64): "instructions", "cycles", "loads", "stores", "branches",
 "fpops".`, probeCounter},
 			{"call", "probe.call(function_name, args...) -> Exp\nCalls a function of the program; its value is the int it returns.", probeCall},
-			{"send", "probe.send(v1, v2, ...) -> Exp\nHands the values to the tool (the ais_send hypercall); no value.", probeSend},
+			{"send", `probe.send(v1, v2, ...) -> Exp
+Hands the values to the tool (the ais_send hypercall); no value. An array (app:array)
+sends all its elements; up to 256 values in all. Filters such as "sum" work element-wise.`, probeSend},
 			{"seq", "probe.seq{e1, e2, ...} -> Exp\nEvaluates in order; the value is the last one's.", probeSeq},
 			{"when", "probe.when(cond, then [, else]) -> Exp\nConditional; with both arms its value is the taken arm's.", probeWhen},
 			{"land", "probe.land(a, b) -> Exp\nShort-circuit a && b (0 or 1).", probeLogical(probes.KLAnd)},
 			{"lor", "probe.lor(a, b) -> Exp\nShort-circuit a || b (0 or 1).", probeLogical(probes.KLOr)},
 			{"lnot", "probe.lnot(a) -> Exp\n!a (0 or 1).", probeLNot},
-		},
+		}, probeDataFuncs...),
+		Init: probeDataInit,
 	})
 	RegisterType(Type{
 		Name: probeTypeName,
 		Doc:  "Exp — a probe expression; see help(probe).",
-		Methods: append(probeBinaryMethods(), []Function{
+		Methods: append(append(probeBinaryMethods(), []Function{
 			{"bnot", "e:bnot() -> Exp\nBitwise complement ~e (int, int64).", probeUnaryMethod(probes.KBNot)},
-			{"assign", "v:assign(e) -> Exp\nStores e into the probe variable v (widening only); the value is the stored one.", probeAssign},
+			{"assign", "v:assign(e) -> Exp\nStores e into the lvalue v: a probe variable, an array element a[i], a program global\nor a load (widening only); the value is the stored one.", probeAssign},
 			{"disasm", "e:disasm([base]) -> string\nThe PowerPC code compiled for e, placed at base (default 0).", probeDisasm},
 			{"tostring", "e:tostring() -> string\nThe C-like source of e.", probeToString},
 			{"type", "e:type() -> string\n\"int\", \"int64\", \"double\" or \"void\".", probeTypeOf},
-		}...),
+		}...), expDataMethods...),
 		Meta: []Function{
 			{"__add", "a + b", probeArith(probes.KAdd)},
 			{"__sub", "a - b", probeArith(probes.KSub)},
@@ -89,6 +94,9 @@ func ProbeExpOf(L *lua.LState, n int) *probes.Exp {
 		}
 		if a, ok := v.Value.(Address); ok {
 			return probes.Number(float64(a))
+		}
+		if a, ok := v.Value.(*luaArray); ok {
+			L.ArgError(n, "array "+a.arr.Name+" is not a value: index it ("+a.arr.Name+"[i]) or send it whole (probe.send("+a.arr.Name+"))")
 		}
 	}
 	L.ArgError(n, "probe expression or number expected, got "+L.Get(n).Type().String())
@@ -166,7 +174,7 @@ func probeCall(L *lua.LState) int {
 }
 
 func probeSend(L *lua.LState) int {
-	return pushExp(L, "probe.send", probes.Send(expArgs(L, 1)...))
+	return pushExp(L, "probe.send", probes.Send(sendArgs(L)...))
 }
 
 func probeSeq(L *lua.LState) int {
@@ -227,10 +235,10 @@ func probeBinaryMethods() []Function {
 
 func probeAssign(L *lua.LState) int {
 	dst := CheckObject[*probes.Exp](L, 1, probeTypeName)
-	if dst.Kind != probes.KVar {
-		L.ArgError(1, "assign needs a probe variable (from app:var), not "+dst.String())
+	if !probes.IsLvalue(dst) {
+		L.ArgError(1, "assign needs an lvalue (a probe variable from app:var, an array element a[i], a program global or a load), not "+dst.String())
 	}
-	return pushExp(L, "assign", probes.Assign(dst.Var, ProbeExpOf(L, 2)))
+	return pushExp(L, "assign", probes.AssignTo(dst, ProbeExpOf(L, 2)))
 }
 
 func probeTarget(L *lua.LState) *probes.Target {

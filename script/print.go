@@ -128,12 +128,11 @@ func callToString(L *lua.LState, v lua.LValue) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if err := L.CallByParam(lua.P{Fn: fn, NRet: 1, Protect: true}, v); err != nil {
+	out, err := protectedCall(L, fn, 1, v)
+	if err != nil {
 		return "<__tostring failed: " + errorMessage(err) + ">", true
 	}
-	s := L.Get(-1)
-	L.Pop(1)
-	return lua.LVAsString(s), true
+	return lua.LVAsString(out[0]), true
 }
 
 type entry struct {

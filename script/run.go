@@ -33,11 +33,11 @@ func (s *Session) LoadAt(src, name string, first int) (*lua.LFunction, error) {
 		first = 1
 	}
 	s.remember(name, src, first)
-	fn, err := s.L.Load(strings.NewReader(strings.Repeat("\n", first-1)+src), name)
+	proto, err := compileChecked(strings.NewReader(strings.Repeat("\n", first-1)+src), name)
 	if err != nil {
 		return nil, s.syntaxError(err, name, first+strings.Count(src, "\n"))
 	}
-	return fn, nil
+	return s.L.NewFunctionFromProto(proto), nil
 }
 
 // LoadInteractive compiles a line typed at the REPL (or given with -e) the way the
@@ -135,6 +135,27 @@ func (s *Session) Call(fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, err
 	}
 	s.depth++
 	defer func() { s.depth-- }()
+	var out []lua.LValue
+	var err error
+	if s.depth == 1 {
+		out, err = s.callTop(fn, args)
+	} else {
+		// Lua code is running below this call: a failure must not close its upvalues.
+		out, err = protectedCall(s.L, fn, lua.MultRet, args...)
+	}
+	// A stop wins even when the call returned normally: `return pcall(loop)` is a tail
+	// call, so no instruction of the chunk is left to notice the cancelled context.
+	if stop := s.stopError(); stop != nil {
+		return nil, s.locate(stop, err)
+	}
+	if err != nil {
+		return nil, s.runtimeError(err)
+	}
+	return out, nil
+}
+
+// callTop runs a top-level call on the session's state, whose stack is empty.
+func (s *Session) callTop(fn *lua.LFunction, args []lua.LValue) ([]lua.LValue, error) {
 	L := s.L
 	base := L.GetTop()
 	L.Push(fn)
@@ -142,15 +163,9 @@ func (s *Session) Call(fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, err
 		L.Push(a)
 	}
 	err := L.PCall(len(args), lua.MultRet, nil)
-	// A stop wins even when the call returned normally: `return pcall(loop)` is a tail
-	// call, so no instruction of the chunk is left to notice the cancelled context.
-	if stop := s.stopError(); stop != nil {
-		L.SetTop(base)
-		return nil, s.locate(stop, err)
-	}
 	if err != nil {
 		L.SetTop(base)
-		return nil, s.runtimeError(err)
+		return nil, err
 	}
 	out := make([]lua.LValue, L.GetTop()-base)
 	for i := range out {

@@ -1,11 +1,8 @@
 package script
 
 import (
-	"context"
 	"errors"
-	"fmt"
-	"strings"
-	"time"
+	"sort"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -32,13 +29,25 @@ var sandboxRemoved = []string{
 // NewSandbox returns a Lua state for untrusted, shippable code (Lua filters, back-end
 // behaviour): base (without file access, code loading, print or environment games), table,
 // string and math. There is no io, os, debug, package, coroutine or channel library. Run
-// its functions through CallWithDeadline so a runaway loop cannot stall the caller.
+// its functions through CallWithBudget, in an environment from NewEnvironment, so a
+// runaway loop or a growing state cannot stall or exhaust the caller.
 func NewSandbox() *lua.LState {
 	L := lua.NewState(lua.Options{SkipOpenLibs: true})
 	for _, lib := range sandboxLibs {
 		L.Push(L.NewFunction(lib.open))
 		L.Push(lua.LString(lib.name))
 		L.Call(1, 0)
+	}
+	installProtectedCalls(L)
+	installSizeChecks(L)
+	installCheckedConcat(L, L.G.Global)
+	// Method calls on strings reach the string library through the string metatable; a
+	// metatable of its own keeps getmetatable("") from handing the shared table out.
+	if lib, ok := L.GetGlobal(lua.StringLibName).(*lua.LTable); ok {
+		mt := L.NewTable()
+		mt.RawSetString("__index", lib)
+		mt.RawSetString("__metatable", lua.LFalse)
+		L.SetMetatable(lua.LString(""), mt)
 	}
 	g := L.G.Global
 	for _, name := range sandboxRemoved {
@@ -56,48 +65,71 @@ func NewSandbox() *lua.LState {
 	return L
 }
 
-// ErrDeadline is wrapped by the error CallWithDeadline returns when the call ran out of time.
-var ErrDeadline = errors.New("deadline exceeded")
+// sandboxLibTables are the library tables each environment gets a copy of, so that what
+// one node stores in string, table or math stays its own.
+var sandboxLibTables = map[string]bool{lua.StringLibName: true, lua.TabLibName: true, lua.MathLibName: true}
 
-// CallWithDeadline calls fn(args...) in L and returns all of its results. The call is
-// stopped once d of wall time has passed (d <= 0 means no limit): the state's context is
-// cancelled, which gopher-lua checks before every instruction, so even a `while true do
-// end` ends, and pcall inside the script cannot keep it alive because every following
-// instruction fails again. Errors carry the script's file:line when the failure happened in
-// Lua code. L must not have a context of its own; it has none afterwards.
-func CallWithDeadline(L *lua.LState, d time.Duration, fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, error) {
-	if fn == nil {
-		return nil, errors.New("script: call with deadline: nil function")
-	}
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
-	if d > 0 {
-		ctx, cancel = context.WithTimeout(ctx, d)
-	}
-	defer cancel()
-	L.SetContext(ctx)
-	defer L.RemoveContext()
-
-	base := L.GetTop()
-	L.Push(fn)
-	for _, a := range args {
-		L.Push(a)
-	}
-	err := L.PCall(len(args), lua.MultRet, nil)
-	if err != nil {
-		L.SetTop(base)
-		if ctx.Err() == context.DeadlineExceeded {
-			where := strings.TrimSuffix(errorMessage(err), context.DeadlineExceeded.Error())
-			return nil, fmt.Errorf("script: %s%w (%v)", where, ErrDeadline, d)
+// NewEnvironment returns a fresh global table for sandboxed code run in L (a NewSandbox
+// state): a copy of the sandbox's globals with copies of its library tables, and _G
+// pointing to itself. Code whose functions have it as their environment (fn.Env) sees no
+// global another environment set, whichever pooled state runs it. Keys go in sorted
+// order, so pairs over the environment runs the same way in every node and every run.
+func NewEnvironment(L *lua.LState) *lua.LTable {
+	tmpl := envTemplateOf(L)
+	env := L.CreateTable(0, len(tmpl))
+	for _, e := range tmpl {
+		v := e.value
+		if e.lib != nil {
+			cp := L.CreateTable(0, len(e.lib))
+			for _, f := range e.lib {
+				cp.RawSetString(f.name, f.value)
+			}
+			v = cp
 		}
-		return nil, fmt.Errorf("script: %s", errorMessage(err))
+		env.RawSetString(e.name, v)
 	}
-	n := L.GetTop() - base
-	out := make([]lua.LValue, n)
-	for i := range n {
-		out[i] = L.Get(base + 1 + i)
+	env.RawSetString("_G", env)
+	return env
+}
+
+const envTemplateKey = "dpclsh.envtemplate"
+
+// envEntry is one global of the sandbox; lib holds the fields of a library table that
+// each environment copies.
+type envEntry struct {
+	name  string
+	value lua.LValue
+	lib   []envEntry
+}
+
+// envTemplateOf returns L's globals as sorted entries, computed once per state.
+func envTemplateOf(L *lua.LState) []envEntry {
+	if ud, ok := L.G.Registry.RawGetString(envTemplateKey).(*lua.LUserData); ok {
+		return ud.Value.([]envEntry)
 	}
-	L.SetTop(base)
-	return out, nil
+	tmpl := sortedEntries(L.G.Global)
+	for i, e := range tmpl {
+		if lib, ok := e.value.(*lua.LTable); ok && sandboxLibTables[e.name] {
+			tmpl[i].lib = sortedEntries(lib)
+		}
+	}
+	ud := L.NewUserData()
+	ud.Value = tmpl
+	L.G.Registry.RawSetString(envTemplateKey, ud)
+	return tmpl
+}
+
+// sortedEntries lists the string-keyed fields of t by name, leaving out _G and
+// string.__index (the shared table itself).
+func sortedEntries(t *lua.LTable) []envEntry {
+	var out []envEntry
+	t.ForEach(func(k, v lua.LValue) {
+		if name, ok := k.(lua.LString); ok && name != "_G" && name != "__index" {
+			out = append(out, envEntry{name: string(name), value: v})
+		}
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 // errorMessage returns the Lua error value of err without gopher-lua's stack traceback;

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -36,7 +35,7 @@ func TestSandboxLibraries(t *testing.T) {
 		}
 	}
 	fn := loadSandboxFunc(t, L, `return _G.io, _G.os, string.format("%d", 42), math.max(1, 9), table.concat({1,2}, ",")`)
-	got, err := CallWithDeadline(L, time.Second, fn)
+	got, err := CallWithBudget(L, Limits{Instructions: 1e6}, nil, fn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func TestSandboxLibraries(t *testing.T) {
 	}
 }
 
-func TestCallWithDeadline(t *testing.T) {
+func TestCallWithBudget(t *testing.T) {
 	tests := []struct {
 		name    string
 		src     string
@@ -62,8 +61,9 @@ func TestCallWithDeadline(t *testing.T) {
 		{"results", "local a, b = ...; return b, a, a + b", []lua.LValue{lua.LNumber(2), lua.LNumber(3)}, "3,2,5", ""},
 		{"no results", "return", nil, "", ""},
 		{"error names line", "local x = 1\nerror('bad packet')", nil, "", "filter.lua:2: bad packet"},
-		{"infinite loop", "local n = 0\nwhile true do n = n + 1 end", nil, "", "deadline exceeded"},
-		{"pcall cannot keep a loop alive", "while true do pcall(function() while true do end end) end", nil, "", "deadline exceeded"},
+		{"infinite loop", "local n = 0\nwhile true do n = n + 1 end", nil, "", "filter.lua:2: budget exceeded: more than 100000 Lua instructions"},
+		{"pcall cannot keep a loop alive", "while true do pcall(function() while true do end end) end", nil, "", "budget exceeded"},
+		{"memory", "local t = {}\nfor i = 1, 1e6 do t[i] = string.rep('x', 100) end", nil, "", "budget exceeded: the filter's state and globals hold more than 1 MiB"},
 		{"io is absent", "return io.open('x')", nil, "", "filter.lua:1:"},
 	}
 	for _, tc := range tests {
@@ -71,17 +71,13 @@ func TestCallWithDeadline(t *testing.T) {
 			L := NewSandbox()
 			defer L.Close()
 			fn := loadSandboxFunc(t, L, tc.src)
-			start := time.Now()
-			got, err := CallWithDeadline(L, 50*time.Millisecond, fn, tc.args...)
+			got, err := CallWithBudget(L, Limits{Instructions: 100_000, Memory: 1 << 20}, []lua.LValue{L.G.Global}, fn, tc.args...)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
 				}
-				if strings.Contains(tc.wantErr, "deadline") && !errors.Is(err, ErrDeadline) {
-					t.Errorf("err = %v, not ErrDeadline", err)
-				}
-				if time.Since(start) > 5*time.Second {
-					t.Errorf("call took %v, deadline was 50ms", time.Since(start))
+				if strings.Contains(tc.wantErr, "budget") && !errors.Is(err, ErrBudget) {
+					t.Errorf("err = %v, not ErrBudget", err)
 				}
 				return
 			}
@@ -102,16 +98,16 @@ func TestCallWithDeadline(t *testing.T) {
 	}
 }
 
-func TestCallWithDeadlineReusesState(t *testing.T) {
+func TestCallWithBudgetReusesState(t *testing.T) {
 	L := NewSandbox()
 	defer L.Close()
 	loop := loadSandboxFunc(t, L, "while true do end")
-	if _, err := CallWithDeadline(L, 10*time.Millisecond, loop); !errors.Is(err, ErrDeadline) {
+	if _, err := CallWithBudget(L, Limits{Instructions: 1000}, nil, loop); !errors.Is(err, ErrBudget) {
 		t.Fatalf("loop: err = %v", err)
 	}
 	ok := loadSandboxFunc(t, L, "return 7")
-	got, err := CallWithDeadline(L, time.Second, ok)
+	got, err := CallWithBudget(L, Limits{Instructions: 1000}, nil, ok)
 	if err != nil || len(got) != 1 || got[0] != lua.LNumber(7) {
-		t.Fatalf("after a deadline the state must still work: %v %v", got, err)
+		t.Fatalf("after a spent budget the state must still work: %v %v", got, err)
 	}
 }

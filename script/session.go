@@ -82,6 +82,10 @@ func NewSessionWith(o Options) (*Session, error) {
 	ud := L.NewUserData()
 	ud.Value = s
 	L.G.Registry.RawSetString(sessionKey, ud)
+	installProtectedCalls(L)
+	installSizeChecks(L)
+	installCheckedConcat(L, L.G.Global)
+	installCheckedLoaders(L)
 	installHostFuncs(s)
 	installTypes(s)
 	installModules(s)

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dpclsh/dpclsh/bgl/abi"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -18,9 +17,6 @@ import (
 const unitsDoc = `Units: durations are seconds, virtual (simulated) unless the name says wall
 (app:wait(wall_s)); m.time, ev.time and packet times are virtual seconds (float), m.time_ns the
 exact nanoseconds; probe.timebase() counts dpcl.timebase_hz ticks per second.`
-
-// timebaseHz is the BG/L PPC440's core and timebase frequency.
-const timebaseHz = abi.ClockHz
 
 // deprecations remembers, per session, which old spellings were already reported.
 var deprecations sync.Map // struct{*Session; string} -> bool

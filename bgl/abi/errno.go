@@ -39,6 +39,7 @@ const (
 	ENOTEMPTY    Errno = 39
 	ELOOP        Errno = 40
 	EOVERFLOW    Errno = 75
+	EDQUOT       Errno = 122
 )
 
 var errnoNames = map[Errno]string{
@@ -48,7 +49,7 @@ var errnoNames = map[Errno]string{
 	EINVAL: "EINVAL", ENFILE: "ENFILE", EMFILE: "EMFILE", ENOTTY: "ENOTTY", EFBIG: "EFBIG",
 	ENOSPC: "ENOSPC", ESPIPE: "ESPIPE", EROFS: "EROFS", EMLINK: "EMLINK", EPIPE: "EPIPE",
 	ERANGE: "ERANGE", ENAMETOOLONG: "ENAMETOOLONG", ENOSYS: "ENOSYS", ENOTEMPTY: "ENOTEMPTY",
-	ELOOP: "ELOOP", EOVERFLOW: "EOVERFLOW",
+	ELOOP: "ELOOP", EOVERFLOW: "EOVERFLOW", EDQUOT: "EDQUOT",
 }
 
 // Error returns the symbolic name ("EACCES") or "errno N".

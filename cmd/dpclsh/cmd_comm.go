@@ -20,9 +20,16 @@ func init() {
 		name:  "comm",
 		usage: "comm --fe HOST:PORT --rank R [--listen HOST:PORT] [--secret-file FILE]",
 		brief: "an internal node of a reduction tree over TCP (started by the front-end, or by hand/ssh/srun)",
-		flags: func() *flag.FlagSet { fs, _, _ := commFlags(io.Discard); return fs },
-		example: `DPCLSH_COMM_SECRET=<hex> dpclsh comm --fe 10.0.0.1:7000 --rank 3
-(netreduce.new{transport = "tcp", manual = true} prints this line for each internal node)`,
+		help: `options:
+  --fe HOST:PORT        the front-end's address
+  --rank R              this node's rank in the topology
+  --listen HOST:PORT    address children connect to (default 127.0.0.1, any port)
+  --secret-file FILE    file holding the tree's shared secret (hex)
+
+The front-end starts these itself for netreduce.new{transport = "tcp"}.
+example (by hand):
+  dpclsh comm --fe 127.0.0.1:7000 --rank 3 --secret-file tree.secret
+`,
 		run: runComm,
 	})
 	script.TCPTransport = tcpTransport
@@ -31,7 +38,7 @@ func init() {
 // runComm is one internal tree node. The shared secret comes from --secret-file or the
 // DPCLSH_COMM_SECRET environment variable (hex), never from the command line, where other
 // users could read it.
-func commFlags(stderr io.Writer) (*flag.FlagSet, *netreduce.CommOptions, *string) {
+func runComm(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dpclsh comm", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var opt netreduce.CommOptions
@@ -40,29 +47,20 @@ func commFlags(stderr io.Writer) (*flag.FlagSet, *netreduce.CommOptions, *string
 	fs.IntVar(&opt.Rank, "rank", -1, "this node's rank in the topology")
 	fs.StringVar(&opt.Listen, "listen", "", "address children connect to (default 127.0.0.1, any port)")
 	fs.StringVar(&secretFile, "secret-file", "", "file holding the tree's shared secret (hex)")
-	return fs, &opt, &secretFile
-}
-
-func runComm(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs, opt, secretFile := commFlags(io.Discard)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeSubcommandHelp(stdout, subcommands["comm"])
-			return exitOK
-		}
-		return usageError(stderr, "comm", err)
+		return exitUsage
 	}
 	if opt.FrontEnd == "" || opt.Rank < 0 || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "dpclsh comm: --fe and --rank are required")
 		return exitUsage
 	}
-	secret, err := commSecret(*secretFile)
+	secret, err := commSecret(secretFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
 		return exitUsage
 	}
 	opt.Secret = secret
-	if err := netreduce.RunComm(ctx, *opt); err != nil && !errors.Is(err, context.Canceled) {
+	if err := netreduce.RunComm(ctx, opt); err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
 		return exitError
 	}
@@ -89,8 +87,10 @@ func commSecret(file string) ([]byte, error) {
 	return secret, nil
 }
 
-// tcpTransport serves netreduce.new{transport = "tcp", listen =, manual =, timeout_s =}:
-// comm processes are this executable's `comm` subcommand. With manual = true no process is
+// tcpTransport serves netreduce.new{transport = "tcp", listen =, manual =, timeout_s =,
+// liveness_s =}: comm processes are this executable's `comm` subcommand. liveness_s is
+// how long (wall clock) a comm process's link may make no progress before its subtree
+// counts as lost (default 10 s). With manual = true no process is
 // started; the front-end prints how to start each one and waits.
 func tcpTransport(opts map[string]any) (netreduce.Transport, error) {
 	exe, err := os.Executable()
@@ -112,6 +112,9 @@ func tcpTransport(opts map[string]any) (netreduce.Transport, error) {
 	}
 	if s, ok := opts["timeout_s"].(float64); ok && s > 0 {
 		t.StartTimeout = time.Duration(s * float64(time.Second))
+	}
+	if s, ok := opts["liveness_s"].(float64); ok && s > 0 {
+		t.Liveness = time.Duration(s * float64(time.Second))
 	}
 	return t, nil
 }

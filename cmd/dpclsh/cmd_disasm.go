@@ -14,18 +14,17 @@ func init() {
 		name:  "disasm",
 		usage: "disasm PROGRAM.elf [SYMBOL...]",
 		brief: "disassemble a PowerPC 440 ELF program as objdump -d -M440 does (only the named functions if given)",
-		example: `dpclsh disasm examples/apps/bin/cg.elf MPI_Allreduce
-dpclsh disasm examples/apps/bin/ring.elf > ring.s`,
+		help: `example:
+  dpclsh disasm examples/apps/bin/cg.elf MPI_Allreduce
+`,
 		run: runDisasm,
 	})
 }
 
 func runDisasm(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	switch {
-	case len(args) == 0:
-		return usageError(stderr, "disasm", fmt.Errorf("no PROGRAM.elf"))
-	case len(args[0]) > 0 && args[0][0] == '-':
-		return usageError(stderr, "disasm", fmt.Errorf("unknown option %s", args[0]))
+	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
+		fmt.Fprint(stderr, "usage: dpclsh disasm PROGRAM.elf [SYMBOL...]\n")
+		return exitUsage
 	}
 	f, err := elf.Open(args[0])
 	if err != nil {

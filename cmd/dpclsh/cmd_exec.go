@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,63 +16,60 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
-		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status.\n" +
-			"On a terminal, progress (ranks loaded/running/exited, virtual time, simulated instructions per second)\n" +
-			"is shown on stderr; with --nodes 1 the output bytes and status are those of qemu-ppc -cpu 440epx.",
-		flags: func() *flag.FlagSet { fs, _ := execFlags(); return fs },
-		example: `dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
-dpclsh exec --nodes 1024 --stats examples/apps/bin/jacobi.elf 32 200`,
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
+		help: `options:
+  --nodes N        compute nodes (ranks), 1..65536 (default 1)
+  --per-io K       compute nodes per I/O node, 8..64 (default 64)
+  --label          prefix output lines with the rank, like srun --label
+  --workdir DIR    directory the job's file calls are confined to (default .)
+  --seed S         seed of AT_RANDOM and getrandom (default 0)
+  --memory MIB     memory per compute node; brk/mmap past it get ENOMEM (default 512)
+  --disk-quota MIB how much the job may grow its workdir's files; past it EDQUOT (default 512)
+  --stats          a summary line (instructions, virtual time, memory per rank) on stderr
+  --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
+                   ranks ended, virtual time, simulated instructions per second)
+  --progress       the progress line even when stderr is not a terminal
+
+example:
+  dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
+`,
 		run: runExec,
 	})
 }
 
-// execOptions are exec's flags.
-type execOptions struct {
-	nodes, perIO    *int
-	label, stats    *bool
-	quiet, progress *bool
-	workdir         *string
-	seed            *uint64
-}
-
-func execFlags() (*flag.FlagSet, execOptions) {
-	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var o execOptions
-	o.nodes = fs.Int("nodes", 1, "compute nodes (ranks), 1..65536")
-	o.perIO = fs.Int("per-io", bgl.DefaultPerIO, "compute nodes per I/O node, 8..64")
-	o.label = fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
-	o.workdir = fs.String("workdir", ".", "directory the job's file calls are confined to")
-	o.seed = fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
-	o.stats = fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
-	o.quiet = fs.Bool("quiet", false, "no progress display, even on a terminal")
-	o.progress = fs.Bool("progress", false, "show progress on stderr even when it is not a terminal")
-	return fs, o
-}
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs, o := execFlags()
+	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	nodes := fs.Int("nodes", 1, "compute nodes (ranks), 1..65536")
+	perIO := fs.Int("per-io", bgl.DefaultPerIO, "compute nodes per I/O node, 8..64")
+	label := fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
+	workdir := fs.String("workdir", ".", "directory the job's file calls are confined to")
+	seed := fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
+	memory := fs.Int("memory", bgl.DefaultMemoryMB, "MiB of memory per compute node (brk/mmap past it get ENOMEM)")
+	quota := fs.Int("disk-quota", bgl.DefaultDiskQuotaMB, "MiB the job may grow its workdir's files by (writes past it get EDQUOT)")
+	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
+	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")
+	progress := fs.Bool("progress", false, "the progress line even when stderr is not a terminal")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
-		if errors.Is(err, flag.ErrHelp) {
-			writeSubcommandHelp(stdout, subcommands["exec"])
-			return exitOK
+		if err != nil {
+			fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
 		}
-		if err == nil {
-			err = errors.New("no PROGRAM.elf")
-		}
-		return usageError(stderr, "exec", err)
+		fmt.Fprint(stderr, execUsage)
+		return exitUsage
 	}
-	nodes, perIO := o.nodes, o.perIO
 	if _, err := bgl.NewPartition(*nodes, *perIO); err != nil {
-		return usageError(stderr, "exec", err)
+		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
+		return exitUsage
 	}
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: os.Environ(),
-		Nodes: *nodes, PerIO: *perIO, Label: *o.label, Workdir: *o.workdir, Seed: *o.seed,
+		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 	}
-	if *o.progress || !*o.quiet && isTerminal(stderr) {
+	if *progress || !*quiet && isTerminal(stderr) {
 		p := &bgl.Progress{}
 		pl := script.StartProgress(stderr, p, "run")
 		cfg.Progress, cfg.Stdout, cfg.Stderr = p, pl.Writer(stdout), pl.Writer(stderr)
@@ -86,11 +82,11 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		case res == nil:
 			return exitError
 		case ctx.Err() != nil:
-			return 128 + 2 // interrupted, as a shell reports SIGINT
+			return interruptedStatus(ctx) // 130 for SIGINT, 143 for SIGTERM, as a shell says
 		}
 		return max(exitError, res.ExitStatus())
 	}
-	if *o.stats {
+	if *stats {
 		fmt.Fprintf(stderr, "dpclsh exec: %s\n", res.Summary())
 	}
 	return res.ExitStatus()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -17,29 +15,33 @@ func init() {
 		name:  "test",
 		usage: "test [-v] [PATH...]",
 		brief: "run the Test* functions of Lua test files (default: examples/**/*_test.lua); exit 1 on failure",
-		flags: func() *flag.FlagSet { fs, _ := testFlags(); return fs },
-		example: `dpclsh test                      # every examples/**/*_test.lua
-dpclsh test -v examples/quickstart_test.lua`,
+		help: `options:
+  -v   print every test's name and result, not only the failures
+
+A test file defines global functions named Test*, each called with a t object:
+t:eq(got, want [, msg]), t:ok(cond [, msg]), t:error(fn [, pattern]).
+
+example:
+  dpclsh test examples/probes
+`,
 		run: runTestCommand,
 	})
 }
 
-func testFlags() (*flag.FlagSet, *bool) {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs, fs.Bool("v", false, "list every test with its result, not only the failures")
-}
-
 func runTestCommand(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs, v := testFlags()
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			writeSubcommandHelp(stdout, subcommands["test"])
-			return exitOK
+	verbose := false
+	var paths []string
+	for _, a := range args {
+		switch {
+		case a == "-v":
+			verbose = true
+		case strings.HasPrefix(a, "-"):
+			fmt.Fprintf(stderr, "dpclsh test: unknown option %s\nusage: dpclsh test [-v] [PATH...]\n", a)
+			return exitUsage
+		default:
+			paths = append(paths, a)
 		}
-		return usageError(stderr, "test", err)
 	}
-	verbose, paths := *v, fs.Args()
 	if len(paths) == 0 {
 		paths = []string{defaultTestDir}
 	}

@@ -30,10 +30,7 @@
 //     Each failure is one line "FAIL TestName: file:line: message"; the run ends with
 //     "N passed, N failed". A file that fails to load counts as one failure.
 //   - Subcommands register from init in cmd_<name>.go; a subcommand name wins over a
-//     script of the same name (run such a script as ./name). Each has a usage line, a
-//     brief, its flag set (the one that parses its arguments) and an example; `dpclsh SUB
-//     --help` prints them with status 0, and the README's usage section is generated from
-//     the same text (TestREADMEUsage; refresh with -rewrite).
+//     script of the same name (run such a script as ./name).
 //   - Progress lines go to stderr only when it is a terminal (or with --progress, never
 //     with --quiet), drawn by script.ProgressLine from bgl.Progress counters and paced by
 //     the wall clock: they are user interface, not simulation, and pipes never see them.

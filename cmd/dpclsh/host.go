@@ -23,10 +23,28 @@ type host struct {
 
 // newSession is the session every mode uses: registered modules plus the prelude.
 func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error) {
-	return script.NewSessionWith(script.Options{
+	s, err := script.NewSessionWith(script.Options{
 		Stdout: stdout, Stderr: stderr, Verbose: verbose,
 		Prelude: dpclsh.Prelude, PreludeName: "lib.lua",
 	})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range []struct{ src, name string }{
+		{dpclsh.Limpio, "limpio.lua"}, {dpclsh.LimpioTrace, "limpio_trace.lua"},
+	} {
+		if err := s.DoString(m.src, m.name); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if mod, ok := s.L.GetGlobal("limpio").(*lua.LTable); ok {
+		mod.RawSetString("warn", s.L.NewFunction(func(L *lua.LState) int {
+			fmt.Fprintln(s.Stderr(), L.CheckString(1))
+			return 0
+		}))
+	}
+	return s, nil
 }
 
 func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {

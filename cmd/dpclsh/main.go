@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 )
 
 // Exit statuses (DESIGN.md section 8).
@@ -30,9 +27,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if sub, ok := subcommands[args[0]]; ok {
 			if len(args) > 1 && isHelpFlag(args[1]) {
 				writeSubcommandHelp(stdout, sub)
-				return exitOK
+				return 0
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext()
 			defer stop()
 			return sub.run(ctx, args[1:], stdin, stdout, stderr)
 		}
@@ -125,10 +122,8 @@ subcommands:
 `)
 	for _, name := range subcommandNames() {
 		sub := subcommands[name]
-		brief, _, _ := strings.Cut(sub.brief, "\n")
-		fmt.Fprintf(w, "  dpclsh %s\n      %s\n", sub.usage, brief)
+		fmt.Fprintf(w, "  dpclsh %s\n      %s\n", sub.usage, sub.brief)
 	}
-	fmt.Fprint(w, "  dpclsh SUBCOMMAND --help      a subcommand's flags and an example\n")
 	fmt.Fprint(w, `
 Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with status n.
 In the shell, help() lists the modules and help(x) describes x.

@@ -93,12 +93,11 @@ func checkError(L *lua.LState) string {
 	}
 	msg := err.Error()
 	find := L.GetField(L.GetGlobal("string"), "find")
-	if err := L.CallByParam(lua.P{Fn: find, NRet: 1, Protect: true}, lua.LString(msg), lua.LString(pattern)); err != nil {
+	found, err := script.ProtectedCall(L, find, lua.LString(msg), lua.LString(pattern))
+	if err != nil {
 		L.ArgError(3, "bad pattern: "+err.Error())
 	}
-	matched := L.Get(-1) != lua.LNil
-	L.Pop(1)
-	if matched {
+	if len(found) > 0 && found[0] != lua.LNil {
 		return ""
 	}
 	return withMessage(L, 4, fmt.Sprintf("error %q does not match %q", msg, pattern))

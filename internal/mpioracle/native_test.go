@@ -84,9 +84,15 @@ func checkRuns(t *testing.T, s suite, e Entry, bin string, n int) {
 		runs = append(runs, Run(t, bin, n, e.Args, runTimeout))
 	}
 	got := runs[0].Canonical()
+	// A job MPI ends (MPI_Abort, a fault) loses a timing-dependent part of its output in
+	// mpiexec: such runs must agree on the status and on the lines both printed.
+	ended := e.Expect.Kind != ExpectExit || e.Expect.Code != 0
 	for _, r := range runs {
 		t.Logf("%s %v on %d ranks: %v", e.Name, e.Args, n, r.Elapsed.Round(time.Millisecond))
 		checkEnd(t, e, r)
+		if ended {
+			continue
+		}
 		if again := r.Canonical(); again != got {
 			t.Fatalf("two runs differ:\n--- first\n%s--- second\n%s", got, again)
 		}
@@ -104,6 +110,15 @@ func checkRuns(t *testing.T, s suite, e Entry, bin string, n int) {
 	want, err := os.ReadFile(golden)
 	if err != nil {
 		t.Fatalf("%v (refresh with go test ./internal/mpioracle -rewrite)", err)
+	}
+	if ended {
+		for _, r := range runs {
+			// Either may be the one that lost lines.
+			if err := EndedOutputAgrees(string(want), r.Canonical()); err != nil && EndedOutputAgrees(r.Canonical(), string(want)) != nil {
+				t.Errorf("%s: %v\n--- got\n%s--- want\n%s", golden, err, r.Canonical(), want)
+			}
+		}
+		return
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s:\n--- got\n%s--- want\n%s", golden, got, want)

@@ -1,4 +1,4 @@
--- A filter that never returns: its node's per-call deadline must stop it.
+-- A filter that never returns: its node's per-call instruction budget must stop it.
 return {
   name = "spin",
   filter = function(state, packets)

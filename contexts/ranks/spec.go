@@ -1,4 +1,4 @@
-package contexts
+package ranks
 
 import (
 	"fmt"
@@ -18,7 +18,7 @@ type SpecError struct {
 }
 
 func (e *SpecError) Error() string {
-	return fmt.Sprintf("contexts: bad rank spec %q: item %q at offset %d: %s",
+	return fmt.Sprintf("ranks: bad rank spec %q: item %q at offset %d: %s",
 		e.Spec, e.Item, e.Offset, e.Reason)
 }
 
@@ -118,6 +118,28 @@ func (s *Set) String() string {
 			b = append(b, '-')
 			b = strconv.AppendInt(b, int64(hi), 10)
 		}
+	}
+	return string(b)
+}
+
+// Spec prints ascending ranks in the compact form String uses ("0-3,7,9-10"; "" when
+// empty), for lists that have no Set.
+func Spec(list []int) string {
+	var b []byte
+	for i := 0; i < len(list); {
+		j := i
+		for j+1 < len(list) && list[j+1] == list[j]+1 {
+			j++
+		}
+		if len(b) > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(list[i]), 10)
+		if j > i {
+			b = append(b, '-')
+			b = strconv.AppendInt(b, int64(list[j]), 10)
+		}
+		i = j + 1
 	}
 	return string(b)
 }

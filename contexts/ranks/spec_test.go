@@ -1,4 +1,4 @@
-package contexts
+package ranks
 
 import (
 	"errors"
@@ -48,21 +48,21 @@ func TestParseErrors(t *testing.T) {
 		spec string
 		msg  string
 	}{
-		{16, "5-2", `contexts: bad rank spec "5-2": item "5-2" at offset 0: descending range (5 > 2)`},
-		{16, "-3", `contexts: bad rank spec "-3": item "-3" at offset 0: missing range start`},
-		{16, "3-", `contexts: bad rank spec "3-": item "3-" at offset 0: missing range end`},
-		{16, "1,,2", `contexts: bad rank spec "1,,2": item "" at offset 2: empty item`},
-		{16, "1,2,", `contexts: bad rank spec "1,2,": item "" at offset 4: empty item`},
-		{16, ",1", `contexts: bad rank spec ",1": item "" at offset 0: empty item`},
-		{16, "0-3, 16", `contexts: bad rank spec "0-3, 16": item "16" at offset 5: rank 16 out of range [0, 16)`},
-		{16, "2-99", `contexts: bad rank spec "2-99": item "2-99" at offset 0: rank 99 out of range [0, 16)`},
-		{16, "1,abc", `contexts: bad rank spec "1,abc": item "abc" at offset 2: "abc" is not a rank`},
-		{16, "1-2-3", `contexts: bad rank spec "1-2-3": item "1-2-3" at offset 0: "2-3" is not a rank`},
-		{16, "+4", `contexts: bad rank spec "+4": item "+4" at offset 0: "+4" is not a rank`},
-		{16, "1 2", `contexts: bad rank spec "1 2": item "1 2" at offset 0: "1 2" is not a rank`},
-		{16, "99999999999999999999999", `contexts: bad rank spec "99999999999999999999999": item "99999999999999999999999" at offset 0: rank 99999999999999999999999 out of range [0, 16)`},
-		{0, "0", `contexts: bad rank spec "0": item "0" at offset 0: rank 0 out of range [0, 0)`},
-		{-1, "0", `contexts: bad size -1: must be in [0, 16777216]`},
+		{16, "5-2", `ranks: bad rank spec "5-2": item "5-2" at offset 0: descending range (5 > 2)`},
+		{16, "-3", `ranks: bad rank spec "-3": item "-3" at offset 0: missing range start`},
+		{16, "3-", `ranks: bad rank spec "3-": item "3-" at offset 0: missing range end`},
+		{16, "1,,2", `ranks: bad rank spec "1,,2": item "" at offset 2: empty item`},
+		{16, "1,2,", `ranks: bad rank spec "1,2,": item "" at offset 4: empty item`},
+		{16, ",1", `ranks: bad rank spec ",1": item "" at offset 0: empty item`},
+		{16, "0-3, 16", `ranks: bad rank spec "0-3, 16": item "16" at offset 5: rank 16 out of range [0, 16)`},
+		{16, "2-99", `ranks: bad rank spec "2-99": item "2-99" at offset 0: rank 99 out of range [0, 16)`},
+		{16, "1,abc", `ranks: bad rank spec "1,abc": item "abc" at offset 2: "abc" is not a rank`},
+		{16, "1-2-3", `ranks: bad rank spec "1-2-3": item "1-2-3" at offset 0: "2-3" is not a rank`},
+		{16, "+4", `ranks: bad rank spec "+4": item "+4" at offset 0: "+4" is not a rank`},
+		{16, "1 2", `ranks: bad rank spec "1 2": item "1 2" at offset 0: "1 2" is not a rank`},
+		{16, "99999999999999999999999", `ranks: bad rank spec "99999999999999999999999": item "99999999999999999999999" at offset 0: rank 99999999999999999999999 out of range [0, 16)`},
+		{0, "0", `ranks: bad rank spec "0": item "0" at offset 0: rank 0 out of range [0, 0)`},
+		{-1, "0", `ranks: bad size -1: must be in [0, 16777216]`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.n, tt.spec)

@@ -1,0 +1,63 @@
+/* mpimisuse.c: MPI calls with bad arguments, one per mode (argv[1]); run on 2 or more ranks.
+ * MPI's default error handler (MPI_ERRORS_ARE_FATAL) must end the job with an error that
+ * names the rank, the call and what is wrong; the other ranks must not hang.
+ *   rank      send to rank == size          tag       send with tag -5
+ *   count     send with count -1             comm      send on communicator 12345
+ *   type      send with datatype 0x7777      root      broadcast from root == size
+ *   truncate  receive 1 int of a 4-int message
+ *   request   wait on a request never started
+ *   noinit    send before MPI_Init
+ *   init2     MPI_Init a second time
+ *   afterfin  a barrier after MPI_Finalize
+ *   unreceived  rank 0 sends 4 ints and an Isend that rank 1 never receives; both finalize
+ *             (MPICH finishes: the job ends normally, with a warning naming the messages)
+ */
+#include <stdio.h>
+#include <string.h>
+#include "mpi.h"
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int rank = 0, size = 1, buf[4] = {1, 2, 3, 4};
+	if (!strcmp(mode, "noinit"))
+		return MPI_Send(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (!strcmp(mode, "init2"))
+		MPI_Init(&argc, &argv);
+	if (rank == 0 && !strcmp(mode, "unreceived")) {
+		MPI_Request r;
+		MPI_Send(buf, 4, MPI_INT, 1, 7, MPI_COMM_WORLD);
+		MPI_Isend(buf, 2, MPI_INT, 1, 8, MPI_COMM_WORLD, &r);
+		MPI_Wait(&r, MPI_STATUS_IGNORE);
+	}
+	if (rank == 0) {
+		if (!strcmp(mode, "rank"))
+			MPI_Send(buf, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
+		else if (!strcmp(mode, "tag"))
+			MPI_Send(buf, 1, MPI_INT, 1, -5, MPI_COMM_WORLD);
+		else if (!strcmp(mode, "count"))
+			MPI_Send(buf, -1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+		else if (!strcmp(mode, "comm"))
+			MPI_Send(buf, 1, MPI_INT, 1, 0, (MPI_Comm)12345);
+		else if (!strcmp(mode, "type"))
+			MPI_Send(buf, 1, (MPI_Datatype)0x7777, 1, 0, MPI_COMM_WORLD);
+		else if (!strcmp(mode, "truncate"))
+			MPI_Send(buf, 4, MPI_INT, 1, 0, MPI_COMM_WORLD);
+		else if (!strcmp(mode, "request")) {
+			MPI_Request r = (MPI_Request)4242;
+			MPI_Wait(&r, MPI_STATUS_IGNORE);
+		}
+	} else if (rank == 1 && !strcmp(mode, "truncate")) {
+		MPI_Recv(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	}
+	if (!strcmp(mode, "root"))
+		MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD);
+	printf("rank %d: %s returned\n", rank, mode);
+	MPI_Finalize();
+	if (!strcmp(mode, "afterfin"))
+		MPI_Barrier(MPI_COMM_WORLD);
+	return 0;
+}

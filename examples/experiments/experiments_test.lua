@@ -1,0 +1,88 @@
+-- The experiments at reduced sizes: each writes its CSV and SVG, and the trends the
+-- paper reports come out of the cost model.
+local function dir()
+  local d = os.tmpname()
+  os.remove(d)
+  os.execute("mkdir -p " .. d)
+  return d
+end
+
+local function read(path)
+  local f = assert(io.open(path, "rb"))
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local function wrote(t, csv, svg, header)
+  t:ok(read(csv):find("^" .. header), csv .. " starts with its header")
+  t:ok(read(svg):find("<svg", 1, true), svg .. " is an SVG document")
+end
+
+function TestFig5ReceiveTimeGrowsWithMessagesTimesNodes(t)
+  local r = dofile("examples/experiments/fig5_receive.lua").run{dir = dir(), nodes = {8, 32}, msgs = {1, 10, 40}}
+  wrote(t, r.csv, r.svg, "nodes,messages")
+  local at = {}
+  for _, row in ipairs(r.rows) do at[row[1] .. "x" .. row[2]] = row[4] end
+  for _, n in ipairs{8, 32} do
+    t:ok(at[n .. "x10"] > at[n .. "x1"] and at[n .. "x40"] > at[n .. "x10"], n .. " nodes: grows with messages")
+    -- nearly linear: 4 times the messages takes 3 to 5 times as long
+    local ratio = at[n .. "x40"] / at[n .. "x10"]
+    t:ok(ratio > 3 and ratio < 5, string.format("%d nodes: 40/10 messages ratio %.2f", n, ratio))
+  end
+  for _, m in ipairs{10, 40} do
+    t:ok(at["32x" .. m] > at["8x" .. m], m .. " messages: grows with nodes")
+  end
+  -- per node, the small count is much worse (a daemon, not the front-end, is the bottleneck)
+  t:ok(at["8x40"] / 8 > 2 * at["32x40"] / 32, "per node: 8 nodes much slower than 32")
+end
+
+function TestFig7SumFilterReceivesFaster(t)
+  local r = dofile("examples/experiments/fig7_sum.lua").run{dir = dir(), tasks = 256, msgs = {1, 10}}
+  wrote(t, r.csv, r.svg, "tasks,messages,none_ms,sum_ms,factor")
+  t:ok(r.factor > 5, string.format("sum filter %.2f times faster at 256 tasks", r.factor))
+  t:ok(r.rows[2][4] < r.rows[2][3], "sum below none")
+end
+
+function TestSec51UbglRoundTripIsCalibrated(t)
+  local r = dofile("examples/experiments/sec51_latency.lua").run{dir = dir()}
+  wrote(t, r.csv, r.svg, "costs,command_down_ms")
+  t:eq(r.rows[2][1], "ubgl")
+  t:ok(math.abs(r.rows[2][4] - 107.4) < 0.01, string.format("ubgl round trip %.4f ms", r.rows[2][4]))
+  t:ok(r.rows[1][4] < 1, string.format("default round trip %.4f ms", r.rows[1][4]))
+end
+
+function TestFig6FewerNodesPerIONodeReceiveFaster(t)
+  local r = dofile("examples/experiments/fig6_topology.lua").run{dir = dir(), tasks = {64},
+    per_io = {[64] = {8, 32, 64}}, fans = {4}, msgs = 20}
+  wrote(t, r.csv, r.svg, "tasks,per_io,fanout")
+  local at = {}
+  for _, row in ipairs(r.rows) do at[row[2]] = row[5] end
+  t:ok(at[8] < at[32] and at[32] < at[64], string.format("receive ms at 8/32/64 per I/O node: %.3f %.3f %.3f", at[8], at[32], at[64]))
+end
+
+function TestMRNetFig5MultiLevelScales(t)
+  local r = dofile("examples/experiments/mrnet_fig5.lua").run{dir = dir(), backends = {8, 64}, waves = 10}
+  wrote(t, r.csv, r.svg, "topology,backends")
+  local v = {}
+  for _, row in ipairs(r.rows) do v[row[1] .. row[2]] = row end
+  for col = 3, 4 do
+    t:ok(v.flat64[col] - v.flat8[col] > 2 * (v["8-ary64"][col] - v["8-ary8"][col]),
+      "latency grows faster with the flat tree, column " .. col)
+  end
+  t:ok(v.flat64[5] < v.flat8[5] / 2, "flat throughput falls with back-ends")
+  t:ok(v["8-ary64"][5] >= v["8-ary8"][5] * 0.9, "8-ary throughput holds")
+end
+
+function TestClockSkewFoundInTheTree(t)
+  local r = dofile("examples/experiments/clock_skew.lua").run{dir = dir(), nodes = 64, rounds = 2, topology = "b:2"}
+  wrote(t, r.csv, r.svg, "io_node,true_offset_ns")
+  local spread = {lo = 0, hi = 0}
+  for _, row in ipairs(r.rows) do
+    spread.lo, spread.hi = math.min(spread.lo, row[2]), math.max(spread.hi, row[2])
+  end
+  t:ok(spread.hi - spread.lo > 5e5, "the daemons' clocks are really off")
+  t:ok(r.worst.full < 1000, string.format("knowing the costs: error %.0f ns", r.worst.full))
+  t:ok(r.worst.links > r.worst.full and r.worst.links < 2e5,
+    string.format("knowing link latencies only: error %.0f ns", r.worst.links))
+end

@@ -1,0 +1,94 @@
+-- Seed 004 (MRNet), Figure 5, in virtual time: (a) instantiation latency, (b) round trip
+-- of one broadcast followed by one reduction, (c) reduction throughput, for a flat tree
+-- (the front-end over every back-end) and balanced 4-ary and 8-ary trees. The back-ends
+-- are the I/O-node daemons (8 compute nodes each); default costs.
+--   (a) is the install of a probe on every rank: the patch command reaches every daemon
+--       and their acknowledgements come back merged (app:last_command().round_trip_ns).
+--   (b) is app:execute(probe.send(1), {filter = "sum"}): the command down to the last
+--       daemon, then the summed value up to the front-end.
+--   (c) is waves per virtual second of a sum reduction fed by every rank in a loop.
+--
+-- Reproduces: with the flat tree all three degrade linearly with the number of
+-- back-ends, because the front-end handles every back-end's message in turn; with 4- and
+-- 8-ary trees latency grows with the depth only and throughput stays nearly flat, the
+-- reductions being pipelined through the levels.
+-- Does not reproduce: MRNet's instantiation is process creation (rsh, serialized in the
+-- flat case); the simulated tree's processes exist from the launch, so (a) here is the
+-- cost of distributing and acknowledging the first command, not of creating processes.
+-- Absolute values belong to the cost model, not to Blue Pacific.
+--
+-- Run: go run ./cmd/dpclsh examples/experiments/mrnet_fig5.lua [dir] [max_backends]
+-- (default 512 back-ends = 4,096 ranks; 4096 back-ends = 32,768 ranks needs
+-- `flock /tmp/dpcl-big.lock` on a shared machine). Writes mrnet_fig5.csv and
+-- mrnet_fig5_{instantiation,round_trip,throughput}.svg.
+local C = dofile("examples/experiments/common.lua")
+local M = {}
+
+local function measure(backends, topo, waves)
+  local nodes = backends * 8
+  local app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, topology = topo, args = {tostring(waves)}, quiet = true})
+  local h = app:install(app:points("step", "entry"), probe.send(1), {filter = "sum"})
+  local inst = app:last_command().round_trip_ns
+  h:activate()
+  app:start()
+  app:wait()
+  local s = h:stats()
+  local thr = s.last > s.first and (waves - 1) / ((s.last - s.first) / 1e9) or 0
+  app:close()
+  -- (b) on a fresh job held at its entry: nothing else in flight
+  app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, topology = topo, args = {"1"}, quiet = true})
+  local got = {}
+  local t0 = app:now()
+  app:execute(probe.send(1), {filter = "sum", callback = function(m) got.time, got.value = m.time_ns, m.value end})
+  local down = app:last_command().down_ns
+  app:start()
+  app:wait()
+  app:close()
+  assert(got.value == nodes, "the sum over every rank")
+  return inst, down + (got.time - t0), thr
+end
+
+function M.run(opts)
+  opts = opts or {}
+  local sizes = opts.backends or {8, 64, 512}
+  local waves = opts.waves or 50
+  local rows, series = {}, {inst = {}, rt = {}, thr = {}}
+  for _, shape in ipairs{{"flat", nil}, {"4-ary", "b:4"}, {"8-ary", "b:8"}} do
+    local xs, a, b, c = {}, {}, {}, {}
+    for _, n in ipairs(sizes) do
+      local topo = shape[2] or ("b:" .. math.max(n, 2))
+      local inst, rt, thr = measure(n, topo, waves)
+      rows[#rows + 1] = {shape[1], n, inst / 1e6, rt / 1e6, thr}
+      xs[#xs + 1], a[#a + 1], b[#b + 1], c[#c + 1] = n, inst / 1e6, rt / 1e6, thr
+    end
+    series.inst[#series.inst + 1] = {name = shape[1], x = xs, y = a}
+    series.rt[#series.rt + 1] = {name = shape[1], x = xs, y = b}
+    series.thr[#series.thr + 1] = {name = shape[1], x = xs, y = c}
+  end
+  local dir = C.dir(opts)
+  local out = {rows = rows}
+  out.csv = C.csv(dir .. "/mrnet_fig5.csv", {"topology", "backends", "instantiation_ms", "round_trip_ms", "reductions_per_s"}, rows)
+  local function fig(name, title, y, s)
+    return plot.lines{file = dir .. "/mrnet_fig5_" .. name .. ".svg", title = title, x_label = "back-ends (I/O-node daemons)",
+      y_label = y, log_x = true, series = s}
+  end
+  out.svg = fig("instantiation", "(a) instantiation latency", "virtual ms", series.inst)
+  out.svg_rt = fig("round_trip", "(b) broadcast + reduction round trip", "virtual ms", series.rt)
+  out.svg_thr = fig("throughput", "(c) reduction throughput", "reductions per virtual s", series.thr)
+  return out
+end
+
+if arg and arg[0] and arg[0]:match("mrnet_fig5%.lua$") then
+  local max = tonumber(arg[2] or "512")
+  local sizes, n = {}, 8
+  while n <= max do
+    sizes[#sizes + 1] = n
+    n = n * 8
+  end
+  local r = M.run{dir = arg[1], backends = sizes}
+  print("topology,backends,instantiation_ms,round_trip_ms,reductions_per_s")
+  for _, row in ipairs(r.rows) do print(string.format("%s,%d,%.3f,%.3f,%.1f", unpack(row))) end
+  print("wrote " .. r.csv .. ", " .. r.svg .. ", " .. r.svg_rt .. ", " .. r.svg_thr)
+end
+
+return M

@@ -1,0 +1,193 @@
+package probes
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// LineError says why a file:line names no code: the file is unknown (Files lists the
+// candidates), ambiguous, or the line has no statement (Before and After are the nearest
+// lines of that file that have one, 0 when there is none on that side).
+type LineError struct {
+	File          string
+	Line          int
+	Why           string
+	Before, After int
+	Files         []string
+}
+
+func (e *LineError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "probes: line %s:%d: %s", e.File, e.Line, e.Why)
+	var near []string
+	if e.Before > 0 {
+		near = append(near, fmt.Sprintf("%s:%d", e.File, e.Before))
+	}
+	if e.After > 0 {
+		near = append(near, fmt.Sprintf("%s:%d", e.File, e.After))
+	}
+	switch {
+	case len(near) > 0:
+		fmt.Fprintf(&b, " (nearest lines with code: %s)", strings.Join(near, ", "))
+	case len(e.Files) > 0:
+		fmt.Fprintf(&b, " (%s)", strings.Join(e.Files, ", "))
+	}
+	return b.String()
+}
+
+// ParseLineSpec splits "file.c:LINE"; ok is false when s does not have that shape.
+func ParseLineSpec(s string) (file string, line int, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i <= 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(s[i+1:])
+	if err != nil || n <= 0 {
+		return "", 0, false
+	}
+	return s[:i], n, true
+}
+
+// SourceFiles lists the source files of the DWARF line table, sorted.
+func (b *Program) SourceFiles() []string {
+	seen := map[string]bool{}
+	for _, l := range b.lines {
+		if l.line > 0 {
+			seen[l.file] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for f := range seen {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolveFile maps a file name as a user writes it to the line table's name: equal, or
+// a suffix of it after a '/'.
+func (b *Program) resolveFile(file string, line int) (string, error) {
+	all := b.SourceFiles()
+	var hits []string
+	for _, f := range all {
+		if f == file || strings.HasSuffix(f, "/"+file) || strings.HasSuffix(file, "/"+f) {
+			hits = append(hits, f)
+		}
+	}
+	switch {
+	case len(hits) == 1:
+		return hits[0], nil
+	case len(hits) > 1:
+		return "", &LineError{File: file, Line: line, Why: "ambiguous source file", Files: hits}
+	case len(all) == 0:
+		return "", &LineError{File: file, Line: line, Why: "the program has no DWARF line table (build it with -g)"}
+	}
+	bases := make([]string, len(all))
+	for i, f := range all {
+		bases[i] = path.Base(f)
+	}
+	e := &LineError{File: file, Line: line, Why: "no such source file in the line table"}
+	if s := Suggest(path.Base(file), bases, 5); len(s) > 0 {
+		e.Files = []string{"did you mean " + strings.Join(s, ", ")}
+	}
+	return "", e
+}
+
+// LinePoints resolves a source line to its points, as a debugger sets a breakpoint on it:
+// the statement starts of the DWARF line table (is_stmt rows) for file:line, where a row
+// that continues the same line without another line in between is not a new start, so a
+// probe there fires once each time the line runs. Rows that share an address with rows
+// of other lines (the location views of optimized code) count: a probe there serves
+// each of those lines. Lines split into several pieces (a for
+// loop's test and increment, code scattered by the optimizer) have one point per piece.
+// Every address is checked as PointAt checks it. A line without code is a *LineError
+// naming the nearest lines with code.
+func (b *Program) LinePoints(file string, line int) ([]Point, error) {
+	name, err := b.resolveFile(file, line)
+	if err != nil {
+		return nil, err
+	}
+	var addrs []uint32
+	for i, l := range b.lines {
+		if l.file != name || l.line != line || !l.stmt || b.continues(i) {
+			continue
+		}
+		if len(addrs) == 0 || addrs[len(addrs)-1] != l.addr {
+			addrs = append(addrs, l.addr)
+		}
+	}
+	if len(addrs) == 0 {
+		before, after := b.nearestLines(name, line)
+		return nil, &LineError{File: file, Line: line, Why: "no code at this line", Before: before, After: after}
+	}
+	out := make([]Point, 0, len(addrs))
+	for _, a := range addrs {
+		if _, ok := b.FuncAt(a); !ok {
+			continue // code of the line outside any function symbol (startup stubs)
+		}
+		p, err := b.PointAt(a)
+		if err != nil {
+			return nil, fmt.Errorf("probes: line %s:%d: %w", file, line, err)
+		}
+		p.Kind, p.File, p.Line = PointLine, name, line
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, &LineError{File: file, Line: line, Why: "its code lies outside every function symbol"}
+	}
+	return out, nil
+}
+
+// continues reports whether row i goes on with the line of the row before it (the last
+// row of a lower address, in the same sequence).
+func (b *Program) continues(i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		p := b.lines[j]
+		if p.addr == b.lines[i].addr {
+			continue
+		}
+		return p.line != 0 && p.file == b.lines[i].file && p.line == b.lines[i].line
+	}
+	return false
+}
+
+// nearestLines returns the closest lines of file before and after line that have a
+// statement (0 when none).
+func (b *Program) nearestLines(file string, line int) (before, after int) {
+	for _, l := range b.lines {
+		if l.file != file || !l.stmt || l.line == 0 {
+			continue
+		}
+		if l.line < line && l.line > before {
+			before = l.line
+		}
+		if l.line > line && (after == 0 || l.line < after) {
+			after = l.line
+		}
+	}
+	return before, after
+}
+
+// Lines lists the lines of file that have code (statement starts), sorted.
+func (b *Program) Lines(file string) ([]int, error) {
+	name, err := b.resolveFile(file, 0)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int]bool{}
+	for _, l := range b.lines {
+		if l.file == name && l.stmt && l.line > 0 {
+			seen[l.line] = true
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for l := range seen {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out, nil
+}

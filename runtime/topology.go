@@ -1,0 +1,69 @@
+package runtime
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/dpclsh/dpclsh/netreduce"
+)
+
+// jobTopology builds a job's tree: the compute nodes (leaves) under their I/O nodes'
+// daemons, and above them the levels spec describes. "b:F" (one number) keeps its
+// meaning of a balanced fan-out F over the daemons; any other netreduce generator spec
+// or an MRNet topology file must have exactly one back-end per I/O node.
+func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
+	if spec == "" {
+		spec = "b:16"
+	}
+	if f, ok := strings.CutPrefix(spec, "b:"); ok && !strings.ContainsAny(f, "^x") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 2 {
+			return nil, fmt.Errorf("runtime: topology %q: the fan-out F of \"b:F\" must be an integer >= 2", spec)
+		}
+		topo, err := netreduce.Generate(fmt.Sprintf("bgl:%d:%d:%d", nodes, perIO, n))
+		if err != nil {
+			return nil, fmt.Errorf("runtime: topology %q: %w", spec, err)
+		}
+		return topo, nil
+	}
+	upper, err := upperTopology(spec)
+	if err != nil {
+		return nil, err
+	}
+	ios := (nodes + perIO - 1) / perIO
+	if upper.Backends() != ios {
+		return nil, fmt.Errorf("runtime: topology %q: %d back-ends, but the job has %d I/O nodes (%d ranks, per_io %d): each back-end is one I/O node's daemon",
+			spec, upper.Backends(), ios, nodes, perIO)
+	}
+	per := make([]int, ios)
+	for i := range per {
+		per[i] = min(perIO, nodes-i*perIO)
+	}
+	topo, err := netreduce.Graft(upper, per)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: topology %q: %w", spec, err)
+	}
+	return topo, nil
+}
+
+func upperTopology(spec string) (*netreduce.Topology, error) {
+	if kind, _, ok := strings.Cut(spec, ":"); ok && !strings.ContainsAny(kind, "/.") {
+		t, err := netreduce.Generate(spec)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: topology: %w", err)
+		}
+		return t, nil
+	}
+	f, err := os.Open(spec)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: topology: %w", err)
+	}
+	defer f.Close()
+	t, err := netreduce.ParseTopology(spec, f)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: topology: %w", err)
+	}
+	return t, nil
+}

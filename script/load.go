@@ -1,0 +1,120 @@
+package script
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// checkedLoaders replace the base library's code loaders in a session so that the chunks
+// they compile get the size-checked concatenation of concat.go, as the session's own
+// chunks do. Messages are gopher-lua's.
+var checkedLoaders = map[string]lua.LGFunction{
+	"loadstring": checkedLoadString,
+	"load":       checkedLoad,
+	"loadfile":   checkedLoadFile,
+	"dofile":     checkedDoFile,
+}
+
+// installCheckedLoaders replaces loadstring, load, loadfile and dofile in L's globals.
+func installCheckedLoaders(L *lua.LState) {
+	for name, fn := range checkedLoaders {
+		if L.GetGlobal(name) != lua.LNil {
+			L.SetGlobal(name, L.NewFunction(fn))
+		}
+	}
+}
+
+// loadChecked compiles src as chunk name into a function of the caller's environment.
+func loadChecked(L *lua.LState, src, name string) (*lua.LFunction, error) {
+	proto, err := compileChecked(strings.NewReader(src), name)
+	if err != nil {
+		return nil, err
+	}
+	fn := L.NewFunctionFromProto(proto)
+	if env, ok := L.Get(lua.EnvironIndex).(*lua.LTable); ok {
+		fn.Env = env
+	}
+	return fn, nil
+}
+
+// pushLoaded pushes fn, or nil and the error, as the load functions return them.
+func pushLoaded(L *lua.LState, fn *lua.LFunction, err error) int {
+	if err != nil {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(err.Error()))
+		return 2
+	}
+	L.Push(fn)
+	return 1
+}
+
+func checkedLoadString(L *lua.LState) int {
+	fn, err := loadChecked(L, L.CheckString(1), L.OptString(2, "<string>"))
+	return pushLoaded(L, fn, err)
+}
+
+func checkedLoad(L *lua.LState) int {
+	reader := L.CheckFunction(1)
+	name := L.OptString(2, "?")
+	var b strings.Builder
+	for {
+		L.Push(reader)
+		L.Call(0, 1)
+		piece := L.Get(-1)
+		L.Pop(1)
+		if piece == lua.LNil {
+			break
+		}
+		if !lua.LVCanConvToString(piece) {
+			L.Push(lua.LNil)
+			L.Push(lua.LString("reader function must return a string"))
+			return 2
+		}
+		s := lua.LVAsString(piece)
+		if s == "" {
+			break
+		}
+		if int64(b.Len()+len(s)) > MaxString {
+			L.RaiseError("load: the chunk is larger than %s", byteSize(float64(MaxString)))
+		}
+		b.WriteString(s)
+	}
+	fn, err := loadChecked(L, b.String(), name)
+	return pushLoaded(L, fn, err)
+}
+
+// loadFile compiles the file at path; a first line starting with "#" is skipped.
+func loadFile(L *lua.LState, path string) (*lua.LFunction, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s := string(src)
+	if strings.HasPrefix(s, "#") {
+		s = "--" + s
+	}
+	return loadChecked(L, s, path)
+}
+
+func checkedLoadFile(L *lua.LState) int {
+	path := L.CheckString(1)
+	fn, err := loadFile(L, path)
+	if os.IsNotExist(err) || os.IsPermission(err) {
+		err = fmt.Errorf("can not open file: %v", path)
+	}
+	return pushLoaded(L, fn, err)
+}
+
+func checkedDoFile(L *lua.LState) int {
+	top := L.GetTop()
+	fn, err := loadFile(L, L.CheckString(1))
+	if err != nil {
+		L.Error(lua.LString(err.Error()), 0)
+	}
+	L.Push(fn)
+	L.Call(0, lua.MultRet)
+	return L.GetTop() - top
+}

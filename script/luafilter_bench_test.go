@@ -1,0 +1,80 @@
+package script
+
+import (
+	"testing"
+
+	"github.com/dpclsh/dpclsh/netreduce"
+	lua "github.com/yuin/gopher-lua"
+)
+
+func topkWave(n int) []*netreduce.Packet {
+	wave := make([]*netreduce.Packet, n)
+	for i := range wave {
+		wave[i] = &netreduce.Packet{Src: int32(i), Count: 1, Values: []any{int64(i * 37 % 101)}}
+	}
+	return wave
+}
+
+// BenchmarkLuaFilterWave is one call of the topk example filter on a wave of 64 packets
+// from back-ends: the per-wave cost of a Lua filter in a tree node.
+func BenchmarkLuaFilterWave(b *testing.B) {
+	f, err := LoadLuaFilter("../examples/filters/topk.lua", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := newLuaTransform(f.Spec(map[string]any{"k": 5.0}), netreduce.NodeInfo{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	wave := topkWave(64)
+	for b.Loop() {
+		if _, err := tr.Filter(wave); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLuaFilterNode is the set-up of the topk filter in one tree node (stream,
+// node), paid once per node when a stream is created.
+func BenchmarkLuaFilterNode(b *testing.B) {
+	f, err := LoadLuaFilter("../examples/filters/topk.lua", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec := f.Spec(map[string]any{"k": 5.0})
+	for b.Loop() {
+		tr, err := newLuaTransform(spec, netreduce.NodeInfo{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
+	}
+}
+
+// BenchmarkConcat is a loop of short concatenations, in a session (each a .. b is a call
+// of the size check) and in a plain gopher-lua state (the VM's own concatenation).
+func BenchmarkConcat(b *testing.B) {
+	const src = `local n = ... local s = "" for i = 1, n do s = "k" .. (i % 10) .. "v" end return s`
+	b.Run("gopher", func(b *testing.B) {
+		L := lua.NewState()
+		defer L.Close()
+		fn, err := L.LoadString(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := L.CallByParam(lua.P{Fn: fn, Protect: true}, lua.LNumber(b.N)); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.Run("dpclsh", func(b *testing.B) {
+		s := NewSession()
+		defer s.Close()
+		fn, err := s.Load(src, "concat.lua")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Call(fn, lua.LNumber(b.N)); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
