@@ -18,7 +18,7 @@ func TestCounters(t *testing.T) {
 	c := newTestCPU(t, countLoop(10)...)
 	c.GPR[9] = 0x20000000
 	run(t, c)
-	want := Counters{Instructions: 2 + 10*5 + 1, Loads: 10, Stores: 10, Branches: 9}
+	want := Counters{Instructions: 2 + 10*5 + 1, Loads: 10, Stores: 10, Branches: 9, BranchesNotTaken: 1}
 	want.Cycles = 2*uint64(DefaultCosts[ClassInt]) + 10*uint64(DefaultCosts[ClassInt]*2+DefaultCosts[ClassStore]+
 		DefaultCosts[ClassLoad]+DefaultCosts[ClassBranch]) + uint64(DefaultCosts[ClassSyscall])
 	if c.Count != want {
@@ -47,6 +47,10 @@ func TestBudgetIsExact(t *testing.T) {
 		}
 		if c.Count.Instructions != 53 || c.GPR[3] != 10 {
 			t.Errorf("slice %d: %d instructions, r3=%d", slice, c.Count.Instructions, c.GPR[3])
+		}
+		if c.Count.Branches != 9 || c.Count.BranchesNotTaken != 1 {
+			t.Errorf("slice %d: %d branches taken, %d not taken, want 9 and 1", slice,
+				c.Count.Branches, c.Count.BranchesNotTaken)
 		}
 	}
 }
