@@ -163,3 +163,23 @@ func TestConcurrentProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestTimebaseIsExactInsideABlock: mftb reads the cycles of every instruction before it,
+// whether the block runs whole or is cut into single steps.
+func TestTimebaseIsExactInsideABlock(t *testing.T) {
+	mftb := uint32(31<<26 | 5<<21 | (268&31)<<16 | (268>>5)<<11 | 339<<1)
+	prog := []uint32{wD(14, 3, 0, 1), wD(7, 4, 3, 9), wD(14, 6, 0, 2), mftb} // li; mulli; li; mftb
+	want := uint64(1000 + 2*DefaultCosts[ClassInt] + DefaultCosts[ClassMul])
+	for _, slice := range []uint64{1, 1000} {
+		c := newTestCPU(t, prog...)
+		c.TBBase = 1000
+		for c.PC != codeBase+16 {
+			if st := c.Run(min(slice, uint64(codeBase+16-c.PC)/4)); st.Kind != StopBudget {
+				t.Fatalf("slice %d: stopped with %v", slice, st.Kind)
+			}
+		}
+		if got := uint64(c.GPR[5]); got != want {
+			t.Errorf("slice %d: mftb read %d, want %d", slice, got, want)
+		}
+	}
+}

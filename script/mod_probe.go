@@ -36,7 +36,7 @@ The node's time base (int64), in ticks of dpcl.timebase_hz (700e6 on BG/L: one t
 			{"counter", `probe.counter(name) -> Exp
 A CPU event counter (int64): "instructions", "cycles", "loads", "stores", "branches"
 (taken, conditional or not), "branches_not_taken" (conditional branches that fell through),
-"fpops". probe.counters() lists the names.`, probeCounter},
+"fpops".`, probeCounter},
 			{"call", "probe.call(function_name, args...) -> Exp\nCalls a function of the program; its value is the int it returns.", probeCall},
 			{"send", `probe.send(v1, v2, ...) -> Exp
 Hands the values to the tool (the ais_send hypercall); no value. An array (app:array)
