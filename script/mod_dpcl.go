@@ -22,6 +22,9 @@ type dpclState struct {
 	idle bool // the REPL idler is registered
 	// per probe handle: queued messages and callback errors (mod_dpcl_queue.go)
 	extras map[*runtime.Handle]*handleExtra
+	// calls are the requests of served pages (serve.go); wake tells a running step one came.
+	calls chan *pageCall
+	wake  chan struct{}
 }
 
 var dpclStates sync.Map // *Session -> *dpclState
@@ -31,7 +34,7 @@ func dpclOf(L *lua.LState) *dpclState {
 	if st, ok := dpclStates.Load(s); ok {
 		return st.(*dpclState)
 	}
-	st := &dpclState{s: s}
+	st := &dpclState{s: s, calls: make(chan *pageCall, 64), wake: make(chan struct{}, 1)}
 	dpclStates.Store(s, st)
 	s.OnClose(closerFunc(func() error {
 		dpclStates.Delete(s)
@@ -89,12 +92,16 @@ Advances every running application by virtual_s virtual seconds, running callbac
 }
 
 // advance runs one step of app up to limit and dispatches what it produced.
+// Requests of a served page run after the batch's callbacks, the machine still paused.
 func (st *dpclState) advance(ctx context.Context, a *luaApp, limit uint64) (*runtime.Batch, int, error) {
-	b, err := a.app.Step(ctx, limit)
+	sctx, cancel := st.stepContext(ctx)
+	b, err := a.app.Step(sctx, limit)
+	cancel()
 	if err != nil {
 		return nil, 0, err
 	}
 	n, err := st.dispatch(a, b)
+	st.runCalls()
 	return b, n, err
 }
 
@@ -263,12 +270,15 @@ func (st *dpclState) startIdle() {
 	st.idle = true
 	st.s.OnIdle(func(ctx context.Context) {
 		for ctx.Err() == nil {
+			st.postCalls()
 			moved := false
 			for _, a := range st.apps {
 				if a.closed() || a.app.Done() || !a.app.Started() {
 					continue
 				}
-				b, err := a.app.Step(ctx, a.app.Job.Now()+1_000_000)
+				sctx, cancel := st.stepContext(ctx)
+				b, err := a.app.Step(sctx, a.app.Job.Now()+1_000_000)
+				cancel()
 				if err != nil {
 					return
 				}
@@ -283,9 +293,24 @@ func (st *dpclState) startIdle() {
 			if !moved {
 				select {
 				case <-ctx.Done():
+				case <-st.wake:
 				case <-time.After(20 * time.Millisecond):
 				}
 			}
 		}
 	})
+}
+
+// postCalls hands the queued page calls to the session goroutine and waits until they
+// ran: the idler's machine stays paused meanwhile.
+func (st *dpclState) postCalls() {
+	if len(st.calls) == 0 {
+		return
+	}
+	done := make(chan struct{})
+	st.s.Post(func() {
+		defer close(done)
+		st.runCalls()
+	})
+	<-done
 }

@@ -2,6 +2,7 @@ package script
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/probes"
 	"github.com/dpclsh/dpclsh/runtime"
+	"github.com/dpclsh/dpclsh/script/ui"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -33,6 +35,7 @@ type luaApp struct {
 	// (modules.go).
 	ud       *lua.LUserData
 	modstate *lua.LTable
+	server   *ui.Server // app:serve's page, closed with the application
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }
@@ -41,7 +44,7 @@ func (a *luaApp) close() error {
 	if a.app == nil {
 		return nil
 	}
-	err := a.app.Close()
+	err := errors.Join(a.closeServer(), a.app.Close())
 	a.app = nil
 	return err
 }
@@ -88,7 +91,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
-		}, append(appDataMethods, appModuleMethods...)...),
+		}, slices.Concat(appDataMethods, appModuleMethods, appServeMethods)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
