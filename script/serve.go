@@ -153,9 +153,14 @@ func (b *pageBackend) run(c ui.Call) (any, error) {
 		if isStop(err) {
 			return nil, err
 		}
-		msg := FormatError(err, false)
+		// The chunk is the page's wrapping of the line: the message alone says what failed.
+		msg := err.Error()
+		var le *Error
+		if errors.As(err, &le) && (le.File == "page" || le.File == "") {
+			msg = le.Msg
+		}
 		if c.Echo != "" {
-			fmt.Fprint(s.Stderr(), msg)
+			fmt.Fprintf(s.Stderr(), "page: %s\n", msg)
 		}
 		return nil, &ui.LuaError{Msg: msg}
 	}
@@ -246,4 +251,32 @@ func tableJSON(L *lua.LState, t *lua.LTable, depth int) any {
 		}
 	})
 	return obj
+}
+
+// ServePages makes sure the session's last open application has a page, as app:serve(addr)
+// would, and returns the URLs of every open page; `dpclsh ui` calls it after its script.
+func ServePages(s *Session, addr string) ([]string, error) {
+	st := dpclOf(s.L)
+	var last *luaApp
+	for _, a := range st.apps {
+		if !a.closed() {
+			last = a
+		}
+	}
+	if last == nil {
+		return nil, errors.New("script: no open application to serve (the script must dpcl.launch one and leave it open)")
+	}
+	if !st.serving() {
+		fn := s.L.NewFunction(appServe)
+		if _, err := s.Call(fn, last.ud, lua.LString(addr)); err != nil {
+			return nil, err
+		}
+	}
+	var urls []string
+	for _, a := range st.apps {
+		if a.server != nil {
+			urls = append(urls, a.server.URL())
+		}
+	}
+	return urls, nil
 }
