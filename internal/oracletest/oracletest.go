@@ -1,5 +1,5 @@
 // Package oracletest finds the reference tools (DESIGN.md section 7) for tests: the PowerPC
-// cross compiler and objdump, qemu-ppc, MPICH. A missing tool skips the test loudly, except
+// cross compiler and objdump, qemu-ppc, MPICH, Chromium. A missing tool skips the test loudly, except
 // when DPCL_REQUIRE_ORACLES=1 (as in CI), where it fails the test.
 package oracletest
 
@@ -16,6 +16,8 @@ const (
 	QEMU    = "qemu-ppc"
 	MPICC   = "mpicc"
 	MPIExec = "mpiexec"
+	// Chromium is Debian's headless-capable browser, for the tests of the web page.
+	Chromium = "chromium"
 )
 
 // Required reports whether missing oracles fail tests instead of skipping them.

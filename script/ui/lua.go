@@ -81,7 +81,10 @@ func withContext(choice string) (string, error) {
 
 const filesChunk = `return app:source_files()`
 
-const modulesChunk = `return {available = dpcl.modules(), loaded = app:modules()}`
+// modulesChunk lists the module library (dpcl.module_dir) and the modules loaded for the
+// application; a library that cannot be read still leaves the loaded ones listed.
+const modulesChunk = `local ok, lib = pcall(dpcl.modules)
+return {available = ok and lib or {}, library_error = not ok and tostring(lib) or nil, loaded = app:modules()}`
 
 func constChunk(c string) func(requestArgs) (string, error) {
 	return func(requestArgs) (string, error) { return c, nil }

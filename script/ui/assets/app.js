@@ -276,6 +276,7 @@ async function refreshModules() {
     const m = await get("/api/modules");
     view.loaded = list(m.loaded);
     view.available = list(m.available);
+    if (m.library_error) log("module library: " + m.library_error, "err");
   } catch (e) { log(e.message, "err"); }
 }
 
