@@ -81,7 +81,7 @@ func TestBrowserInsertsACounter(t *testing.T) {
 	defer s.Close()
 	if err := s.DoString(`dpcl.module_dir = "../../examples/modules"
 dpcl.load_modules{"counter", "timer"}
-app = dpcl.launch("../../examples/apps/bin/cg.elf", {nodes = 64, per_io = 16, args = {"256", "1200"}, quiet = true})
+app = dpcl.launch("../../examples/apps/bin/cg.elf", {nodes = 64, per_io = 16, args = {"256", "800"}, quiet = true})
 URL = app:serve()`, "setup"); err != nil {
 		t.Fatal(err)
 	}
