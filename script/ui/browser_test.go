@@ -299,7 +299,7 @@ func rightClick(sel string) chromedp.Action[chromedp.Void] {
 		if _, err := chromedp.ScrollIntoView(chromedp.CSS(sel))(ctx, t); err != nil {
 			return err
 		}
-		box, err := chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('` + sel + `').getBoundingClientRect();
+		box, err := chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('`+sel+`').getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2]; })()`)(ctx, t)
 		if err != nil || len(box) != 2 || len(nodes) == 0 {
 			return fmt.Errorf("right click on %s: %v", sel, err)
