@@ -195,7 +195,7 @@ end
 
 function TestSourceViewExample(t)
   local out = {}
-  local r = dofile("examples/modules/source_view.lua").run{out = function(s) out[#out + 1] = s end}
+  local r = dofile("examples/dyntg_source.lua").run{out = function(s) out[#out + 1] = s end}
   t:eq(r.status.exited, 4)
   local text = table.concat(out, "\n")
   t:ok(text:find("matvec (26-62)", 1, true), text)

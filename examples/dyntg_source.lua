@@ -1,8 +1,8 @@
--- source_view: DynTG's workflow as a script. Load the counter and timer modules, count the
+-- dyntg_source: DynTG's workflow as a script. Load the counter and timer modules, count the
 -- inner line of cg's matrix-vector product, time every call of matvec and dot (start at
 -- the entry, stop at each exit), run the job and print cg.c's matvec and dot with one column
 -- per data source and the totals of the program, the file and each function.
---   go run ./cmd/dpclsh examples/modules/source_view.lua [nodes] [grid]
+--   go run ./cmd/dpclsh examples/dyntg_source.lua [nodes] [grid]
 -- In the REPL, app:source("cg.c", {follow = true}) reprints as the running job's data change.
 local M = {}
 
@@ -22,7 +22,7 @@ function M.run(opts)
   return {app = app, status = st}
 end
 
-if arg and arg[0] and arg[0]:match("source_view%.lua$") then
+if arg and arg[0] and arg[0]:match("dyntg_source%.lua$") then
   M.run{nodes = tonumber(arg and arg[1]), grid = tonumber(arg and arg[2])}
 end
 
