@@ -59,8 +59,8 @@ type options struct {
 	verbose    bool // -v
 	help       bool
 	version    bool
-	quiet      bool // --quiet: no progress lines
-	progress   bool // --progress: progress lines even when stderr is not a terminal
+	quiet      bool     // --quiet: no progress lines
+	progress   bool     // --progress: progress lines even when stderr is not a terminal
 	modules    []string // --modules: performance modules loaded before anything runs
 	moduleDir  string   // --module-dir: the module library (dpcl.module_dir)
 }
