@@ -202,3 +202,23 @@ function TestSourceViewExample(t)
   t:ok(text:find("timer.calls", 1, true), text)
   r.app:close()
 end
+
+function TestFollowReprintsAsTheDataChange(t)
+  local app = dpcl.launch("examples/apps/bin/cg.elf", {nodes = 2, args = {"24", "20"}, quiet = true})
+  app:act("counter.count", "cg.c:57")
+  app:start()
+  local printed = {}
+  app:source("cg.c", {follow = true, interval = 0.0001, from = 57, to = 57,
+    out = function(s) printed[#printed + 1] = s end})
+  t:eq(app:status(), "exited")
+  local counts = {}
+  for _, s in ipairs(printed) do
+    local n = s:match("\n%s+57:%s+(%d+)")
+    if n then counts[#counts + 1] = tonumber(n) end
+  end
+  t:ok(#counts >= 3, "reprinted while the job ran: " .. #counts .. " prints")
+  for i = 2, #counts do t:ok(counts[i] > counts[i - 1], "counts grow: " .. table.concat(counts, " ")) end
+  t:eq(counts[#counts], app:source_data("cg.c").lines[57].values["counter.count"])
+  t:error(function() app:source("cg.c", {interval = 0}) end, "interval must be a positive number")
+  app:close()
+end
