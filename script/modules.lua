@@ -3,6 +3,7 @@
 -- query returns {description = "...", requires = {counters = {...}, features = {...}}};
 -- init returns {actions = {{name =, doc =, probe = function(site, point) -> Exp}, ...},
 -- sources = {{name =, unit =, agg =, read = function(rank) -> {[site + 1] = v}}, ...}}.
+-- An action with reports = false (a stop) keeps no data at its own sites.
 -- Sites are numbered per module and application from 0 (params.sites of them); each point
 -- an action is inserted at gets one, and the data sources report per site.
 local host = ...
@@ -99,7 +100,8 @@ local function check_init(name, r)
     if type(a.name) ~= "string" or a.name:find("%.") or type(a.probe) ~= "function" then
       error(format("action %d needs a name without dots and a probe function", i), 0)
     end
-    local act = {name = name .. "." .. a.name, doc = a.doc or "", probe = a.probe}
+    local act = {name = name .. "." .. a.name, doc = a.doc or "", probe = a.probe,
+      reports = a.reports ~= false}
     inst.actions[#inst.actions + 1] = act
     inst.by_action[act.name] = act
   end
@@ -241,13 +243,19 @@ local function points_of(app, points)
   return points
 end
 
-local function new_site(inst, p)
+-- new_site numbers a point for a module; the site belongs to the point's line unless the
+-- action reports nothing there (a stop: its data goes to the start's site).
+local function new_site(inst, action, p)
   if inst.next_site >= inst.capacity then
     error(format("app:act: module %s has no free site (params.sites = %d)", inst.name, inst.capacity), 0)
   end
   local site = inst.next_site
   inst.next_site = site + 1
-  inst.sites[site] = {file = p.file, line = p.line, func = p.func}
+  if action.reports then
+    inst.sites[site] = {file = p.file, line = p.line, func = p.func}
+  else
+    inst.sites[site] = {}
+  end
   return site
 end
 
@@ -258,7 +266,7 @@ function M.act(app, state, name, points, opts)
   local handles, sites = {}, {}
   for _, p in ipairs(pts) do
     local ok, err = pcall(function()
-      local site = new_site(inst, p)
+      local site = new_site(inst, action, p)
       local h = app:install({p}, action.probe(site, p), {context = opts.context})
       h:activate()
       handles[#handles + 1], sites[#sites + 1] = h, site

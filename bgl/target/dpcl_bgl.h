@@ -48,7 +48,6 @@
 #define DPCL_COUNTER_STORES 3
 #define DPCL_COUNTER_BRANCHES 4
 #define DPCL_COUNTER_FPOPS 5
-#define DPCL_COUNTER_BRANCHES_NOT_TAKEN 6
 
 /* dpcl__hypercall2 issues hypercall n with two arguments; *r4 receives r4 afterwards. */
 static inline long dpcl__hypercall2(long n, long a, long b, long *r4)

@@ -55,7 +55,7 @@ function M.init(app, params)
     actions = {
       {name = "start", doc = "Start a timer here (pushed on the rank's timer stack)", probe = start},
       {name = "stop", doc = "Stop the most recently started timer; its time goes to its start line",
-        probe = stop},
+        probe = stop, reports = false},
     },
     sources = {
       {name = "time", unit = "s", agg = "sum", read = seconds},

@@ -95,14 +95,15 @@ function M.init(app, params)
   end
   local actions = {
     {name = "start", doc = "Start every placed event here", probe = all(function(e, s) return e.push(s) end)},
-    {name = "stop", doc = "Stop every placed event (the most recent start)", probe = all(function(e) return e.pop end)},
+    {name = "stop", doc = "Stop every placed event (the most recent start)", probe = all(function(e) return e.pop end),
+      reports = false},
   }
   local sources = {}
   for _, e in ipairs(evs) do
     actions[#actions + 1] = {name = "start_" .. e.name, doc = "Start " .. e.name .. " here",
       probe = function(site) return probe.seq{e.read, e.push(site)} end}
     actions[#actions + 1] = {name = "stop_" .. e.name, doc = "Stop " .. e.name,
-      probe = function() return probe.seq{e.read, e.pop} end}
+      probe = function() return probe.seq{e.read, e.pop} end, reports = false}
     sources[#sources + 1] = {name = e.name, unit = "events", agg = "sum",
       read = function(rank) return e.acc:read(rank) end}
   end
