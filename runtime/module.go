@@ -181,3 +181,6 @@ func (m *Module) Read(name string, rank int) ([]probes.Value, error) {
 	}
 	return nil, fmt.Errorf("runtime: module %s: read %s: a %s is not a scalar or an array of scalars: read its members in a probe", m.Name, name, e.Shape)
 }
+
+// App is the application the module was loaded into.
+func (m *Module) App() *App { return m.app }

@@ -32,3 +32,22 @@ func TestTestdataRebuildsByteForByte(t *testing.T) {
 	oracletest.Make(t, tmp, append([]string{"-j2"}, names...)...)
 	oracletest.SameBytes(t, "testdata", tmp, names)
 }
+
+// TestExampleModuleRebuildsByteForByte does the same for the example module under
+// examples/cmodules.
+func TestExampleModuleRebuildsByteForByte(t *testing.T) {
+	const dir = "../../examples/cmodules"
+	oracletest.RequireSameGCC(t, dir+"/msgstats.o")
+	tmp := t.TempDir()
+	for _, f := range []string{"msgstats.c", "Makefile"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oracletest.Make(t, tmp, "msgstats.o")
+	oracletest.SameBytes(t, dir, tmp, []string{"msgstats.o"})
+}
