@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dpclsh/dpclsh/internal/oracletest"
 	"github.com/dpclsh/dpclsh/probes"
 	"github.com/dpclsh/dpclsh/probes/cobj"
 )
@@ -206,4 +209,79 @@ func TestModuleRefusedBeforeWriting(t *testing.T) {
 	if _, err := m.Call("nosuch"); err == nil || !strings.Contains(err.Error(), "record") {
 		t.Errorf("unknown function: %v, want the list of the module's functions", err)
 	}
+}
+
+// TestModuleAgainstQemu runs counters.c's record natively under qemu-ppc (the committed
+// objects linked with a driver that replays each rank's calls) and compares every rank's
+// returned values and module globals with what the simulated ranks computed.
+func TestModuleAgainstQemu(t *testing.T) {
+	gcc := oracletest.Require(t, oracletest.GCC)
+	qemu := oracletest.Require(t, oracletest.QEMU)
+	for _, obj := range []string{"counters-O0.o", "counters-O2-nopic.o"} {
+		t.Run(obj, func(t *testing.T) {
+			exe := filepath.Join(t.TempDir(), "driver")
+			if out, err := exec.Command(gcc, "-mcpu=440fp", "-static", "-o", exe,
+				moduleDir+"counters_driver.c", moduleDir+obj).CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", gcc, err, out)
+			}
+			want, err := exec.Command(qemu, "-cpu", "440epx", exe, fmt.Sprint(ringRanks), ringLapArg).Output()
+			if err != nil {
+				t.Fatalf("%s: %v", qemu, err)
+			}
+			got := simulatedCounters(t, obj)
+			if string(want) != got {
+				t.Errorf("simulated module state differs from qemu's:\n--- qemu\n%s--- simulated\n%s", want, got)
+			}
+		})
+	}
+}
+
+// simulatedCounters runs ring on 64 ranks with the module and prints each rank's state
+// the way counters_driver.c does.
+func simulatedCounters(t *testing.T, obj string) string {
+	a := launchRing(t, ringRanks)
+	m, err := a.LoadModule(moduleDir + obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := m.Call("record", probes.Arg(3, probes.Int), probes.Arg(4, probes.Int))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := a.Install(points(t, a, "MPI_Sendrecv", probes.PointEntry), probes.Send(call), InstallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Activate(); err != nil {
+		t.Fatal(err)
+	}
+	a.Start()
+	rets := make([][]int64, ringRanks)
+	for _, msg := range run(t, a) {
+		rets[msg.Rank] = append(rets[msg.Rank], msg.Values[0].(int64))
+	}
+	var b strings.Builder
+	read := func(r int, name string) []probes.Value {
+		v, err := m.Read(name, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for r := range ringRanks {
+		fmt.Fprintf(&b, "%d:", r)
+		for _, v := range rets[r] {
+			fmt.Fprintf(&b, " %d", v)
+		}
+		fmt.Fprintf(&b, " | %d %d %d |", read(r, "calls")[0].I, read(r, "total")[0].I, read(r, "copied")[0].I)
+		for _, v := range read(r, "kinds") {
+			fmt.Fprintf(&b, " %d", v.I)
+		}
+		b.WriteString(" |")
+		for _, v := range read(r, "last") {
+			fmt.Fprintf(&b, " %02x", byte(v.I))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
