@@ -58,11 +58,12 @@
 // out-of-line fixup (zero the result, increment Target.FaultCounter, resume after the
 // access). BuildTrampoline turns them into absolute Trampoline.Fixups, which the runtime
 // gives to the machine's fault redirection, so a wild load yields 0 and the rank goes on.
-// ObjectGlobal types a loaded C module's global the same way, from the object's own DWARF
-// (a relocatable object's variable addresses are section offsets). Program.Global types a global from DWARF (typedefs and qualifiers resolved; unions,
+// Program.Global types a global from DWARF (typedefs and qualifiers resolved; unions,
 // bit-fields, arrays of unknown length and long double are GlobalErrors) at its ELF symbol's
-// address; a struct or array global is an aggregate lvalue (Exp.Shape) that Member and
-// Element narrow down to a scalar load named like C ("grid.s[1]").
+// address (ObjectGlobal does the same for a loaded C module's global, from the object's own
+// DWARF, whose variable addresses are section offsets); a struct or array global is an
+// aggregate lvalue (Exp.Shape) that Member and Element narrow down to a scalar load named
+// like C ("grid.s[1]").
 //
 // PointIndex and FuncIndex compile to an "addis r,0,-1; ori r,r,0xffff" pair per use
 // (Code.Idents): Code.ForPoint rewrites the pairs for one point (its index in the list it
