@@ -60,7 +60,9 @@ func Open(r io.ReaderAt, name string) (*Object, error) {
 	if err := o.readRelocations(); err != nil {
 		return nil, err
 	}
-	o.layout()
+	if err := o.layout(); err != nil {
+		return nil, err
+	}
 	if d, err := f.DWARF(); err == nil {
 		o.dwarf = d
 	}
@@ -153,28 +155,45 @@ func (o *Object) readRelocations() error {
 	return nil
 }
 
+// maxSize bounds a module: far beyond any instrumentation region, small enough that no
+// offset computation overflows.
+const maxSize = 1 << 30
+
 // layout gives every placed section and common symbol its offset.
-func (o *Object) layout() {
-	off := uint32(0)
+func (o *Object) layout() error {
+	off := uint64(0)
 	for _, s := range o.placed {
-		off = alignUp(off, s.Align)
-		s.Off = off
-		off += s.Size
+		if s.Align > maxSize {
+			return &Error{File: o.Name, Section: s.Name, Why: fmt.Sprintf("alignment %d is too large", s.Align)}
+		}
+		off = alignUp(off, uint64(s.Align))
+		s.Off = uint32(off)
+		off += uint64(s.Size)
 		o.align = max(o.align, s.Align)
+		if off > maxSize {
+			return &Error{File: o.Name, Section: s.Name, Why: fmt.Sprintf("the module would end at offset 0x%x: more than 1 GiB", off)}
+		}
 	}
 	for i, s := range o.syms {
 		if s.Section == elf.SHN_COMMON {
-			a := max(uint32(s.Value), 1)
+			a := max(s.Value, 1)
+			if a > maxSize || s.Size > maxSize {
+				return &Error{File: o.Name, Section: "COMMON", Symbol: s.Name, Why: "size or alignment too large"}
+			}
 			off = alignUp(off, a)
-			o.commons[i+1] = off
-			off += uint32(s.Size)
-			o.align = max(o.align, a)
+			o.commons[i+1] = uint32(off)
+			off += s.Size
+			o.align = max(o.align, uint32(a))
+			if off > maxSize {
+				return &Error{File: o.Name, Section: "COMMON", Symbol: s.Name, Why: "the module would be more than 1 GiB"}
+			}
 		}
 	}
-	o.size = alignUp(off, 4)
+	o.size = uint32(alignUp(off, 4))
+	return nil
 }
 
-func alignUp(v, a uint32) uint32 { return (v + a - 1) / a * a }
+func alignUp(v, a uint64) uint64 { return (v + a - 1) / a * a }
 
 // Size is the number of bytes the module occupies, zero-filled data included.
 func (o *Object) Size() uint32 { return o.size }
