@@ -1,10 +1,12 @@
 package script
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/dpclsh/dpclsh/probes"
+	"github.com/dpclsh/dpclsh/probes/cobj"
 	"github.com/dpclsh/dpclsh/runtime"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -78,7 +80,11 @@ func checkModule(L *lua.LState, n int) *runtime.Module {
 func appLoadModule(L *lua.LState) int {
 	a := checkApp1(L)
 	m, err := a.LoadModule(L.CheckString(2))
-	if err != nil {
+	var ce *cobj.Error
+	switch {
+	case errors.As(err, &ce):
+		L.RaiseError("app:load_module: %s", ce.Detail())
+	case err != nil:
 		L.RaiseError("app:load_module: %s", strings.TrimPrefix(err.Error(), "runtime: "))
 	}
 	L.Push(pushModule(L, m))
@@ -172,7 +178,7 @@ func moduleString(L *lua.LState) int {
 func probeCallModule(L *lua.LState, m *runtime.Module) int {
 	e, err := m.Call(L.CheckString(2), expArgs(L, 3)...)
 	if err != nil {
-		L.ArgError(2, strings.TrimPrefix(err.Error(), "runtime: "))
+		L.RaiseError("probe.call: %s", strings.TrimPrefix(err.Error(), "runtime: "))
 	}
 	return pushExp(L, "probe.call", e)
 }

@@ -13,8 +13,11 @@ type Error struct {
 	Why     string
 }
 
-func (e *Error) Error() string {
-	s := "cobj: " + e.File
+func (e *Error) Error() string { return "cobj: " + e.Detail() }
+
+// Detail is the message without the package prefix: file, place, relocation, symbol, why.
+func (e *Error) Detail() string {
+	s := e.File
 	if e.Section != "" {
 		s += ": " + e.Section
 		if e.Reloc != "" {
