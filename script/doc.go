@@ -44,7 +44,7 @@
 //     lvalue, to its struct members; numbers and expressions give elements), installed by
 //     the probe module's Init; completion still lists their methods from the registry.
 //     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
-//   - C probe modules (mod_dpcl_module.go): probe.call keeps one name and takes a Module as
+//   - C probe modules (mod_dpcl_cmodule.go): probe.call keeps one name and takes a CModule as
 //     its first argument for a module's function (DPCL's ProbeModule call); mod:global is
 //     an Exp like app:global's, so the same [] and . reach elements and members.
 //     mod:read(name [, rank]) reads a scalar or an array of scalars, from one rank or

@@ -84,7 +84,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
-		}, append(appDataMethods, appModuleMethods...)...),
+		}, append(appDataMethods, appCModuleMethods...)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))

@@ -176,7 +176,7 @@ func expArgs(L *lua.LState, from int) []*probes.Exp {
 func probeCall(L *lua.LState) int {
 	if ud, ok := L.Get(1).(*lua.LUserData); ok {
 		if m, ok := ud.Value.(*runtime.Module); ok {
-			return probeCallModule(L, m)
+			return probeCallCModule(L, m)
 		}
 	}
 	return pushExp(L, "probe.call", probes.Call(L.CheckString(1), expArgs(L, 2)...))

@@ -14,13 +14,12 @@ func TestModuleBindingsHelpAndCompletion(t *testing.T) {
 		mod = app:load_module("../examples/cmodules/msgstats.o")`)
 	helps := map[string]string{
 		"app.load_module": "before anything is written; a module already loaded is refused",
-		"app.modules":     "in loading order",
 		"probe.call":      "probe.call(mod, function_name, args...)",
 		"mod.global":      "like app:global",
 		"mod.read":        "summed over every rank",
 		"mod.functions":   "static=",
 		"mod.globals":     "section=",
-		"'dpcl.Module'":   "a C probe module",
+		"'dpcl.CModule'":  "a C probe module",
 	}
 	for expr, want := range helps {
 		v := eval(t, s, "return "+expr)
@@ -32,7 +31,6 @@ func TestModuleBindingsHelpAndCompletion(t *testing.T) {
 	}
 	completes := map[string][]string{
 		"app:load": {"load_module"},
-		"app:mod":  {"modules"},
 		"mod:gl":   {"global", "globals"},
 		"mod:re":   {"read"},
 		"mod:fu":   {"functions"},

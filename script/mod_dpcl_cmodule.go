@@ -11,14 +11,14 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// C probe modules as Lua sees them: app:load_module returns a Module; probe.call(mod,
+// C probe modules as Lua sees them: app:load_module returns a CModule; probe.call(mod,
 // "fn", ...) calls its functions from a snippet and mod:global("x") is an lvalue of its
 // data, as app:global is of the program's.
-const moduleTypeName = "dpcl.Module"
+const cmoduleTypeName = "dpcl.CModule"
 
-// appModuleMethods are the application's methods for C probe modules.
-var appModuleMethods = []Function{
-	{"load_module", `app:load_module(path) -> Module
+// appCModuleMethods are the application's methods for C probe modules.
+var appCModuleMethods = []Function{
+	{"load_module", `app:load_module(path) -> CModule
 Loads a relocatable PowerPC object built by the cross compiler
 (powerpc-linux-gnu-gcc -mcpu=440fp -c mod.c; add -g to type its globals) into every live
 rank's instrumentation region, at the same address on all: its sections placed, its
@@ -27,38 +27,37 @@ program's functions), its relocations applied, its .data/.bss one copy per proce
 probe.call(mod, "fn", args...) calls a function of it from a snippet, mod:global(name) is
 an lvalue of its data. An object with an unsupported relocation (-fpic's GOT16), an
 undefined symbol, small data (-msdata=sysv) or a section that does not fit in the region
-is refused, naming it, before anything is written; a module already loaded is refused.`, appLoadModule},
-	{"modules", "app:modules() -> {Module, ...}\nThe loaded C modules, in loading order.", appModules},
+is refused, naming it, before anything is written; a module already loaded is refused.`, appLoadCModule},
 }
 
 func init() {
 	RegisterType(Type{
-		Name: moduleTypeName,
-		Doc:  "Module — a C probe module (app:load_module): fields name, path, base (an Address), size; the methods below.",
+		Name: cmoduleTypeName,
+		Doc:  "CModule — a C probe module (app:load_module): fields name, path, base (an Address), size; the methods below.",
 		Methods: []Function{
 			{"global", `mod:global(name) -> Exp
 The module's global (or static) variable name as an lvalue, like app:global: typed from
 the module's DWARF (-g), else a 4- or 8-byte symbol is an int or int64; g.field, g[i] and
-g:assign(v) work as for program globals. Each rank has its own copy.`, moduleGlobal},
+g:assign(v) work as for program globals. Each rank has its own copy.`, cmoduleGlobal},
 			{"read", `mod:read(name [, rank]) -> number | {v0, v1, ...}
 The module global name now: on rank, or summed over every rank; a scalar is a number, an
-array of scalars a table (t[i+1] is element i).`, moduleRead},
-			{"functions", "mod:functions() -> {{name=, addr=, size=, static=}, ...}\nThe module's functions by address.", moduleFunctions},
-			{"globals", "mod:globals() -> {{name=, addr=, size=, static=, section=}, ...}\nThe module's data by address.", moduleGlobals},
+array of scalars a table (t[i+1] is element i).`, cmoduleRead},
+			{"functions", "mod:functions() -> {{name=, addr=, size=, static=}, ...}\nThe module's functions by address.", cmoduleFunctions},
+			{"globals", "mod:globals() -> {{name=, addr=, size=, static=, section=}, ...}\nThe module's data by address.", cmoduleGlobals},
 		},
 		Meta: []Function{
-			{"__tostring", "tostring(mod)", moduleString},
+			{"__tostring", "tostring(mod)", cmoduleString},
 		},
 	})
 }
 
-func pushModule(L *lua.LState, m *runtime.Module) lua.LValue {
-	ud := NewObject(L, moduleTypeName, m)
-	withFields(L, moduleTypeName, moduleField)
+func pushCModule(L *lua.LState, m *runtime.Module) lua.LValue {
+	ud := NewObject(L, cmoduleTypeName, m)
+	withFields(L, cmoduleTypeName, cmoduleField)
 	return ud
 }
 
-func moduleField(L *lua.LState, ud *lua.LUserData, key string) (lua.LValue, bool) {
+func cmoduleField(L *lua.LState, ud *lua.LUserData, key string) (lua.LValue, bool) {
 	m := ud.Value.(*runtime.Module)
 	switch key {
 	case "name":
@@ -73,11 +72,11 @@ func moduleField(L *lua.LState, ud *lua.LUserData, key string) (lua.LValue, bool
 	return nil, false
 }
 
-func checkModule(L *lua.LState, n int) *runtime.Module {
-	return CheckObject[*runtime.Module](L, n, moduleTypeName)
+func checkCModule(L *lua.LState, n int) *runtime.Module {
+	return CheckObject[*runtime.Module](L, n, cmoduleTypeName)
 }
 
-func appLoadModule(L *lua.LState) int {
+func appLoadCModule(L *lua.LState) int {
 	a := checkApp1(L)
 	m, err := a.LoadModule(L.CheckString(2))
 	var ce *cobj.Error
@@ -87,21 +86,12 @@ func appLoadModule(L *lua.LState) int {
 	case err != nil:
 		L.RaiseError("app:load_module: %s", strings.TrimPrefix(err.Error(), "runtime: "))
 	}
-	L.Push(pushModule(L, m))
+	L.Push(pushCModule(L, m))
 	return 1
 }
 
-func appModules(L *lua.LState) int {
-	t := L.NewTable()
-	for _, m := range checkApp1(L).Modules() {
-		t.Append(pushModule(L, m))
-	}
-	L.Push(t)
-	return 1
-}
-
-func moduleGlobal(L *lua.LState) int {
-	m := checkModule(L, 1)
+func cmoduleGlobal(L *lua.LState) int {
+	m := checkCModule(L, 1)
 	e, err := m.Global(L.CheckString(2))
 	if err != nil {
 		L.RaiseError("mod:global: %s", strings.TrimPrefix(err.Error(), "runtime: "))
@@ -110,9 +100,9 @@ func moduleGlobal(L *lua.LState) int {
 	return 1
 }
 
-// moduleRead reads a global on one rank or sums it, element-wise, over every rank.
-func moduleRead(L *lua.LState) int {
-	m := checkModule(L, 1)
+// cmoduleRead reads a global on one rank or sums it, element-wise, over every rank.
+func cmoduleRead(L *lua.LState) int {
+	m := checkCModule(L, 1)
 	name := L.CheckString(2)
 	var sum []probes.Value
 	readOne := func(rank int) []probes.Value {
@@ -144,8 +134,8 @@ func moduleRead(L *lua.LState) int {
 	return 1
 }
 
-func moduleSymbols(L *lua.LState, funcs bool) int {
-	m := checkModule(L, 1)
+func cmoduleSymbols(L *lua.LState, funcs bool) int {
+	m := checkCModule(L, 1)
 	t := L.NewTable()
 	for _, s := range m.Symbols() {
 		if s.Func != funcs || s.Section == "ABS" {
@@ -165,17 +155,17 @@ func moduleSymbols(L *lua.LState, funcs bool) int {
 	return 1
 }
 
-func moduleFunctions(L *lua.LState) int { return moduleSymbols(L, true) }
-func moduleGlobals(L *lua.LState) int   { return moduleSymbols(L, false) }
+func cmoduleFunctions(L *lua.LState) int { return cmoduleSymbols(L, true) }
+func cmoduleGlobals(L *lua.LState) int   { return cmoduleSymbols(L, false) }
 
-func moduleString(L *lua.LState) int {
-	m := checkModule(L, 1)
-	L.Push(lua.LString(fmt.Sprintf("Module %s at 0x%08x (%d bytes)", m.Name, m.Base, m.Size)))
+func cmoduleString(L *lua.LState) int {
+	m := checkCModule(L, 1)
+	L.Push(lua.LString(fmt.Sprintf("CModule %s at 0x%08x (%d bytes)", m.Name, m.Base, m.Size)))
 	return 1
 }
 
-// probeCallModule is probe.call(mod, "fn", args...): a call to the module's function.
-func probeCallModule(L *lua.LState, m *runtime.Module) int {
+// probeCallCModule is probe.call(mod, "fn", args...): a call to the module's function.
+func probeCallCModule(L *lua.LState, m *runtime.Module) int {
 	e, err := m.Call(L.CheckString(2), expArgs(L, 3)...)
 	if err != nil {
 		L.RaiseError("probe.call: %s", strings.TrimPrefix(err.Error(), "runtime: "))
