@@ -219,7 +219,8 @@ function limpio.profile(app, opts)
   if per_rank == nil then per_rank = app.size <= 4096 end
   self.per_rank = per_rank
   self.context = opts.context
-  self.rank_context = per_rank and opts.context or ctx.single(app, 0)
+  self.rank_context = opts.context
+  if not per_rank then self.rank_context = ctx.single(app, 0) end
   self.end_handles = {}
   for _, c in ipairs(self:collectors("end")) do
     local h = app:install(exits, c.exp, c.opts)
