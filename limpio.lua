@@ -110,12 +110,13 @@ local function chunks(names, size)
   return out
 end
 
--- row_exp builds the probe code that fills chunk ci's row array from the counters.
+-- row_exp builds the probe code that fills chunk ci's row array from the counters. The run
+-- time is from the rank's first MPI entry to its last MPI exit, whenever it is collected.
 function Profile:row_exp(ci)
   local c, row, id = self.chunks[ci], self.row_arrays[ci], self.id
-  local calls, ticks, span, tb = self.calls, self.ticks, self.span, probe.timebase()
+  local calls, ticks, span = self.calls, self.ticks, self.span
   local off, g = self.fp and 1 or 0, #c
-  local tot, ppm, mpi = off + 2 * g, off + 2 * g + 1, span[1]
+  local tot, ppm, mpi = off + 2 * g, off + 2 * g + 1, span[2]
   local s = {mpi:assign(0)}
   if self.fp then
     s[#s + 1] = row[0]:assign(0)
@@ -128,29 +129,33 @@ function Profile:row_exp(ci)
     s[#s + 1] = row[off + g + j - 1]:assign(ticks[id[name]])
   end
   for _, name in ipairs(self.names) do s[#s + 1] = mpi:assign(mpi + ticks[id[name]]) end
-  s[#s + 1] = row[tot]:assign(0)
+  s[#s + 1] = row[tot]:assign(span[1] - span[0])
   s[#s + 1] = row[ppm]:assign(0)
-  s[#s + 1] = probe.when(span[0]:gt(0), row[tot]:assign(tb - span[0]))
   s[#s + 1] = probe.when(row[tot]:gt(0), row[ppm]:assign(mpi * PPM / row[tot]))
   return probe.seq(s)
 end
 
--- collectors returns, per chunk, the class probe (eqclass over the chunk's counts) and the
--- per-rank probe (concat of rank and row), with callbacks that file what arrives under tag.
-function Profile:collectors(tag)
+-- fill_exp fills every chunk's row at one moment.
+function Profile:fill_exp()
+  local s = {}
+  for ci = 1, #self.chunks do s[ci] = self:row_exp(ci) end
+  return probe.seq(s)
+end
+
+-- sends lists what a collection sends, in order: per chunk the class row (eqclass over the
+-- chunk's counts), then per chunk the rank and its row (concat), with callbacks that file
+-- what arrives under tag.
+function Profile:sends(tag)
   local out = {}
   for ci = 1, #self.chunks do
-    local fill, row = self:row_exp(ci), self.row_arrays[ci]
-    out[#out + 1] = {
-      exp = probe.seq{fill, probe.send(row)},
+    out[#out + 1] = {exp = probe.send(self.row_arrays[ci]),
       opts = {context = self.context, filter = "eqclass", params = {key = self.key[ci]},
-        callback = function(m) self:got(tag, "classes", ci, m.values) end},
-    }
-    out[#out + 1] = {
-      exp = probe.seq{fill, probe.send(probe.rank(), row)},
+        callback = function(m) self:got(tag, "classes", ci, m.values) end}}
+  end
+  for ci = 1, #self.chunks do
+    out[#out + 1] = {exp = probe.send(probe.rank(), self.row_arrays[ci]),
       opts = {context = self.rank_context, filter = "concat",
-        callback = function(m) self:got(tag, "ranks", ci, m.values) end},
-    }
+        callback = function(m) self:got(tag, "ranks", ci, m.values) end}}
   end
   return out
 end
@@ -183,7 +188,7 @@ function limpio.profile(app, opts)
   local fns = app:functions("*")
   local calls = app:array("int", #fns, "limpio_calls")
   local ticks = app:array("int64", #fns, "limpio_ticks")
-  local span = app:array("int64", 2, "limpio_span") -- first MPI entry; scratch for the MPI sum
+  local span = app:array("int64", 3, "limpio_span") -- first MPI entry, last MPI exit, scratch
   local timers = app:stack("int64", opts.depth or 16, "limpio_timers")
   local f, tb = probe.func(), probe.timebase()
   local hk = limpio.hooks(app, {
@@ -192,6 +197,7 @@ function limpio.profile(app, opts)
     finish = probe.seq{
       ticks[f]:assign(ticks[f] + (tb - timers:pop())),
       calls[f]:assign(calls[f] + 1),
+      span[1]:assign(tb),
     },
   })
   local exits = limpio.exit_points(app)
@@ -222,44 +228,51 @@ function limpio.profile(app, opts)
   self.rank_context = opts.context
   if not per_rank then self.rank_context = ctx.single(app, 0) end
   self.end_handles = {}
-  for _, c in ipairs(self:collectors("end")) do
-    local h = app:install(exits, c.exp, c.opts)
+  local fill = self:fill_exp()
+  for _, c in ipairs(self:sends("end")) do
+    local h = app:install(exits, probe.seq{fill, c.exp}, c.opts)
     h:activate()
     self.end_handles[#self.end_handles + 1] = h
   end
   return self
 end
 
--- snapshot collects now: while ranks run, every live rank sends its row through the tree
--- (app:execute) and the machine runs until the answers are in; once the job has ended, the
--- rows its ranks sent at exit. Returns the per-rank rows (nil when not kept) and the classes.
+-- snapshot collects now: while ranks run, every live rank fills its rows (all at one
+-- moment, so classes and per-rank rows agree) and sends them through the tree, one
+-- app:execute after another as each answer arrives; once the job has ended, what its ranks
+-- sent at exit. Returns the per-rank rows (nil when not kept) and the classes.
 function Profile:snapshot()
   local app = self.app
   local st = app:status()
   if st == "created" then error("limpio: prof:snapshot() before app:start(): no rank has run yet", 2) end
   if st == "running" or st == "suspended" then
-    self.serial = self.serial + 1
-    local tag = self.serial
-    local sent = 0
-    for _, c in ipairs(self:collectors(tag)) do
-      if app:execute(c.exp, c.opts) then sent = sent + 1 end
-    end
-    if sent > 0 then
-      if st == "suspended" then app:resume() end
-      -- Ranks blocked in a call answer when it returns; a job that ends meanwhile
-      -- flushes the waves with the ranks that answered (and sends its exit rows).
-      while self.collected ~= tag and self.collected ~= "end" do
-        local n = dpcl.poll(0.001)
-        local now = app:status()
-        if n == 0 and now ~= "running" and now ~= "suspended" then break end
-      end
-      if st == "suspended" then app:suspend() end
-    end
+    if st == "suspended" then app:resume() end
+    self:collect_now()
+    if st == "suspended" then app:suspend() end
   end
   if not self.classes then
-    error("limpio: no profile data arrived (did any rank reach _exit or answer?)", 2)
+    error("limpio: no profile data arrived (no rank reached _exit or answered)", 2)
   end
   return self.rows, self.classes
+end
+
+-- collect_now runs the sends one by one: ranks blocked in a call answer when it returns,
+-- and a job that ends meanwhile closes the waves with the ranks that answered (its exit
+-- collection then stands).
+function Profile:collect_now()
+  local app = self.app
+  self.serial = self.serial + 1
+  local tag = self.serial
+  for i, c in ipairs(self:sends(tag)) do
+    local exp = c.exp
+    if i == 1 then exp = probe.seq{self:fill_exp(), exp} end
+    if not app:execute(exp, c.opts) then return end
+    while self.collected ~= tag and (self.inbox[tag] or {n = 0}).n < i do
+      local n = dpcl.poll(0.001)
+      local now = app:status()
+      if n == 0 and now ~= "running" and now ~= "suspended" then return end
+    end
+  end
 end
 
 package.loaded.limpio = limpio
