@@ -230,3 +230,6 @@ sethelp(limpio.segment, [[limpio.segment(app, {boundary = "MPI_Barrier", from = 
 Counts the boundary's calls in each rank; seg:guard(exp) runs exp only from the entry of the
 k-th boundary call up to the entry of the m-th, decided in the rank. on(seg) installs the
 guarded probes; seg:boundaries(rank) reads the count.]])
+sethelp(limpio.exit_points, [[limpio.exit_points(app) -> points
+The entry of _exit: where limpio's probes send what a rank still holds at the end (the
+rank exists there; the runtime delivers what it sends). An error when the program has none.]])
