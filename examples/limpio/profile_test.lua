@@ -22,7 +22,6 @@ end
 
 -- The classes arrive from the eqclass filter: one message for all ranks, no per-rank rows.
 function TestClassesComeThroughTheTree(t)
-  local msgs = 0
   local r = lines_of{nodes = 64, per_io = 8, per_rank = false}
   local classes = r.prof.classes
   local n = 0
