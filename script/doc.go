@@ -97,6 +97,10 @@
 //     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
 //     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
 //     so the shell still builds with Go alone. Only this package imports it.
+//   - dpcl.launch's env option is every rank's environment (envp, what getenv reads),
+//     sorted by name so that a launch does not depend on Lua's table order; none by
+//     default, unlike dpclsh exec, which passes the host's as qemu does. app:env() reads
+//     it back (limpio takes MPIINSTR_EXCLUDE from it).
 //   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
 //     app:costs() prints every parameter with its source. A message's virtual arrival
 //     time becomes Lua fields in one function (setMessageTime).
