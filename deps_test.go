@@ -24,12 +24,14 @@ var layers = map[string][]string{
 	"bgl/abi":        nil,
 	"bgl":            {"ppc", "bgl/abi"},
 	"probes":         {"ppc", "bgl/abi"},
-	"runtime":        {"bgl", "bgl/abi", "probes", "contexts", "contexts/ranks", "netreduce", "ppc"},
-	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "runtime", "script/ui"},
+	"runtime":        {"bgl", "bgl/abi", "probes", "probes/cobj", "contexts", "contexts/ranks", "netreduce", "ppc"},
+	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/ui"},
+	"":               nil, // the root package: lib.go
+	// probes/cobj loads C probe modules (relocatable objects): standard library only.
+	"probes/cobj": nil,
 	// script/ui is the web page of app:serve: an HTTP server that hands Lua to the session
 	// through an interface, so it knows nothing of gopher-lua or the runtime.
 	"script/ui": nil,
-	"":          nil, // the root package: lib.go
 	// Test helpers: only tests may import them, and they import no project package.
 	"internal": nil,
 }

@@ -91,7 +91,8 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
-		}, slices.Concat(appDataMethods, appModuleMethods, appServeMethods)...),
+			{"env", appEnvDoc, appEnv},
+		}, slices.Concat(appDataMethods, appModuleMethods, appCModuleMethods, appServeMethods)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -248,7 +249,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
