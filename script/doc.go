@@ -128,4 +128,15 @@
 //     max, avg) combines the context's ranks. So a function's min is the least any rank
 //     spent in it. follow = true reprints when the data change, polling every interval
 //     virtual seconds with dpcl.sleep, while the job runs.
+//   - app:serve (serve.go) starts the web page of script/ui for an application. The page
+//     only sends operations; its requests become page calls queued on the session's
+//     dpcl state and run on the session goroutine with the machine paused: after each
+//     step of app:wait, dpcl.sleep and dpcl.poll (a page call ends a running step at its
+//     next quantum, so the page answers while the job computes without messages), and
+//     while the REPL or `dpclsh ui` idles (the idler hands them over between its steps).
+//     Without an open page, steps are exactly what they were, so batch output does not
+//     change; with one, page calls make callbacks run at other step boundaries, as typing
+//     at the REPL does. Page actions are echoed as their Lua line with "-- page" after it;
+//     their errors go to stderr as "page: message". A call the session has not taken when
+//     the request gives up is dropped. app:close() (and the session's end) closes the page.
 package script
