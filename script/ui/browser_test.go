@@ -177,10 +177,47 @@ func browse(chromium, url, shot string) (map[string]string, error) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		return nil, fmt.Errorf("open the page: %w", err)
 	}
-	steps := []struct {
-		what string
-		do   func(context.Context) error
-	}{
+	steps := userSteps(shot)
+	for _, st := range steps {
+		sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+		err := st.do(sctx)
+		cancel()
+		if err != nil {
+			// What the page looked like when the step failed, beside the kept screenshot.
+			if png, serr := chromedp.Run(ctx, chromedp.FullScreenshot(100)); serr == nil {
+				os.WriteFile(strings.TrimSuffix(shot, ".png")+"_failed.png", png, 0o644)
+			}
+			return nil, fmt.Errorf("%s: %w", st.what, err)
+		}
+	}
+	// Let the page reload once more after the last state event, then read every cell.
+	time.Sleep(time.Second)
+	cells, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`(() => {
+  const out = {};
+  for (const td of document.querySelectorAll('#lines td.val')) {
+    if (td.textContent !== '') out[td.closest('tr').dataset.line + '/' + td.dataset.col] = td.textContent;
+  }
+  for (const td of document.querySelectorAll('#totals tr.program td.val, #totals tr.file td.val')) {
+    const row = td.closest('tr').classList.contains('program') ? 'program' : 'file';
+    if (td.textContent !== '') out[row + '/' + td.dataset.col] = td.textContent;
+  }
+  return out;
+})()`))
+	if err != nil {
+		return nil, fmt.Errorf("read the cells: %w", err)
+	}
+	return cells, nil
+}
+
+// step is one thing the user does on the page, and what it should lead to.
+type step struct {
+	what string
+	do   func(context.Context) error
+}
+
+// userSteps are the test's clicks, in order; the screenshot goes to shot.
+func userSteps(shot string) []step {
+	return []step{
 		{"open cg.c from the tree", func(ctx context.Context) error {
 			return chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#tree a[data-file="cg.c"]`)),
 				wait(`document.querySelector('#src').dataset.ready === '1' && document.querySelector('tr[data-line="110"].instr') !== null`))
@@ -233,36 +270,23 @@ func browse(chromium, url, shot string) (map[string]string, error) {
 				chromedp.Action[chromedp.Void](chromedp.Poll[chromedp.Void](statusIs("exited"), chromedp.WithPollingTimeout(5*time.Minute))),
 				wait(`document.querySelector('#ranks').textContent.startsWith('0 running / 64 exited')`))
 		}},
+		{"the context picker: one I/O node, then all ranks again", func(ctx context.Context) error {
+			return chromedp.Do(ctx, pickContext("ionode", "1"), wait(`document.querySelector('#head th.code').textContent.includes('(16 ranks)')`),
+				pickContext("all", ""), wait(`document.querySelector('#head th.code').textContent.includes('(64 ranks)')`))
+		}},
 	}
-	for _, st := range steps {
-		sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-		err := st.do(sctx)
-		cancel()
-		if err != nil {
-			// What the page looked like when the step failed, beside the kept screenshot.
-			if png, serr := chromedp.Run(ctx, chromedp.FullScreenshot(100)); serr == nil {
-				os.WriteFile(strings.TrimSuffix(shot, ".png")+"_failed.png", png, 0o644)
-			}
-			return nil, fmt.Errorf("%s: %w", st.what, err)
-		}
+}
+
+// pickContext chooses a context kind and its argument as the user does, by the form.
+func pickContext(kind, arg string) chromedp.Action[chromedp.Void] {
+	set := chromedp.SetValue(chromedp.ID("ctxkind"), kind)
+	if arg != "" {
+		set = chromedp.Steps(chromedp.SetValue(chromedp.ID("ctxarg"), arg), set)
 	}
-	// Let the page reload once more after the last state event, then read every cell.
-	time.Sleep(time.Second)
-	cells, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`(() => {
-  const out = {};
-  for (const td of document.querySelectorAll('#lines td.val')) {
-    if (td.textContent !== '') out[td.closest('tr').dataset.line + '/' + td.dataset.col] = td.textContent;
-  }
-  for (const td of document.querySelectorAll('#totals tr.program td.val, #totals tr.file td.val')) {
-    const row = td.closest('tr').classList.contains('program') ? 'program' : 'file';
-    if (td.textContent !== '') out[row + '/' + td.dataset.col] = td.textContent;
-  }
-  return out;
-})()`))
-	if err != nil {
-		return nil, fmt.Errorf("read the cells: %w", err)
-	}
-	return cells, nil
+	return chromedp.Steps(
+		set,
+		chromedp.Action[chromedp.Void](chromedp.Evaluate[chromedp.Void](`document.querySelector('#ctxkind').dispatchEvent(new Event('change'))`)),
+	)
 }
 
 func statusIs(s string) string {

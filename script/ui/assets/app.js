@@ -130,6 +130,7 @@ function render(d) {
   $("src").hidden = false;
   $("src").dataset.file = d.file;
   if (fresh) renderTable(d);
+  $("head").lastChild.textContent = d.file + (d.ranks !== undefined ? "  (" + d.ranks + " ranks)" : "");
   renderTotals(d);
   const acts = actsByLine(d.file);
   for (const l of list(d.lines)) {
@@ -152,7 +153,7 @@ function renderTable(d) {
   };
   th("line", "num"); th("", "mark");
   for (const c of list(d.columns)) th(c.name, "val", c.unit + ", " + c.agg + " over the context").dataset.col = c.name;
-  th(d.file + (d.ranks !== undefined ? "  (" + d.ranks + " ranks)" : ""), "code");
+  th(d.file, "code");
   const body = $("lines");
   body.textContent = "";
   view.rows = {};
