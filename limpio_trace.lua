@@ -1,6 +1,6 @@
 -- limpio_trace.lua: limpio.trace, timestamped MPI events buffered in each rank's memory (a
--- probe array of EVENTS records) and sent in one message when the buffer fills and when the
--- rank leaves MPI_Finalize: never one message per event. Loaded after limpio.lua.
+-- probe array of EVENTS records) and sent by the rank in one message when the buffer fills
+-- and when the rank reaches _exit: never one message per event. Loaded after limpio.lua.
 local limpio = limpio
 local format, concat = string.format, table.concat
 
@@ -25,10 +25,7 @@ function limpio.trace(app, opts)
   check_path(opts.path)
   local max = opts.max_events or 100000
   local fns = app:functions("*")
-  local fin, is_p2p = -1, nil
-  for i, fn in ipairs(fns) do
-    if fn.name == "MPI_Finalize" then fin = i - 1 end
-  end
+  local is_p2p
   local f, tb = probe.func(), probe.timebase()
   for i, fn in ipairs(fns) do
     if p2p[fn.name] then
@@ -36,6 +33,7 @@ function limpio.trace(app, opts)
       is_p2p = is_p2p and probe.lor(is_p2p, c) or c
     end
   end
+  local exits = limpio.exit_points(app)
   local buf = app:array("int64", FIELDS * EVENTS, "limpio_trace")
   local ctr = app:array("int", 3, "limpio_trace_ctr") -- next slot, recorded, dropped
   local cur = app:array("int64", 2, "limpio_trace_cur")  -- count and peer of the open call
@@ -52,24 +50,31 @@ function limpio.trace(app, opts)
     buf[i + 3]:assign(cur[0]), buf[i + 4]:assign(cur[1]),
     ctr[0]:assign(i + FIELDS), ctr[1]:assign(ctr[1] + 1),
   }
+  -- A batch is the buffer, how many of its values are in use, and the rank's dropped count.
+  local flush = probe.seq{probe.send(buf, ctr[0], ctr[2]), ctr[0]:assign(0)}
   local finish = probe.seq{
     probe.when(ctr[1]:lt(max), record, probe.seq{timers:pop(), ctr[2]:assign(ctr[2] + 1)}),
-    probe.when(probe.lor(ctr[0]:ge(FIELDS * EVENTS), f:eq(fin)),
-      probe.seq{probe.send(buf, ctr[0]), ctr[0]:assign(0)}),
+    probe.when(ctr[0]:ge(FIELDS * EVENTS), flush),
   }
   local tr = setmetatable({app = app, events = {}, messages = 0, fns = fns, buf = buf, ctr = ctr,
-    max_events = max}, Trace)
-  tr.hooks = limpio.hooks(app, {exclude = opts.exclude, env = opts.env, context = opts.context,
-    warn = opts.warn, start = start, finish = finish,
-    callback = function(m) tr:receive(m) end})
+    max_events = max, drops = {}}, Trace)
+  local function receive(m) tr:receive(m) end
+  tr.hooks = limpio.hooks(app, {exclude = opts.exclude, context = opts.context,
+    warn = opts.warn, start = start, finish = finish, callback = receive})
+  -- What is left in the buffer leaves at the rank's exit, after MPI_Finalize and whatever
+  -- it excluded, while the rank still exists.
+  tr.at_exit = app:install(exits, flush, {context = opts.context, callback = receive})
+  tr.at_exit:activate()
   return tr
 end
 
--- receive unpacks one batch: the buffer's values, then how many of them are in use.
+-- receive unpacks one batch: the buffer's values, how many of them are in use, and how
+-- many events the rank has dropped so far.
 function Trace:receive(m)
   local v = m.values
-  local used = v[#v]
+  local used, dropped = v[#v - 1], v[#v]
   self.messages = self.messages + 1
+  if dropped > (self.drops[m.rank] or 0) then self.drops[m.rank] = dropped end
   local ev = self.events
   for k = 1, used, FIELDS do
     ev[#ev + 1] = {rank = m.rank, func = self.app:func_name(v[k]), start = v[k + 1],
@@ -77,10 +82,10 @@ function Trace:receive(m)
   end
 end
 
--- dropped sums the events every rank left out past max_events.
+-- dropped sums the events every rank left out past max_events, as its batches said.
 function Trace:dropped()
   local n = 0
-  for r = 0, self.app.size - 1 do n = n + self.ctr:read(r)[3] end
+  for _, d in pairs(self.drops) do n = n + d end
   return n
 end
 
@@ -211,21 +216,20 @@ function Trace:svg(path, opts)
   return {events = #ev, functions = names}
 end
 
-sethelp(limpio.hooks, [[limpio.hooks(app, {start = exp, finish = exp, exclude = {...}, env = {MPIINSTR_EXCLUDE = "a,b"}, context = c, callback = fn}) -> {start = h, finish = h, names = {...}}
+sethelp(limpio.hooks, [[limpio.hooks(app, {start = exp, finish = exp, exclude = {...}, context = c, callback = fn}) -> {start = h, finish = h, names = {...}}
 Installs exp at the entry (start) and at every exit (finish) of every MPI_* function of the
 program, one install each; probe.func() tells which function fired. Excluded names (also
-from env.MPIINSTR_EXCLUDE, comma-separated) are left out; a name the program lacks warns.]])
-sethelp(limpio.profile, [[limpio.profile(app, {exclude =, env =, context =}) -> Profile
-Counts and inclusive time per MPI function per rank, kept in the ranks' memory (no message
-per call). prof:snapshot() reads them; prof:table([out]) prints Table I (identical count
-rows collapse into one line listing their ranks; count(time % of run) per function, a Total
-column and row); prof:csv(path); prof:ratio() -> {master =, workers =, per_rank = {}}.]])
-sethelp(limpio.trace, [[limpio.trace(app, {exclude =, env =, max_events = 100000, path =}) -> Trace
+MPIINSTR_EXCLUDE of the job's environment, dpcl.launch{env = {MPIINSTR_EXCLUDE = "a,b"}},
+comma-separated) are left out; a name the program lacks warns.]])
+sethelp(limpio.trace, [[limpio.trace(app, {exclude =, context =, max_events = 100000, path =}) -> Trace
 Timestamped MPI calls (rank, function, start, end, count and peer of point-to-point calls)
-buffered in each rank's memory and sent 50 at a time and at MPI_Finalize. tr.events;
+buffered in each rank's memory and sent by the rank 50 at a time and at its exit (_exit). tr.events;
 tr:perfetto(path) -> {events =, bytes =, dropped =, messages =} writes Chrome/Perfetto JSON
 (a track per rank, a slice per call); tr:csv(path); tr:svg(path) a timeline; tr:dropped().]])
 sethelp(limpio.segment, [[limpio.segment(app, {boundary = "MPI_Barrier", from = k, to = m, on = fn(seg)}) -> Segment
 Counts the boundary's calls in each rank; seg:guard(exp) runs exp only from the entry of the
 k-th boundary call up to the entry of the m-th, decided in the rank. on(seg) installs the
 guarded probes; seg:boundaries(rank) reads the count.]])
+sethelp(limpio.exit_points, [[limpio.exit_points(app) -> points
+The entry of _exit: where limpio's probes send what a rank still holds at the end (the
+rank exists there; the runtime delivers what it sends). An error when the program has none.]])

@@ -26,6 +26,7 @@ type Options struct {
 	// seeded generator (zero value: every clock exact).
 	Clocks         ClockSkew
 	Workdir        string
+	Env            []string // every rank's environment: "NAME=value" strings in this order
 	Stdout, Stderr io.Writer
 	Seed           uint64
 	MemoryMB       int // each compute node's memory (default bgl.DefaultMemoryMB, 512)
@@ -71,7 +72,8 @@ type App struct {
 	reused   int
 	// handles by id (the tag their sends carry); ids start at 1.
 	handles []*Handle
-	phases  []*Phase // periodic snippets, in creation order
+	phases  []*Phase  // periodic snippets, in creation order
+	modules []*Module // C probe modules, in loading order
 
 	byStream      map[uint32]*Handle
 	rejected      []Rejected // packets the daemons dropped, for the next batch
@@ -100,7 +102,7 @@ func Launch(o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
+	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
 		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
 		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
 	if err != nil {
@@ -193,6 +195,9 @@ func (a *App) Size() int { return a.opts.Nodes }
 
 // IONodeOf is the I/O node serving rank.
 func (a *App) IONodeOf(rank int) int { return a.Job.Partition().IONodeOf(rank) }
+
+// Env is the environment every rank sees (a copy of Options.Env).
+func (a *App) Env() []string { return append([]string(nil), a.opts.Env...) }
 
 // Exe is the executable's path as given.
 func (a *App) Exe() string { return a.opts.Exe }

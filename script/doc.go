@@ -44,6 +44,11 @@
 //     lvalue, to its struct members; numbers and expressions give elements), installed by
 //     the probe module's Init; completion still lists their methods from the registry.
 //     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
+//   - C probe modules (mod_dpcl_cmodule.go): probe.call keeps one name and takes a CModule as
+//     its first argument for a module's function (DPCL's ProbeModule call); mod:global is
+//     an Exp like app:global's, so the same [] and . reach elements and members.
+//     mod:read(name [, rank]) reads a scalar or an array of scalars, from one rank or
+//     summed over every rank, as a:read and the overflow counters do for probe data.
 //   - Units (units.go): durations are seconds, virtual unless the name says wall; message
 //     and event times are virtual seconds with time_ns beside them; dpcl.timebase_hz.
 //     timeout_ms is kept for one release and prints one deprecation line per session.
@@ -92,6 +97,10 @@
 //     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
 //     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
 //     so the shell still builds with Go alone. Only this package imports it.
+//   - dpcl.launch's env option is every rank's environment (envp, what getenv reads),
+//     sorted by name so that a launch does not depend on Lua's table order; none by
+//     default, unlike dpclsh exec, which passes the host's as qemu does. app:env() reads
+//     it back (limpio takes MPIINSTR_EXCLUDE from it).
 //   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
 //     app:costs() prints every parameter with its source. A message's virtual arrival
 //     time becomes Lua fields in one function (setMessageTime).

@@ -88,7 +88,8 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
-		}, append(appDataMethods, appModuleMethods...)...),
+			{"env", appEnvDoc, appEnv},
+		}, append(appDataMethods, append(appCModuleMethods, appModuleMethods...)...)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -245,7 +246,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)

@@ -14,13 +14,15 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "profile",
-		usage: "profile [--exclude LIST] [--trace FILE.json] [--nodes N] [--per-io N] PROG.elf [ARGS...]",
+		usage: "profile [--exclude LIST] [--trace FILE.json] [--nodes N] [--per-io N] [--env NAME=VALUE]... PROG.elf [ARGS...]",
 		brief: "an mpiP-style profile of an unmodified MPI program: calls and time per MPI function per rank (limpio)",
 		help: `options:
   --exclude LIST     MPI functions not to instrument, comma-separated (also MPIINSTR_EXCLUDE)
   --trace FILE.json  also write a Chrome/Perfetto trace of every MPI call to this file
   --nodes N          number of ranks (default 16)
   --per-io N         compute nodes per I/O node (default 64)
+  --env NAME=VALUE   a variable of the job's environment (repeatable); the host's
+                     MPIINSTR_EXCLUDE is passed on too
 
 example:
   dpclsh profile --nodes 256 --exclude MPI_Comm_rank examples/apps/bin/master_worker.elf
@@ -34,14 +36,13 @@ example:
 const profileChunk = `
 local o = PROFILE
 local limpio = require("limpio")
-local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, quiet = true})
+local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, env = o.env, quiet = true})
 local ok, err = pcall(function()
-  local prof = limpio.profile(app, {exclude = o.exclude, env = o.env})
+  local prof = limpio.profile(app, {exclude = o.exclude, per_rank = false})
   local tr
-  if o.trace ~= "" then tr = limpio.trace(app, {exclude = o.exclude, env = o.env, path = o.trace}) end
+  if o.trace ~= "" then tr = limpio.trace(app, {exclude = o.exclude, path = o.trace}) end
   app:start()
   local st = app:wait()
-  prof:snapshot()
   prof:table()
   local ra = prof:ratio()
   if ra.workers then
@@ -67,6 +68,8 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	trace := fs.String("trace", "", "also write a Chrome/Perfetto trace of every MPI call to this JSON file")
 	nodes := fs.Int("nodes", 16, "number of ranks")
 	perIO := fs.Int("per-io", 64, "compute nodes per I/O node")
+	var envs envFlag
+	fs.Var(&envs, "env", "NAME=VALUE: a variable of the job's environment (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dpclsh "+subcommands["profile"].usage)
 		fmt.Fprintln(stderr, subcommands["profile"].brief)
@@ -103,6 +106,10 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	if v, ok := os.LookupEnv("MPIINSTR_EXCLUDE"); ok {
 		env.RawSetString("MPIINSTR_EXCLUDE", lua.LString(v))
 	}
+	for _, kv := range envs {
+		k, v, _ := strings.Cut(kv, "=")
+		env.RawSetString(k, lua.LString(v))
+	}
 	o.RawSetString("env", env)
 	L.SetGlobal("PROFILE", o)
 	if err := s.DoString(profileChunk, "dpclsh profile"); err != nil {
@@ -118,4 +125,17 @@ func stringList(L *lua.LState, ss []string) *lua.LTable {
 		t.Append(lua.LString(s))
 	}
 	return t
+}
+
+// envFlag collects repeated --env NAME=VALUE options; dpcl.launch checks the names.
+type envFlag []string
+
+func (e *envFlag) String() string { return strings.Join(*e, " ") }
+
+func (e *envFlag) Set(s string) error {
+	if k, _, ok := strings.Cut(s, "="); !ok || k == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	*e = append(*e, s)
+	return nil
 }

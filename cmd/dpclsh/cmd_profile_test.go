@@ -151,3 +151,26 @@ func TestTracePerfettoOneSlicePerCall(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileEnv: --env sets the job's environment, whose MPIINSTR_EXCLUDE limpio reads;
+// a malformed --env is a usage error.
+func TestProfileEnv(t *testing.T) {
+	inRoot(t)
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "3", "--env", "MPIINSTR_EXCLUDE=MPI_Comm_rank,MPI_Comm_size",
+		"--env", "OTHER=1", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitOK || strings.Contains(out.String(), "MPI_Comm_rank") || !strings.Contains(out.String(), "MPI_Init") {
+		t.Errorf("status %d, stdout:\n%s\nstderr %q", st, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--env", "NOVALUE", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitUsage || !strings.Contains(errb.String(), `want NAME=VALUE, got "NOVALUE"`) {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--env", "1X=2", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitError || !strings.Contains(errb.String(), `env name "1X" is not a variable name`) {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+}

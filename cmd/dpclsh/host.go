@@ -32,7 +32,8 @@ func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error)
 		return nil, err
 	}
 	for _, m := range []struct{ src, name string }{
-		{dpclsh.Limpio, "limpio.lua"}, {dpclsh.LimpioTrace, "limpio_trace.lua"},
+		{dpclsh.Limpio, "limpio.lua"}, {dpclsh.LimpioTable, "limpio_table.lua"},
+		{dpclsh.LimpioTrace, "limpio_trace.lua"},
 	} {
 		if err := s.DoString(m.src, m.name); err != nil {
 			s.Close()

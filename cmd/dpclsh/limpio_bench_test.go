@@ -11,7 +11,7 @@ import (
 const benchChunk = `
 local app = dpcl.launch(EXE, {nodes = NODES, per_io = 64, args = ARGS, quiet = true})
 local last = 0
-app:on("exit", function(ev) if ev.time > last then last = ev.time end end)
+app:on("exit", function(ev) if ev.time_ns > last then last = ev.time_ns end end)
 local prof, tr
 if MODE == "profile" then prof = limpio.profile(app) end
 if MODE == "trace" then tr = limpio.trace(app, {}) end
@@ -55,7 +55,8 @@ func benchLimpio(b *testing.B, exe string, nodes int, args []string, mode string
 	}
 }
 
-// BenchmarkLimpioProfile: jacobi and cg at 256 ranks, bare and profiled, side by side.
+// BenchmarkLimpioProfile: jacobi and cg at 256 ranks, bare and profiled, side by side
+// (examples/bench/limpio_overhead.sh alternates them and takes medians).
 func BenchmarkLimpioProfile(b *testing.B) {
 	apps := []struct {
 		name string
