@@ -222,3 +222,16 @@ function TestFollowReprintsAsTheDataChange(t)
   t:error(function() app:source("cg.c", {interval = 0}) end, "interval must be a positive number")
   app:close()
 end
+
+function TestActWhileTheJobRuns(t)
+  local app = dpcl.launch("examples/apps/bin/cg.elf", {nodes = 2, args = {"24", "20"}, quiet = true})
+  app:start()
+  dpcl.sleep(0.0005)
+  t:eq(app:status(), "running")
+  app:act("counter.count", "cg.c:57")
+  app:wait()
+  -- 24 x 24 unknowns, 21 matrix-vector products: the action saw only the later ones.
+  local n = app:source_data("cg.c").lines[57].values["counter.count"]
+  t:ok(n > 0 and n < 24 * 24 * 21, "counted from the insertion on: " .. n)
+  app:close()
+end
