@@ -1,8 +1,8 @@
 /* mpi.h: the MPI interface of the simulated Blue Gene/L (PowerPC 440 build).
  *
  * This is the subset of MPI-1 that the simulated machine's libmpi provides: MPI_COMM_WORLD
- * only, eight basic datatypes, eight predefined reduction operations, blocking and
- * non-blocking point-to-point, probe, and the common collectives. Programs written against
+ * only, the basic datatypes, the pair types of MPI_MINLOC and MPI_MAXLOC, the predefined
+ * reduction operations, blocking and non-blocking point-to-point, probe, and the common collectives. Programs written against
  * it compile unchanged with MPICH's mpicc, which is how they are checked natively.
  *
  * Handles are plain ints. A datatype handle carries its element size in the low byte
@@ -46,7 +46,21 @@ typedef struct MPI_Status {
 #define MPI_FLOAT ((MPI_Datatype)0x0604)
 #define MPI_DOUBLE ((MPI_Datatype)0x0708)
 #define MPI_BYTE ((MPI_Datatype)0x0801)
+#define MPI_SHORT ((MPI_Datatype)0x0902)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x0a02)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x0b01)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x0c04)
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x0d08)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x0e01)
 #define MPI_LONG_LONG_INT MPI_LONG_LONG
+
+/* Pair types for MPI_MINLOC and MPI_MAXLOC: the low byte is the C struct's size with its
+ * padding ({double, int} is 16 bytes), which is what the library strides by. */
+#define MPI_FLOAT_INT ((MPI_Datatype)0x1008)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x1110)
+#define MPI_LONG_INT ((MPI_Datatype)0x1208)
+#define MPI_2INT ((MPI_Datatype)0x1308)
+#define MPI_SHORT_INT ((MPI_Datatype)0x1408)
 
 /* Reduction operations. */
 #define MPI_OP_NULL ((MPI_Op)0)
@@ -58,6 +72,10 @@ typedef struct MPI_Status {
 #define MPI_LOR ((MPI_Op)6)
 #define MPI_BAND ((MPI_Op)7)
 #define MPI_BOR ((MPI_Op)8)
+#define MPI_LXOR ((MPI_Op)9)
+#define MPI_BXOR ((MPI_Op)10)
+#define MPI_MINLOC ((MPI_Op)11)
+#define MPI_MAXLOC ((MPI_Op)12)
 
 /* Wildcards and sentinels. */
 #define MPI_ANY_SOURCE (-2)
