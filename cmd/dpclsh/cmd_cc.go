@@ -93,4 +93,3 @@ func ccArgs(dir string, args []string) []string {
 	}
 	return append(out, filepath.Join(dir, "libmpi.a"), "-lm")
 }
-
