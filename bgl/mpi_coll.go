@@ -9,11 +9,13 @@ import (
 // computed (reductions in rank order, so results do not depend on arrival order) and
 // every rank is woken when the network would deliver it.
 type mpiColl struct {
+	key     collKey
+	comm    *mpiComm
 	seq     int
 	num     abi.Sysno
 	root    int
 	entered int
-	in      []bool   // which ranks have entered (for the deadlock report)
+	in      []bool   // which communicator ranks have entered (for the deadlock report)
 	parts   [][]byte // each rank's contribution (gathers, reductions)
 	rootBuf []byte   // the root's data (Bcast, Scatter)
 	layout  []collSlot
@@ -26,6 +28,12 @@ type mpiColl struct {
 	chunk   uint32 // Scatter: bytes per rank of the root's buffer
 }
 
+// collKey identifies a collective: the k-th of a communicator context.
+type collKey struct {
+	ctx uint32
+	seq int
+}
+
 // collSlot is where rank i's part lands in the root's receive buffer (Gatherv).
 type collSlot struct{ off, cap uint32 }
 
@@ -34,6 +42,7 @@ type collSpec struct {
 	comm, root int // word indexes; root -1: no root
 	cost       func(k *mpiColl) uint64
 	enter      func(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error
+	complete   func(e *mpiEngine, k *mpiColl) error // once every member has entered
 	leave      func(n *node, c *mpiCall, k *mpiColl) error
 }
 
@@ -66,35 +75,41 @@ var collSpecs = map[abi.Sysno]collSpec{
 		cost: func(k *mpiColl) uint64 { return treeCost(uint64(len(k.rootBuf)), 1) }},
 }
 
-// startColl enters the rank's next collective.
+// startColl enters the rank's next collective on the call's communicator.
 func startColl(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
 	spec := collSpecs[c.num]
-	size := len(j.nodes)
+	handle := uint32(mpiCommWorld)
 	if spec.comm >= 0 {
-		if err := checkComm(c.w[spec.comm]); err != nil {
-			return false, err
-		}
+		handle = c.w[spec.comm]
+	}
+	comm, me, err := e.comm(n, handle)
+	if err != nil {
+		return false, err
 	}
 	root := -1
 	if spec.root >= 0 {
 		root = int(int32(c.w[spec.root]))
-		if root < 0 || root >= size {
-			return false, mpiErrorf(mpiErrRoot, "root %d is not in MPI_COMM_WORLD (size %d)", root, size)
+		if root < 0 || root >= comm.size {
+			return false, mpiErrorf(mpiErrRoot, "invalid root %d: not in %s (size %d)", root, commName(comm), comm.size)
 		}
 	}
 	r := &e.ranks[n.rank]
-	k := e.colls[r.coll]
+	if r.collSeq == nil {
+		r.collSeq = map[uint32]int{}
+	}
+	key := collKey{comm.id, r.collSeq[comm.id]}
+	r.collSeq[comm.id]++
+	k := e.colls[key]
 	if k == nil {
-		k = &mpiColl{seq: r.coll, num: c.num, root: root, in: make([]bool, size)}
-		e.colls[r.coll] = k
+		k = &mpiColl{key: key, comm: comm, seq: key.seq, num: c.num, root: root, in: make([]bool, comm.size)}
+		e.colls[key] = k
 	}
-	r.coll++
 	if k.num != c.num || k.root != root {
-		return false, mpiErrorf(mpiErrOther, "collective #%d: this rank calls %s (root %d) where others call %s (root %d)",
-			k.seq+1, mpiCallName(c.num), root, mpiCallName(k.num), k.root)
+		return false, mpiErrorf(mpiErrOther, "collective #%d on %s: this rank calls %s (root %d) where others call %s (root %d)",
+			k.seq+1, commName(comm), mpiCallName(c.num), root, mpiCallName(k.num), k.root)
 	}
-	c.coll = k
-	k.in[n.rank] = true
+	c.coll, c.me = k, me
+	k.in[me] = true
 	k.entered++
 	k.last = max(k.last, now)
 	if spec.enter != nil {
@@ -102,29 +117,37 @@ func startColl(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 			return false, err
 		}
 	}
-	if k.entered == size {
-		e.completeColl(j, k, spec)
+	if k.entered == comm.size {
+		if err := e.completeColl(j, k, spec); err != nil {
+			return false, err
+		}
 	}
 	return false, nil
 }
 
 // completeColl computes the result and wakes every rank when the network delivers it.
-func (e *mpiEngine) completeColl(j *Job, k *mpiColl, spec collSpec) {
+func (e *mpiEngine) completeColl(j *Job, k *mpiColl, spec collSpec) error {
 	if k.num == abi.HcMPIReduce || k.num == abi.HcMPIAllreduce {
 		k.result = append([]byte(nil), k.parts[0]...)
 		for _, p := range k.parts[1:] {
 			reduceInto(k.result, p, k.typ, k.op)
 		}
 	}
+	if spec.complete != nil {
+		if err := spec.complete(e, k); err != nil {
+			return err
+		}
+	}
 	k.done = true
 	k.doneAt = k.last + spec.cost(k)
-	delete(e.colls, k.seq)
+	delete(e.colls, k.key)
 	if k.num == abi.HcMPIFinalize {
 		e.warnUnreceived(j)
 	}
-	for r := range j.nodes {
-		e.wakeAt(j, r, k.doneAt)
+	for r := range k.comm.size {
+		e.wakeAt(j, k.comm.worldOf(r), k.doneAt)
 	}
+	return nil
 }
 
 // pollColl finishes the rank's part once the collective is complete.
@@ -157,7 +180,7 @@ func writeBuf(n *node, addr uint32, b []byte, what string) error {
 // Bcast {buf, count, type, root, comm}.
 func enterBcast(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 	bytes, err := bufBytes(c.w[1], c.w[2])
-	if err != nil || n.rank != k.root {
+	if err != nil || c.me != k.root {
 		return err
 	}
 	k.rootBuf, err = readBuf(n, c.w[0], bytes, "broadcast buffer")
@@ -170,7 +193,7 @@ func leaveBcast(n *node, c *mpiCall, k *mpiColl) error {
 		return nil
 	}
 	if bytes != uint32(len(k.rootBuf)) {
-		return mpiErrorf(mpiErrTruncate, "broadcast of %d bytes from root %d into a %d-byte buffer", len(k.rootBuf), k.root, bytes)
+		return mpiErrorf(mpiErrTruncate, "count mismatch: broadcast of %d bytes from root %d into a %d-byte buffer", len(k.rootBuf), k.root, bytes)
 	}
 	return writeBuf(n, c.w[0], k.rootBuf, "broadcast buffer")
 }
@@ -191,9 +214,10 @@ func enterReduce(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 	if k.parts == nil {
 		k.parts, k.typ, k.op = make([][]byte, len(k.in)), t, mpiOp(c.w[4])
 	} else if k.typ != t || k.op != mpiOp(c.w[4]) || bytes != uint32(len(firstPart(k))) {
-		return mpiErrorf(mpiErrOther, "collective #%d: reductions disagree on count, type or operation", k.seq+1)
+		return mpiErrorf(mpiErrOther, "collective #%d on %s: reductions disagree on count, type or operation (this rank: %d of %s, %s)",
+			k.seq+1, commName(k.comm), int32(c.w[2]), t.name, opName(mpiOp(c.w[4])))
 	}
-	k.parts[n.rank], err = readBuf(n, c.w[0], bytes, "send buffer")
+	k.parts[c.me], err = readBuf(n, c.w[0], bytes, "send buffer")
 	return err
 }
 
@@ -207,7 +231,7 @@ func firstPart(k *mpiColl) []byte {
 }
 
 func leaveReduce(n *node, c *mpiCall, k *mpiColl) error {
-	if c.num == abi.HcMPIReduce && n.rank != k.root {
+	if c.num == abi.HcMPIReduce && c.me != k.root {
 		return nil
 	}
 	return writeBuf(n, c.w[1], k.result, "receive buffer")

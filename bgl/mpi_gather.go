@@ -14,13 +14,13 @@ func enterGather(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 	if k.parts == nil {
 		k.parts = make([][]byte, len(k.in))
 	}
-	k.parts[n.rank], err = readBuf(n, c.w[0], bytes, "send buffer")
+	k.parts[c.me], err = readBuf(n, c.w[0], bytes, "send buffer")
 	return err
 }
 
 // enterGatherv also reads the root's recvcounts and displs into the collective's layout.
 func enterGatherv(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
-	if err := enterGather(e, n, c, k); err != nil || n.rank != k.root {
+	if err := enterGather(e, n, c, k); err != nil || c.me != k.root {
 		return err
 	}
 	t, err := typeOf(c.w[6])
@@ -64,7 +64,7 @@ func gatherLayout(c *mpiCall, k *mpiColl) ([]collSlot, error) {
 }
 
 func leaveGather(n *node, c *mpiCall, k *mpiColl) error {
-	if c.num != abi.HcMPIAllgather && n.rank != k.root {
+	if c.num != abi.HcMPIAllgather && c.me != k.root {
 		return nil
 	}
 	layout, err := gatherLayout(c, k)
@@ -84,7 +84,7 @@ func leaveGather(n *node, c *mpiCall, k *mpiColl) error {
 }
 
 func enterScatter(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
-	if n.rank != k.root {
+	if c.me != k.root {
 		return nil
 	}
 	chunk, err := bufBytes(c.w[1], c.w[2])
@@ -104,6 +104,6 @@ func leaveScatter(n *node, c *mpiCall, k *mpiColl) error {
 	if k.chunk > bytes {
 		return mpiErrorf(mpiErrTruncate, "MPI_Scatter: %d bytes from root %d into a %d-byte buffer", k.chunk, k.root, bytes)
 	}
-	part := k.rootBuf[uint32(n.rank)*k.chunk : uint32(n.rank+1)*k.chunk]
+	part := k.rootBuf[uint32(c.me)*k.chunk : uint32(c.me+1)*k.chunk]
 	return writeBuf(n, c.w[3], part, "receive buffer")
 }

@@ -40,13 +40,6 @@ func mpiErrorf(class int, format string, args ...any) error {
 	return &MPIError{Class: class, Msg: fmt.Sprintf(format, args...)}
 }
 
-func checkComm(c uint32) error {
-	if c != mpiCommWorld {
-		return mpiErrorf(mpiErrComm, "communicator %d: only MPI_COMM_WORLD exists", int32(c))
-	}
-	return nil
-}
-
 // mpiKind is how a datatype's elements are read: signed or unsigned integer, or float.
 type mpiKind uint8
 
@@ -148,6 +141,13 @@ func opAllowed(op mpiOp, k mpiKind) bool {
 		return op == opMinloc || op == opMaxloc
 	}
 	return false
+}
+
+func opName(o mpiOp) string {
+	if int(o) < len(opNames) && opNames[o] != "" {
+		return opNames[o]
+	}
+	return fmt.Sprintf("operation %d", o)
 }
 
 func checkOp(op uint32, t mpiType) error {
