@@ -74,10 +74,10 @@ type mpiEngine struct {
 	world    *mpiComm
 	comms    map[uint32]*mpiComm // by handle; MPI_COMM_SELF is per rank (mpiRank.self)
 	nextComm uint32
-	seq     uint64 // sequence of the engine's wake messages
-	blocked int    // ranks blocked in an MPI call
-	scanned bool   // faults from before the engine existed were looked for
-	ended   *MPIEnd
+	seq      uint64 // sequence of the engine's wake messages
+	blocked  int    // ranks blocked in an MPI call
+	scanned  bool   // faults from before the engine existed were looked for
+	ended    *MPIEnd
 }
 
 // mpiEngines maps a job, weakly, to its engine: the engine comes into being with the first

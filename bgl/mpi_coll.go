@@ -26,6 +26,7 @@ type mpiColl struct {
 	doneAt  uint64
 	done    bool
 	chunk   uint32 // Scatter: bytes per rank of the root's buffer
+	more    *collMore
 }
 
 // collKey identifies a collective: the k-th of a communicator context.
@@ -46,7 +47,11 @@ type collSpec struct {
 	leave      func(n *node, c *mpiCall, k *mpiColl) error
 }
 
-func treeCost(bytes uint64, ways uint64) uint64 { return ways*TreeLatencyNS + bytes*TreeNSPerByte }
+// treeCost is ways crossings of the collective network over the communicator, bytes
+// carried once (mpi_cost.go).
+func treeCost(k *mpiColl, bytes uint64, ways uint64) uint64 {
+	return ways*(CollTreeBaseNS+treeDepth(k.comm.size)*CollTreeHopNS) + bytes*CollTreeNSPerByte
+}
 
 func partBytes(k *mpiColl) uint64 {
 	var s uint64
@@ -60,19 +65,19 @@ var collSpecs = map[abi.Sysno]collSpec{
 	abi.HcMPIFinalize: {comm: -1, root: -1, cost: func(*mpiColl) uint64 { return BarrierNS }},
 	abi.HcMPIBarrier:  {comm: 0, root: -1, cost: func(*mpiColl) uint64 { return BarrierNS }},
 	abi.HcMPIBcast: {comm: 4, root: 3, enter: enterBcast, leave: leaveBcast,
-		cost: func(k *mpiColl) uint64 { return treeCost(uint64(len(k.rootBuf)), 1) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, uint64(len(k.rootBuf)), 1) }},
 	abi.HcMPIReduce: {comm: 6, root: 5, enter: enterReduce, leave: leaveReduce,
-		cost: func(k *mpiColl) uint64 { return treeCost(uint64(len(k.result)), 1) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, uint64(len(k.result)), 1) }},
 	abi.HcMPIAllreduce: {comm: 5, root: -1, enter: enterReduce, leave: leaveReduce,
-		cost: func(k *mpiColl) uint64 { return treeCost(uint64(len(k.result)), 2) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, uint64(len(k.result)), 2) }},
 	abi.HcMPIGather: {comm: 7, root: 6, enter: enterGather, leave: leaveGather,
-		cost: func(k *mpiColl) uint64 { return treeCost(partBytes(k), 1) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, partBytes(k), 1) }},
 	abi.HcMPIGatherv: {comm: 8, root: 7, enter: enterGatherv, leave: leaveGather,
-		cost: func(k *mpiColl) uint64 { return treeCost(partBytes(k), 1) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, partBytes(k), 1) }},
 	abi.HcMPIAllgather: {comm: 6, root: -1, enter: enterGather, leave: leaveGather,
-		cost: func(k *mpiColl) uint64 { return treeCost(partBytes(k), 2) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, partBytes(k), 2) }},
 	abi.HcMPIScatter: {comm: 7, root: 6, enter: enterScatter, leave: leaveScatter,
-		cost: func(k *mpiColl) uint64 { return treeCost(uint64(len(k.rootBuf)), 1) }},
+		cost: func(k *mpiColl) uint64 { return treeCost(k, uint64(len(k.rootBuf)), 1) }},
 }
 
 // startColl enters the rank's next collective on the call's communicator.
@@ -127,7 +132,7 @@ func startColl(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 
 // completeColl computes the result and wakes every rank when the network delivers it.
 func (e *mpiEngine) completeColl(j *Job, k *mpiColl, spec collSpec) error {
-	if k.num == abi.HcMPIReduce || k.num == abi.HcMPIAllreduce {
+	if k.num == abi.HcMPIReduce || k.num == abi.HcMPIAllreduce || k.num == abi.HcMPIReduceScatter {
 		k.result = append([]byte(nil), k.parts[0]...)
 		for _, p := range k.parts[1:] {
 			reduceInto(k.result, p, k.typ, k.op)
@@ -217,7 +222,14 @@ func enterReduce(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 		return mpiErrorf(mpiErrOther, "collective #%d on %s: reductions disagree on count, type or operation (this rank: %d of %s, %s)",
 			k.seq+1, commName(k.comm), int32(c.w[2]), t.name, opName(mpiOp(c.w[4])))
 	}
-	k.parts[c.me], err = readBuf(n, c.w[0], bytes, "send buffer")
+	src := c.w[0]
+	if src == mpiInPlace {
+		if c.num == abi.HcMPIReduce && c.me != k.root {
+			return mpiErrorf(mpiErrBuffer, "invalid buffer: MPI_IN_PLACE as the send buffer of a non-root rank")
+		}
+		src = c.w[1]
+	}
+	k.parts[c.me], err = readBuf(n, src, bytes, "send buffer")
 	return err
 }
 

@@ -208,4 +208,3 @@ func rankDesc(c *mpiComm, r int) string {
 	}
 	return fmt.Sprintf("rank %d of %s (world rank %d)", r, commName(c), c.worldOf(r))
 }
-
