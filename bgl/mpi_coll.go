@@ -194,7 +194,7 @@ func enterBcast(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 
 func leaveBcast(n *node, c *mpiCall, k *mpiColl) error {
 	bytes, _ := bufBytes(c.w[1], c.w[2])
-	if n.rank == k.root {
+	if c.me == k.root {
 		return nil
 	}
 	if bytes != uint32(len(k.rootBuf)) {
