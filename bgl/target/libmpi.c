@@ -273,7 +273,7 @@ MPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 	WITH_PENDING(request, 1, dpcl_mpi_test((long)b));
 }
 
-MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(flag), W(statuses)};
 
@@ -295,7 +295,7 @@ MPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status
 }
 
 MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-	MPI_Status statuses[])
+	MPI_Status *statuses)
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
@@ -303,7 +303,7 @@ MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int 
 }
 
 MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-	MPI_Status statuses[])
+	MPI_Status *statuses)
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 

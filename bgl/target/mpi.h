@@ -210,13 +210,13 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 	MPI_Comm comm, MPI_Status *status);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses);
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
 int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-	MPI_Status statuses[]);
+	MPI_Status *statuses);
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-	MPI_Status statuses[]);
+	MPI_Status *statuses);
 /* Synchronous, ready and buffered sends are eager sends here, as MPI_Send is: they return
  * once the data is copied. */
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);

@@ -122,28 +122,42 @@ static void counts(void)
 static void modes(void)
 {
 	int right = (corpus_rank + 1) % corpus_size, left = (corpus_rank + corpus_size - 1) % corpus_size;
-	int v[4] = {-1, -1, -1, -1}, x, tok = corpus_rank, size;
-	MPI_Request rq[4];
+	int v[4] = {-1, -1, -1, -1}, y[3] = {-1, -1, -1}, x, tok = corpus_rank, size;
+	MPI_Request rq[7];
 	char *bbuf = malloc(1024);
 	void *back;
+	int i;
 
 	MPI_Buffer_attach(bbuf, 1024);
-	MPI_Irecv(&v[0], 1, MPI_INT, left, 20, MPI_COMM_WORLD, &rq[0]);
-	MPI_Irecv(&v[1], 1, MPI_INT, left, 21, MPI_COMM_WORLD, &rq[1]);
-	MPI_Irecv(&v[2], 1, MPI_INT, left, 22, MPI_COMM_WORLD, &rq[2]);
-	MPI_Irecv(&v[3], 1, MPI_INT, left, 23, MPI_COMM_WORLD, &rq[3]);
+	for (i = 0; i < 4; i++)
+		MPI_Irecv(&v[i], 1, MPI_INT, left, 20 + i, MPI_COMM_WORLD, &rq[i]);
+	for (i = 0; i < 3; i++)
+		MPI_Irecv(&y[i], 1, MPI_INT, left, 24 + i, MPI_COMM_WORLD, &rq[4 + i]);
 	MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted: MPI_Rsend is correct */
 	x = corpus_rank + 1;
 	MPI_Ssend(&x, 1, MPI_INT, right, 20, MPI_COMM_WORLD);
 	MPI_Rsend(&x, 1, MPI_INT, right, 21, MPI_COMM_WORLD);
 	MPI_Bsend(&x, 1, MPI_INT, right, 22, MPI_COMM_WORLD);
 	{
-		MPI_Request sreq;
+		MPI_Request sreq, sq[3];
+		int n = 0, idx[3], done = 0;
 
 		MPI_Ibsend(&x, 1, MPI_INT, right, 23, MPI_COMM_WORLD, &sreq);
 		MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+		/* The receives are posted, so these sends complete: Testsome frees all three. */
+		MPI_Issend(&x, 1, MPI_INT, right, 24, MPI_COMM_WORLD, &sq[0]);
+		MPI_Irsend(&x, 1, MPI_INT, right, 25, MPI_COMM_WORLD, &sq[1]);
+		MPI_Isend(&x, 1, MPI_INT, right, 26, MPI_COMM_WORLD, &sq[2]);
+		while (n != MPI_UNDEFINED) {
+			MPI_Testsome(3, sq, &n, idx, MPI_STATUSES_IGNORE);
+			if (n != MPI_UNDEFINED)
+				done += n;
+		}
+		check(done == 3 && sq[0] == MPI_REQUEST_NULL && sq[1] == MPI_REQUEST_NULL && sq[2] == MPI_REQUEST_NULL,
+			"Testsome frees sends");
 	}
-	MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+	MPI_Waitall(7, rq, MPI_STATUSES_IGNORE);
+	check(y[0] == v[0] && y[1] == v[0] && y[2] == v[0], "Issend, Irsend, Isend");
 	MPI_Buffer_detach(&back, &size);
 	check(back == bbuf && size == 1024, "Buffer_detach returns the buffer");
 	MPI_Sendrecv_replace(&tok, 1, MPI_INT, right, 30, left, 30, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

@@ -58,12 +58,14 @@ static void cart(void)
 static void env(void)
 {
 	char name[MPI_MAX_PROCESSOR_NAME];
-	int len = 0, init = 0, fin = 1;
+	int len = 0, init = 0, fin = 1, version = 0, sub = 0;
 
 	MPI_Get_processor_name(name, &len);
 	MPI_Initialized(&init);
 	MPI_Finalized(&fin);
 	MPI_Pcontrol(1);
+	MPI_Get_version(&version, &sub);
+	check(version >= 3, "MPI version 3 or later");
 	if (corpus_rank == 0)
 		say("env: name %s, wtick %s, initialized %d, finalized %d", len > 0 && (int)strlen(name) == len ? "ok" : "bad",
 			MPI_Wtick() > 0 && MPI_Wtick() <= 1e-3 ? "ok" : "bad", init, fin);

@@ -59,6 +59,14 @@ static void structs(void)
 	MPI_Datatype types[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR}, rt, three;
 	MPI_Status st;
 
+	{
+		struct rec probe = {0};
+		MPI_Aint base, at;
+
+		MPI_Get_address(&probe, &base);
+		MPI_Get_address(&probe.w, &at);
+		check(at - base == d[1], "Get_address differences are offsets");
+	}
 	MPI_Type_create_struct(3, bl, d, types, &rt);
 	MPI_Type_commit(&rt);
 	MPI_Type_size(rt, &size);
