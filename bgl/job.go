@@ -51,6 +51,8 @@ type JobConfig struct {
 	// DiskQuotaMB is how much the job may grow the files of its working directory
 	// (0: DefaultDiskQuotaMB): writes past it get EDQUOT.
 	DiskQuotaMB int
+
+	Progress *Progress // counters for a progress display (nil: none)
 }
 
 // ProcEntry is one row of the MPIR proctable.
@@ -82,6 +84,8 @@ type Job struct {
 	onEvent []func(Event)
 	live    int // nodes neither exited nor faulted
 	closed  bool
+
+	progressSteps uint64 // windows since launch, for Progress sampling
 }
 
 // Launch loads the executable once and creates every rank's process, sharing the image's
@@ -182,6 +186,9 @@ func (j *Job) createNodes() error {
 		fixed: imageBytes(j.img)}
 	pool := newHostPool(j.cfg.HostPoolMB)
 	j.nodes = make([]*node, j.part.Nodes)
+	if p := j.cfg.Progress; p != nil {
+		p.Ranks.Store(int64(len(j.nodes)))
+	}
 	for r := range j.nodes {
 		seed := splitmix(j.cfg.Seed ^ uint64(r)<<32)
 		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed, ExecPath: j.exe})
@@ -195,6 +202,9 @@ func (j *Job) createNodes() error {
 			layout: layout, rng: splitmix(seed), memLimit: uint64(j.cfg.MemoryMB) << 20, pool: pool}
 		io.attach(r)
 		j.nodes[r] = n
+		if p := j.cfg.Progress; p != nil {
+			p.Loaded.Store(int64(r + 1))
+		}
 	}
 	j.live = len(j.nodes)
 	return nil

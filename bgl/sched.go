@@ -35,6 +35,7 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 	if j.closed {
 		return StopDone
 	}
+	defer func() { j.sampleProgress(j.live == 0) }()
 	for {
 		if j.pause.Swap(false) {
 			select {
@@ -51,6 +52,7 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 		if r := j.step(limit); r != 0 {
 			return r
 		}
+		j.sampleProgress(false)
 	}
 }
 

@@ -43,7 +43,7 @@ for _ in c:ranks() do count = count + 1 end
 show("iterated:", count, "ranks")
 
 -- An aggregation travels with the context: sum the probe's values on the way up.
-local summed = leaders:aggregate{filter = "sum", sync = "timeout", timeout_ms = 5}
+local summed = leaders:aggregate{filter = "sum", sync = "timeout", timeout = 0.005}
 show("aggregated:", summed)
 
 -- Set laws hold whatever the size.

@@ -28,7 +28,7 @@ function M.run(opts)
     local lo, hi = math.huge, -math.huge
     for _, v in ipairs(result.values) do lo, hi = math.min(lo, v), math.max(hi, v) end
     out(string.format("at %.3f virtual ms, %d ranks had made %d to %d MPI_Waitall calls",
-      result.time / 1e6, result.count, lo, hi))
+      result.time * 1e3, result.count, lo, hi))
     out("rank 0..7: " .. table.concat(result.values, " ", 1, math.min(8, #result.values)))
   end
   result.status = app:wait()

@@ -76,9 +76,12 @@ func (c concat) Finalize(p *Packet) (*Packet, error) {
 }
 
 // EqClass is one equivalence class of eqclass's final result: the ranks that sent Value.
+// With params {key = K}, Value is the key row ([]any) and Sums the class's element-wise
+// sums of the values after it (eqrows.go); otherwise Sums is nil.
 type EqClass struct {
 	Value any
 	Ranks []int
+	Sums  []any
 }
 
 // eqclass groups ranks by the first value they send; partial form [k1, []int64 ranks1, ...].
@@ -283,6 +286,6 @@ func (h *histogram) Finalize(p *Packet) (*Packet, error) {
 
 func init() {
 	RegisterFilter("concat", func(*FilterSpec, NodeInfo) (Transform, error) { return concat{}, nil })
-	RegisterFilter("eqclass", func(*FilterSpec, NodeInfo) (Transform, error) { return eqclass{}, nil })
+	RegisterFilter("eqclass", newEqclass)
 	RegisterFilter("histogram", newHistogram)
 }

@@ -54,7 +54,9 @@
 //   - Filters keep partial forms on the way up and the front-end finalizes them: avg
 //     carries weighted sums (the packet count is the weight), concat carries ranks and
 //     lengths, eqclass carries (value, ranks) pairs, histogram carries counts. eqclass
-//     keys on a packet's first value. histogram clamps values outside [min, max) into
+//     keys on a packet's first value; with params {key = K} on its first K values (a
+//     row), and the values after them are summed per class (EqClass.Sums), so a tree
+//     node keeps one row per class, never one per rank. histogram clamps values outside [min, max) into
 //     the edge bins.
 //   - A filter error fails its stream at that node; the fault travels up, every node on
 //     the way marks the stream failed and drops later packets, and the front-end gets it

@@ -3,6 +3,7 @@ package netreduce
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -79,7 +80,10 @@ func Filters() []string {
 	defer filterMu.RUnlock()
 	out := make([]string, 0, len(filterNames))
 	for n := range filterNames {
-		out = append(out, n)
+		// "dpcl.*" filters are the tool's own (its command answers), not for users.
+		if !strings.HasPrefix(n, "dpcl.") {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -116,7 +120,7 @@ type FilterError struct {
 }
 
 func (e *FilterError) Error() string {
-	return fmt.Sprintf("netreduce: stream %d: filter failed at rank %d: %s", e.Stream, e.Rank, e.Msg)
+	return fmt.Sprintf("netreduce: stream %d: filter failed at tree node %d: %s", e.Stream, e.Rank, e.Msg)
 }
 
 // passthrough forwards every packet of the wave unchanged ("none").

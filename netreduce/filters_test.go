@@ -83,6 +83,39 @@ var filterCases = []filterCase{
 			}
 			return out
 		}},
+	{name: "eqclass", params: map[string]any{"key": 2.0},
+		send: func(r int, req int64) []any {
+			return []any{int64(r % 3), fmt.Sprint(r%2 == 0), int64(r) + req, 0.5}
+		},
+		want: func(ranks []int, req int64) []any {
+			byKey := map[[2]int]*EqClass{}
+			for _, r := range ranks {
+				k := [2]int{r % 3, r % 2}
+				c := byKey[k]
+				if c == nil {
+					c = &EqClass{Value: []any{int64(r % 3), fmt.Sprint(r%2 == 0)}, Sums: []any{int64(0), 0.0}}
+					byKey[k] = c
+				}
+				c.Ranks = append(c.Ranks, r)
+				c.Sums = []any{c.Sums[0].(int64) + int64(r) + req, c.Sums[1].(float64) + 0.5}
+			}
+			keys := make([][2]int, 0, len(byKey))
+			for k := range byKey {
+				keys = append(keys, k)
+			}
+			// "false" < "true": odd ranks' rows come first within a residue.
+			sort.Slice(keys, func(i, j int) bool {
+				if keys[i][0] != keys[j][0] {
+					return keys[i][0] < keys[j][0]
+				}
+				return keys[i][1] > keys[j][1]
+			})
+			var out []any
+			for _, k := range keys {
+				out = append(out, *byKey[k])
+			}
+			return out
+		}},
 	{name: "histogram", params: map[string]any{"min": 0.0, "max": 10.0, "bins": 4.0},
 		send: func(r int, req int64) []any { return []any{float64(r%14) - 2, []float64{float64(r % 7)}} },
 		want: func(ranks []int, req int64) []any {

@@ -26,6 +26,7 @@ type Options struct {
 	// seeded generator (zero value: every clock exact).
 	Clocks         ClockSkew
 	Workdir        string
+	Env            []string // every rank's environment: "NAME=value" strings in this order
 	Stdout, Stderr io.Writer
 	Seed           uint64
 	MemoryMB       int // each compute node's memory (default bgl.DefaultMemoryMB, 512)
@@ -33,6 +34,8 @@ type Options struct {
 	// QuantumNS is how much virtual time the machine runs between checks for packets to
 	// deliver (default DefaultQuantumNS); callbacks run at most this late.
 	QuantumNS uint64
+	// Progress, when set, receives the machine's counters for a progress display.
+	Progress *bgl.Progress
 }
 
 // DefaultQuantumNS is the default delivery quantum: five scheduler windows.
@@ -98,9 +101,9 @@ func Launch(o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Nodes: o.Nodes, PerIO: o.PerIO,
+	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
 		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
-		DiskQuotaMB: o.DiskQuotaMB})
+		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +194,9 @@ func (a *App) Size() int { return a.opts.Nodes }
 
 // IONodeOf is the I/O node serving rank.
 func (a *App) IONodeOf(rank int) int { return a.Job.Partition().IONodeOf(rank) }
+
+// Env is the environment every rank sees (a copy of Options.Env).
+func (a *App) Env() []string { return append([]string(nil), a.opts.Env...) }
 
 // Exe is the executable's path as given.
 func (a *App) Exe() string { return a.opts.Exe }

@@ -80,8 +80,10 @@
 //     daemon and back with the merged answer, is computed by the same cost model
 //     (CommandTiming, App.LastCommand) rather than delaying their effect.
 //   - Ended ranks leave the tree through their daemon (Node's Died message) one
-//     collective-network latency after their exit or fault, behind every packet they sent,
-//     so open waves close with the ranks that sent (Message.Count). A tree node all of
+//     collective-network latency after their exit or fault, behind every packet they sent
+//     (a long packet sent just before the end, which the machine hands over after the
+//     notice was queued, moves the notice behind it), so open waves close with the ranks
+//     that sent (Message.Count). A tree node all of
 //     whose ranks have ended then leaves its parent's waves by itself, as netreduce does
 //     for any node without a live child. When the last rank ends, the machine still hands
 //     the daemons what its ranks sent just before (a probe on _exit delivers). Terminate

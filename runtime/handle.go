@@ -21,6 +21,7 @@ type Handle struct {
 	state   string
 	active  bool
 	oneShot bool
+	expect  []int // a one-shot probe's ranks: it is done once each has sent or ended
 
 	err         error
 	sent        int
@@ -56,8 +57,28 @@ type Stats struct {
 	Faults                 int
 }
 
-// State is "installed", "active", "removed" or "failed".
-func (h *Handle) State() string { return h.state }
+// State is "installed", "active", "removed" or "failed"; a one-shot probe (Execute) is
+// "active" until every rank it ran on has sent its data or ended, then "done".
+func (h *Handle) State() string {
+	if h.oneShot && h.state == "active" && h.oneShotDone() {
+		return "done"
+	}
+	return h.state
+}
+
+func (h *Handle) oneShotDone() bool {
+	if h.delivered >= len(h.expect)-len(h.failed) {
+		return true
+	}
+	for _, r := range h.expect {
+		if _, ended := h.app.ended[r]; !ended {
+			if _, bad := h.failed[r]; !bad {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // Stats returns the handle's accounting.
 func (h *Handle) Stats() Stats {

@@ -307,6 +307,7 @@ func (a *App) Execute(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		h.state = "failed"
 		return h, fmt.Errorf("runtime: execute: %w", ErrNoLiveRank)
 	}
+	h.expect = live
 	return h, a.executeOnce(h, live)
 }
 

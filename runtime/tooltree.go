@@ -90,7 +90,8 @@ type toolTree struct {
 
 	arrived   []*netreduce.Packet // at the front-end, in arrival order
 	faults    []treeFault
-	lastAt    []int64 // per rank: arrival of its latest packet at its daemon
+	lastAt    []int64            // per rank: arrival of its latest packet at its daemon
+	died      map[int]*treeEvent // per rank: its end notice, while still queued
 	feBusy    map[uint32]int64
 	scratch   []netreduce.Msg
 	delivered int // packets handed to the front-end so far
@@ -100,7 +101,7 @@ type toolTree struct {
 func newToolTree(topo *netreduce.Topology, costs *Costs) *toolTree {
 	nb := topo.Backends()
 	t := &toolTree{topo: topo, costs: costs, procs: make([]*toolProc, topo.Size()-nb),
-		filters: map[uint32]bool{}, lastAt: make([]int64, nb), feBusy: map[uint32]int64{}, next: 1}
+		filters: map[uint32]bool{}, lastAt: make([]int64, nb), died: map[int]*treeEvent{}, feBusy: map[uint32]int64{}, next: 1}
 	comm := 0
 	for r := nb; r < topo.Size(); r++ {
 		p := &toolProc{node: netreduce.NewNode(topo, r)}
@@ -148,9 +149,11 @@ func (t *toolTree) name(rank int) string {
 func (t *toolTree) daemonOf(rank int) int { return t.topo.Parent(rank) }
 
 // push schedules msg for process to at virtual time at.
-func (t *toolTree) push(to int, at int64, prio uint8, msg netreduce.Msg) {
+func (t *toolTree) push(to int, at int64, prio uint8, msg netreduce.Msg) *treeEvent {
 	t.seq++
-	heap.Push(&t.q, &treeEvent{at: at, prio: prio, seq: t.seq, to: to, msg: msg})
+	e := &treeEvent{at: at, prio: prio, seq: t.seq, to: to, msg: msg}
+	heap.Push(&t.q, e)
+	return e
 }
 
 // packetBytes is a packet's size on a link: a 16-byte header and 8 bytes per value.
@@ -180,6 +183,24 @@ func (t *toolTree) Inject(rank int, stream uint32, at int64, values []any) {
 	p.Time = at + t.proc(t.daemonOf(rank)).offset
 	d := t.daemonOf(rank)
 	t.push(d, at, 0, netreduce.Msg{Kind: netreduce.MsgData, From: int32(rank), To: int32(d), Stream: stream, Packet: p})
+	t.behind(rank, at)
+}
+
+// behind keeps rank's end notice behind a packet the machine handed over after the rank
+// ended (a probe sending at _exit): the link is FIFO, so a notice queued for an earlier
+// time waits for the packet, and the waves it is in close with it.
+func (t *toolTree) behind(rank int, at int64) {
+	e := t.died[rank]
+	if e == nil || e.at >= at {
+		return
+	}
+	e.at = at
+	for i, q := range t.q {
+		if q == e {
+			heap.Fix(&t.q, i)
+			return
+		}
+	}
 }
 
 // Kill tells rank's daemon that rank ended at virtual time at: after everything the rank
@@ -187,7 +208,7 @@ func (t *toolTree) Inject(rank int, stream uint32, at int64, values []any) {
 func (t *toolTree) Kill(rank int, at int64) {
 	at = max(at+t.costs.ns(cnLatency), t.lastAt[rank])
 	d := t.daemonOf(rank)
-	t.push(d, at, 1, netreduce.Msg{Kind: netreduce.MsgDied, From: int32(rank), To: int32(d)})
+	t.died[rank] = t.push(d, at, 1, netreduce.Msg{Kind: netreduce.MsgDied, From: int32(rank), To: int32(d)})
 }
 
 // Advance handles every message due before virtual time until.
@@ -205,6 +226,9 @@ func (t *toolTree) Quiesce() { t.Advance(math.MaxInt64) }
 // are there, spends the model's receive (and filter) cost, then forwards what the Node
 // produced, one send cost each.
 func (t *toolTree) handle(e *treeEvent) {
+	if e.msg.Kind == netreduce.MsgDied && t.died[int(e.msg.From)] == e {
+		delete(t.died, int(e.msg.From))
+	}
 	p := t.proc(e.to)
 	start := max(e.at, p.busyUntil)
 	done := start

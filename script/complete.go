@@ -13,6 +13,9 @@ import (
 // Only the dotted prefix is looked up, with raw table reads and metatable __index tables;
 // nothing is called, so completion has no side effects.
 func (s *Session) Complete(text string) (partial string, words []string) {
+	if partial, words, ok := s.completeStringArg(text); ok {
+		return partial, words
+	}
 	start := len(text)
 	for start > 0 && isNameByte(text[start-1]) {
 		start--

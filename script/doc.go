@@ -44,6 +44,19 @@
 //     lvalue, to its struct members; numbers and expressions give elements), installed by
 //     the probe module's Init; completion still lists their methods from the registry.
 //     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
+//   - Units (units.go): durations are seconds, virtual unless the name says wall; message
+//     and event times are virtual seconds with time_ns beside them; dpcl.timebase_hz.
+//     timeout_ms is kept for one release and prints one deprecation line per session.
+//   - Addresses (address.go) are one userdata type printed as 0x%08x, interned per
+//     session (so == and table keys work), with arithmetic metamethods; tonumber and
+//     string.format are wrapped to see the number. Bindings take addresses with
+//     CheckAddress, which accepts numbers too. Lua 5.1 cannot make a userdata equal a
+//     number: a:num() == 0x1000.
+//   - Probe messages without a callback queue on the handle (mod_dpcl_queue.go), or, in a
+//     session marked interactive (SetInteractive, handle_print.go), print as they arrive,
+//     bpftrace-style, unless the probe was installed with print = false.
+//   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
+//     dpcl.launch and app:wait; the job's output clears it before each write.
 //   - Sandboxes (NewSandbox) also lose print, getfenv/setfenv and newproxy; a filter hands
 //     back results as return values. A sandboxed state only executes: each tree node
 //     (stream, node) runs the filter file in an environment of its own (NewEnvironment:
@@ -72,10 +85,17 @@
 //     call of a checking function (concat.go); the session's loadstring, load, loadfile
 //     and dofile compile the same way (load.go), require does not. Tables can still grow
 //     a session without bound.
+//   - string.format's numeric conversions (%d, %x, %f, ...) take numbers and numeric
+//     strings as Lua 5.1 does and raise "bad argument #N to 'format'" for anything else,
+//     where gopher-lua would print Go's rendering ("&{}" for nil).
 //   - Plots (mod_plot.go) use gonum.org/v1/plot, a dependency beyond gopher-lua on
 //     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
 //     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
 //     so the shell still builds with Go alone. Only this package imports it.
+//   - dpcl.launch's env option is every rank's environment (envp, what getenv reads),
+//     sorted by name so that a launch does not depend on Lua's table order; none by
+//     default, unlike dpclsh exec, which passes the host's as qemu does. app:env() reads
+//     it back (limpio takes MPIINSTR_EXCLUDE from it).
 //   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
 //     app:costs() prints every parameter with its source. A message's virtual arrival
 //     time becomes Lua fields in one function (setMessageTime).

@@ -37,6 +37,7 @@ func installHostFuncs(s *Session) {
 		}
 		s.docs.addFunc(fn, name, h.fn.Doc)
 	}
+	installAddressConversions(L)
 }
 
 func hostPrint(L *lua.LState) int {

@@ -3,6 +3,7 @@ package script
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -62,6 +63,7 @@ func repSize(L *lua.LState) float64 {
 // arguments and the widths and precisions it asks for.
 func formatSize(L *lua.LState) float64 {
 	f := L.CheckString(1)
+	checkFormatArgs(L, f)
 	total := float64(len(f))
 	for i := 2; i <= L.GetTop(); i++ {
 		if s, ok := L.Get(i).(lua.LString); ok {
@@ -86,6 +88,55 @@ func formatSize(L *lua.LState) float64 {
 		total += n
 	}
 	return total
+}
+
+// checkFormatArgs raises Lua 5.1's argument error when a numeric conversion (%d, %x,
+// %f, ...) meets a value that is not a number or a numeric string, or has no value at all:
+// gopher-lua would print Go's rendering of the value ("&{}" for nil) instead. Numeric
+// strings are replaced by their numbers, which gopher-lua does not convert itself.
+func checkFormatArgs(L *lua.LState, f string) {
+	arg := 1
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("-+ #0123456789.", f[i]) >= 0 {
+			i++
+		}
+		if i >= len(f) || f[i] == '%' {
+			continue
+		}
+		arg++
+		if strings.IndexByte("diouxXceEfgG", f[i]) < 0 {
+			continue
+		}
+		if arg > L.GetTop() {
+			L.RaiseError("bad argument #%d to 'format' (number expected, got no value)", arg)
+		}
+		n, ok := luaNumber(L.Get(arg))
+		if !ok {
+			L.RaiseError("bad argument #%d to 'format' (number expected, got %s)", arg, L.Get(arg).Type())
+		}
+		L.Replace(arg, n)
+	}
+}
+
+// luaNumber converts v as Lua does: a number, or a string holding a decimal or hex number.
+func luaNumber(v lua.LValue) (lua.LNumber, bool) {
+	switch v := v.(type) {
+	case lua.LNumber:
+		return v, true
+	case lua.LString:
+		t := strings.TrimSpace(string(v))
+		if f, err := strconv.ParseFloat(t, 64); err == nil {
+			return lua.LNumber(f), true
+		}
+		if n, err := strconv.ParseInt(t, 0, 64); err == nil {
+			return lua.LNumber(n), true
+		}
+	}
+	return 0, false
 }
 
 func concatSize(L *lua.LState) float64 {

@@ -10,8 +10,8 @@ import (
 
 // Packet values cross between Go and Lua as follows. Go to Lua: every number becomes a
 // Lua number, strings stay strings, arrays become Lua arrays, an eqclass class becomes
-// {value = v, ranks = "spec"}. Lua to Go: an integral number of magnitude below 2^53 is an
-// int64 (so integer sums stay exact), any other number a float64; an array of numbers is
+// {value = v, ranks = "spec"} (and sums = {...} with params {key = K}). Lua to Go: an
+// integral number of magnitude below 2^53 is an int64 (so integer sums stay exact), any other number a float64; an array of numbers is
 // []int64 when all are integral and []float64 otherwise; an array of strings is []string.
 
 // packetValueToLua converts one packet value.
@@ -41,6 +41,9 @@ func packetValueToLua(L *lua.LState, v any) lua.LValue {
 		t := L.CreateTable(0, 2)
 		t.RawSetString("value", packetValueToLua(L, x.Value))
 		t.RawSetString("ranks", lua.LString(netreduce.RankSpec(x.Ranks)))
+		if x.Sums != nil {
+			t.RawSetString("sums", packetValueToLua(L, x.Sums))
+		}
 		return t
 	case map[string]any:
 		t := L.CreateTable(0, len(x))

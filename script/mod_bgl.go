@@ -224,7 +224,7 @@ func runResultTable(L *lua.LState, res *bgl.RunResult, out, errs string) *lua.LT
 		if ev.Signal != 0 {
 			f := L.NewTable()
 			f.RawSetString("rank", lua.LNumber(ev.Rank))
-			f.RawSetString("pc", lua.LNumber(ev.PC))
+			f.RawSetString("pc", PushAddress(L, ev.PC))
 			f.RawSetString("signal", lua.LNumber(ev.Signal))
 			faults.Append(f)
 		}

@@ -33,6 +33,14 @@ var aggFields = map[string]func(a *contexts.Aggregation, v lua.LValue) error{
 		a.Sync = contexts.Sync(name)
 		return nil
 	},
+	"timeout": func(a *contexts.Aggregation, v lua.LValue) error {
+		s, ok := v.(lua.LNumber)
+		if !ok || !(s > 0) || math.IsInf(float64(s), 1) {
+			return fmt.Errorf("timeout must be a positive number of virtual seconds, got %s", describe(v))
+		}
+		a.Timeout = time.Duration(float64(s) * float64(time.Second))
+		return nil
+	},
 	"timeout_ms": func(a *contexts.Aggregation, v lua.LValue) error {
 		ms, ok := v.(lua.LNumber)
 		if !ok || !(ms > 0) || math.IsInf(float64(ms), 1) {
@@ -69,6 +77,9 @@ func ctxAggregate(L *lua.LState) int {
 	case lua.LString:
 		agg.Filter = string(v)
 	case *lua.LTable:
+		if v.RawGetString("timeout_ms") != lua.LNil {
+			deprecated(L, "timeout_ms", "timeout (virtual seconds)")
+		}
 		if err := fillAgg(agg, v); err != nil {
 			return raiseCtx(L, "ctx:aggregate", err)
 		}
@@ -89,7 +100,7 @@ func fillAgg(agg *contexts.Aggregation, t *lua.LTable) error {
 	t.ForEach(func(k, _ lua.LValue) {
 		name, ok := k.(lua.LString)
 		if _, known := aggFields[string(name)]; !ok || !known {
-			bad = fmt.Errorf("unknown field %s (want filter, sync, timeout_ms, params)", describe(k))
+			bad = fmt.Errorf("unknown field %s (want filter, sync, timeout, params)", describe(k))
 			return
 		}
 		keys = append(keys, string(name))
@@ -120,6 +131,7 @@ func ctxAggregation(L *lua.LState) int {
 	}
 	t.RawSetString("sync", lua.LString(a.SyncMode()))
 	if a.Timeout > 0 {
+		t.RawSetString("timeout", lua.LNumber(a.Timeout.Seconds()))
 		t.RawSetString("timeout_ms", lua.LNumber(float64(a.Timeout)/float64(time.Millisecond)))
 	}
 	if a.Params != nil {

@@ -28,12 +28,12 @@ pct and seed (an integer ≥ 0, default 0) always give the same subset.`, ctxSam
 			{"ranks", "c:ranks() -> iterator\nfor r in c:ranks() do ... end visits the members in increasing order, as they\nwere when ranks() was called.", ctxIterate},
 			{"size", "c:size() -> integer\nThe number of ranks of the application (members are #c).", ctxSize},
 			{"spec", "c:spec() -> string\nThe members in compact form, \"0-15,17,32-63\"; \"\" when empty.", ctxSpec},
-			{"aggregate", `c:aggregate{filter = "sum"|Filter [, sync =, timeout_ms =, params =]} -> Context
+			{"aggregate", `c:aggregate{filter = "sum"|Filter [, sync =, timeout =, params =]} -> Context
 A copy of c whose probes' data is combined on the way up the tree by the filter (a
 built-in name or a loaded filter object). sync is "waitforall" (default), "timeout" (with
-timeout_ms, virtual milliseconds) or "dontwait"; params is a table of filter parameters.
+timeout, virtual seconds; timeout_ms is its deprecated spelling) or "dontwait"; params is a table of filter parameters.
 c:aggregate(nil) returns a copy without aggregation.`, ctxAggregate},
-			{"aggregation", "c:aggregation() -> table|nil\nThe aggregation as a table {filter=, sync=, timeout_ms=, params=}, nil when none.", ctxAggregation},
+			{"aggregation", "c:aggregation() -> table|nil\nThe aggregation as a table {filter=, sync=, timeout=, params=} (timeout in virtual seconds), nil when none.", ctxAggregation},
 		},
 		Meta: []Function{
 			{"__add", "a + b -> Context\nUnion (the paper's merge).", ctxBinary("+", (*contexts.Set).Union)},

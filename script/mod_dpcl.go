@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -55,10 +56,11 @@ dpcl.launch starts a job stopped at its entry with a tool daemon on every I/O no
 reduction tree (leaves = ranks, level 2 = daemons). The machine advances only while the
 script waits: app:wait, dpcl.poll, dpcl.sleep (or while the REPL is idle); callbacks run
 with it paused at their message's virtual time, so a batch script prints the same bytes
-every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).`,
+every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).
+` + unitsDoc,
 		Init: dpclDataInit,
 		Funcs: []Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, env={NAME="value"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
 stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
 fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
@@ -68,9 +70,10 @@ max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() sh
 memory_mb is each compute node's memory (default 512, BG/L's; 16..4095): brk and mmap past
 it get ENOMEM and the app reports a "memory" event. disk_quota_mb is how much the job may
 grow its workdir's files (default 512): writes past it get EDQUOT. The job's output goes to
-the session's output (quiet = true discards it).`, dpclLaunch},
-			{"poll", `dpcl.poll([virtual_ms]) -> n
-Advances every running application by up to virtual_ms (default 1) virtual milliseconds,
+the session's output (quiet = true discards it). env is every rank's environment (getenv;
+none by default): names are C identifiers, values strings or numbers; app:env() reads it.`, dpclLaunch},
+			{"poll", `dpcl.poll([virtual_s]) -> n
+Advances every running application by up to virtual_s (default 0.001) virtual seconds,
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
 			{"sleep", `dpcl.sleep(virtual_s)
 Advances every running application by virtual_s virtual seconds, running callbacks.`, dpclSleep},
@@ -187,27 +190,25 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 
 // setMessageTime is the one place a delivered message's virtual arrival time at the
 // front-end (ns) becomes Lua fields.
-func setMessageTime(t *lua.LTable, ns uint64) {
-	t.RawSetString("time", lua.LNumber(ns))
-}
+func setMessageTime(t *lua.LTable, ns uint64) { setTime(t, ns) }
 
 func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("kind", lua.LString(ev.Kind.String()))
 	t.RawSetString("rank", lua.LNumber(ev.Rank))
-	t.RawSetString("pc", lua.LNumber(ev.PC))
+	t.RawSetString("pc", PushAddress(L, ev.PC))
 	t.RawSetString("signal", lua.LNumber(ev.Signal))
 	t.RawSetString("status", lua.LNumber(ev.Status))
-	t.RawSetString("time", lua.LNumber(ev.Time))
+	setTime(t, ev.Time)
 	t.RawSetString("message", lua.LString(ev.String()))
 	return t
 }
 
 // dpclPoll advances every application a little, running callbacks.
 func dpclPoll(L *lua.LState) int {
-	ms := float64(L.OptNumber(1, 1))
-	if !(ms >= 0) {
-		L.ArgError(1, "virtual_ms must be a non-negative number")
+	secs := float64(L.OptNumber(1, 0.001))
+	if !(secs >= 0) || math.IsInf(secs, 1) {
+		L.ArgError(1, "virtual_s must be a non-negative number of virtual seconds")
 	}
 	st := dpclOf(L)
 	total := 0
@@ -215,7 +216,7 @@ func dpclPoll(L *lua.LState) int {
 		if a.closed() {
 			continue
 		}
-		_, n, err := st.advance(st.s.Context(), a, a.app.Job.Now()+uint64(ms*1e6))
+		_, n, err := st.advance(st.s.Context(), a, a.app.Job.Now()+uint64(secs*1e9))
 		if err != nil {
 			return Raise(L, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dpclsh/dpclsh/bgl"
@@ -24,6 +25,10 @@ type luaApp struct {
 	callbacks map[uint32]*lua.LFunction
 	on        map[string][]*lua.LFunction
 	handles   map[uint32]*lua.LUserData
+	// counters and progress are the machine's counters and the line showing them, if any
+	// (progress_session.go); the job's output goes through the line.
+	counters *bgl.Progress
+	progress *atomic.Pointer[ProgressLine]
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }
@@ -79,6 +84,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 			{"execute", `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
+			{"env", appEnvDoc, appEnv},
 		}, appDataMethods...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
@@ -127,7 +133,10 @@ func checkApp1(L *lua.LState) *runtime.App {
 
 func dpclLaunch(L *lua.LState) int {
 	exe := L.CheckString(1)
-	o := runtime.Options{Exe: exe, Stdout: SessionOf(L).Stdout(), Stderr: SessionOf(L).Stderr()}
+	s := SessionOf(L)
+	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
+		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
+	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress}}
 	if t, ok := L.Get(2).(*lua.LTable); ok {
 		if err := launchOptions(t, &o); err != nil {
 			L.ArgError(2, err.Error())
@@ -135,13 +144,18 @@ func dpclLaunch(L *lua.LState) int {
 	} else if L.Get(2) != lua.LNil {
 		L.ArgError(2, "options table expected")
 	}
+	if progressTarget(s) != nil {
+		la.counters = &bgl.Progress{}
+		o.Progress = la.counters
+	}
+	stop := la.showProgress(s, la.counters, "launch")
 	app, err := runtime.Launch(o)
+	stop()
 	if err != nil {
 		L.RaiseError("dpcl.launch: %s", strings.TrimPrefix(err.Error(), "runtime: "))
 	}
+	la.App, la.app = app, app
 	st := dpclOf(L)
-	la := &luaApp{App: app, app: app, callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
-		handles: map[uint32]*lua.LUserData{}}
 	st.apps = append(st.apps, la)
 	st.startIdle()
 	L.Push(withSize(L, NewObject(L, appTypeName, la), app.Size()))
@@ -179,7 +193,7 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	"clocks":   clocksOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
-		err := intField(&n, "seed", v)
+		err := rangedInt(&n, "seed", v, 0, 1<<53)
 		o.Seed = uint64(n)
 		return err
 	},
@@ -196,8 +210,23 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 		if !ok {
 			return fmt.Errorf("args must be an array of strings, got %s", describe(v))
 		}
-		for i := 1; i <= t.Len(); i++ {
-			o.Args = append(o.Args, lua.LVAsString(t.RawGetInt(i)))
+		n := t.Len()
+		for i := 1; i <= n; i++ {
+			switch a := t.RawGetInt(i).(type) {
+			case lua.LString, lua.LNumber:
+				o.Args = append(o.Args, lua.LVAsString(a))
+			default:
+				return fmt.Errorf("args[%d] must be a string or a number, got %s", i, describe(a))
+			}
+		}
+		var extra lua.LValue
+		t.ForEach(func(k, _ lua.LValue) {
+			if kn, ok := k.(lua.LNumber); !ok || float64(kn) != float64(int(kn)) || int(kn) < 1 || int(kn) > n {
+				extra = k
+			}
+		})
+		if extra != nil {
+			return fmt.Errorf("args must be an array of strings, but it has the key %s", Format(nil, extra, DefaultFormat))
 		}
 		return nil
 	},
@@ -211,7 +240,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
@@ -291,6 +320,7 @@ func appWait(L *lua.LState) int {
 		L.RaiseError("app:wait: the job has not started (call app:start())")
 	}
 	st := dpclOf(L)
+	defer a.showProgress(s, a.counters, "wait")()
 	for {
 		b, _, err := st.advance(ctx, a, ^uint64(0))
 		if err != nil {

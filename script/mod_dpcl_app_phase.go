@@ -31,7 +31,7 @@ func appPhase(L *lua.LState) int {
 		po.Begin = optionalExp(L, t, "on_begin")
 		po.End = optionalExp(L, t, "on_end")
 	}
-	o, cb, err := installOptions(L, 4)
+	o, cb, err := installOptions(L, 4, "on_begin", "on_end")
 	if err != nil {
 		L.ArgError(4, err.Error())
 	}

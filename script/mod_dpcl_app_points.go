@@ -73,7 +73,7 @@ func appFunctions(L *lua.LState) int {
 	for _, f := range fns {
 		row := L.NewTable()
 		row.RawSetString("name", lua.LString(f.Name))
-		row.RawSetString("addr", lua.LNumber(f.Addr))
+		row.RawSetString("addr", PushAddress(L, f.Addr))
 		row.RawSetString("size", lua.LNumber(f.Size))
 		if f.File != "" {
 			row.RawSetString("file", lua.LString(f.File))
@@ -88,7 +88,13 @@ func appFunctions(L *lua.LState) int {
 func appPoints(L *lua.LState) int {
 	app := checkApp1(L)
 	var pts []probes.Point
-	switch v := L.Get(2).(type) {
+	arg := L.Get(2)
+	if ud, ok := arg.(*lua.LUserData); ok {
+		if _, isAddr := ud.Value.(Address); isAddr {
+			arg = addressNumber(arg)
+		}
+	}
+	switch v := arg.(type) {
 	case lua.LNumber:
 		addr := float64(v)
 		if addr < 0 || addr > 0xffffffff || addr != float64(uint32(addr)) {

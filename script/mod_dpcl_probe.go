@@ -3,9 +3,7 @@ package script
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
-	"time"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
@@ -37,7 +35,8 @@ func init() {
 			{"activate", "h:activate()\nTurns the probe on at every point (a toggle word per point).", handleOp((*runtime.Handle).Activate, "activate")},
 			{"deactivate", "h:deactivate()\nTurns it off; it stays installed.", handleOp((*runtime.Handle).Deactivate, "deactivate")},
 			{"remove", "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", handleOp((*runtime.Handle).Remove, "remove")},
-			{"state", `h:state() -> "installed"|"active"|"removed"|"failed" (also the field h.state)`, handleState},
+			{"state", `h:state() -> "installed"|"active"|"removed"|"failed"|"done" (also the field h.state)
+A one-shot probe (app:execute) is "done" once every rank it ran on has sent or ended.`, handleState},
 			{"stats", `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=, errors=, queued=, dropped=}
 sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
 merged into delivered messages; failed: {[rank] = reason} for install failures and
@@ -64,11 +63,11 @@ h:next() and dropped from that queue.`, handleStats},
 func pointIndex(L *lua.LState) int {
 	p := CheckObject[probes.Point](L, 1, pointTypeName)
 	fields := map[string]lua.LValue{"func": lua.LString(p.Func), "kind": lua.LString(p.Kind.String()),
-		"addr": lua.LNumber(p.Addr)}
+		"addr": PushAddress(L, p.Addr)}
 	if p.Callee != "" {
 		fields["target"] = lua.LString(p.Callee)
 	} else if p.Target != 0 {
-		fields["target"] = lua.LNumber(p.Target)
+		fields["target"] = PushAddress(L, p.Target)
 	}
 	if p.File != "" {
 		fields["file"], fields["line"] = lua.LString(p.File), lua.LNumber(p.Line)
@@ -105,9 +104,12 @@ func checkPoints(L *lua.LState, n int) []probes.Point {
 	return nil
 }
 
-// installOptions reads {context=, filter=, sync=, timeout_ms=, params=, callback=}; a
+// installKeys are the options app:install and app:execute accept.
+var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms", "params", "callback", "print"}
+
+// installOptions reads {context=, filter=, sync=, timeout=, params=, callback=, print=}; a
 // context's own aggregation applies when no filter is given.
-func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunction, error) {
+func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallOptions, *lua.LFunction, error) {
 	var o runtime.InstallOptions
 	t, _ := L.Get(n).(*lua.LTable)
 	if t == nil {
@@ -115,6 +117,9 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 			return o, nil, errors.New("options table expected")
 		}
 		t = L.NewTable()
+	}
+	if err := checkKeys(t, append(installKeys[:len(installKeys):len(installKeys)], extraKeys...)); err != nil {
+		return o, nil, err
 	}
 	var agg *contexts.Aggregation
 	if cv := t.RawGetString("context"); cv != lua.LNil {
@@ -143,11 +148,10 @@ func installOptions(L *lua.LState, n int) (runtime.InstallOptions, *lua.LFunctio
 	if s, ok := t.RawGetString("sync").(lua.LString); ok {
 		o.Sync = contexts.Sync(s)
 	}
-	if ms, ok := t.RawGetString("timeout_ms").(lua.LNumber); ok {
-		if !(ms > 0) || math.IsInf(float64(ms), 1) {
-			return o, nil, fmt.Errorf("timeout_ms must be a positive number of virtual milliseconds")
-		}
-		o.Timeout = time.Duration(float64(ms) * float64(time.Millisecond))
+	if d, ok, err := timeoutOption(L, t); err != nil {
+		return o, nil, err
+	} else if ok {
+		o.Timeout = d
 	}
 	return o, callbackOf(t), nil
 }
@@ -183,9 +187,14 @@ func appInstall(L *lua.LState) int {
 	if err != nil {
 		L.ArgError(4, err.Error())
 	}
+	printMsgs, err := printOption(SessionOf(L), L.Get(4), cb)
+	if err != nil {
+		L.ArgError(4, err.Error())
+	}
 	h, err := app.Install(pts, e, o)
 	if h != nil {
 		a.callbacks[h.ID] = cb
+		dpclOf(L).extra(h).print = printMsgs
 	}
 	if err != nil {
 		return appErr(L, "install", err)
@@ -202,9 +211,14 @@ func appExecute(L *lua.LState) int {
 	if err != nil {
 		L.ArgError(3, err.Error())
 	}
+	printMsgs, err := printOption(SessionOf(L), L.Get(3), cb)
+	if err != nil {
+		L.ArgError(3, err.Error())
+	}
 	h, err := app.Execute(e, o)
 	if h != nil {
 		a.callbacks[h.ID] = cb
+		dpclOf(L).extra(h).print = printMsgs
 	}
 	if errors.Is(err, runtime.ErrNoLiveRank) {
 		// The natural sampling loop (execute while the job runs) ends cleanly.

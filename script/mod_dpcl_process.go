@@ -16,7 +16,7 @@ func init() {
 		Doc:  "One rank's process, through its I/O node's debug interface.",
 		Methods: []Function{
 			{"status", `p:status() -> "running"|"blocked"|"exited"|"faulted", held`, processStatus},
-			{"pc", "p:pc() -> number", func(L *lua.LState) int { return processReg(L, "pc") }},
+			{"pc", "p:pc() -> Address", func(L *lua.LState) int { return processReg(L, "pc") }},
 			{"reg", "p:reg(name) -> number\nr0-r31, f0-f31 (raw bits), pc, lr, ctr, cr, xer, fpscr.", func(L *lua.LState) int {
 				return processReg(L, L.CheckString(2))
 			}},
@@ -65,13 +65,17 @@ func processReg(L *lua.LState, name string) int {
 	if err != nil {
 		return processErr(L, p, err)
 	}
+	if name == "pc" || name == "lr" {
+		L.Push(PushAddress(L, uint32(v)))
+		return 1
+	}
 	L.Push(lua.LNumber(v))
 	return 1
 }
 
 func processRead(L *lua.LState) int {
 	p := CheckObject[*runtime.Process](L, 1, processTypeName)
-	b, err := p.Read(uint32(L.CheckInt64(2)), uint32(L.CheckInt(3)))
+	b, err := p.Read(CheckAddress(L, 2), uint32(L.CheckInt(3)))
 	if err != nil {
 		return processErr(L, p, err)
 	}
@@ -88,7 +92,7 @@ func processBacktrace(L *lua.LState) int {
 	t := L.NewTable()
 	for _, f := range frames {
 		row := L.NewTable()
-		row.RawSetString("addr", lua.LNumber(f.Addr))
+		row.RawSetString("addr", PushAddress(L, f.Addr))
 		if f.Func != "" {
 			row.RawSetString("func", lua.LString(f.Func))
 			row.RawSetString("offset", lua.LNumber(f.Offset))

@@ -18,6 +18,7 @@ const maxCallbackErrors = 3
 // handleExtra is what the session keeps per probe handle besides the runtime's
 // accounting: the messages of a handle without a callback, and its callback's errors.
 type handleExtra struct {
+	print   bool // print messages as they arrive instead of queueing them (the REPL)
 	queue   []*lua.LTable
 	dropped int
 	errors  int
@@ -59,6 +60,10 @@ func (x *handleExtra) pop() lua.LValue {
 // os.exit) is returned.
 func (st *dpclState) deliver(h *runtime.Handle, fn *lua.LFunction, m *lua.LTable) error {
 	x := st.extra(h)
+	if fn == nil && x.print {
+		fmt.Fprintln(st.s.Stdout(), formatMessage(st.s.L, h.ID, m))
+		return nil
+	}
 	if fn == nil {
 		x.push(m)
 		return nil

@@ -16,7 +16,9 @@ func init() {
 		Name: "filter",
 		Doc: `filter — aggregation filters for the reduction tree.
 Built-ins are used by name: "sum" "avg" "min" "max" (element-wise), "concat" (rank order),
-"eqclass" ({value=, ranks="spec"} sorted by value), "histogram" (params {min=, max=, bins=}),
+"eqclass" ({value=, ranks="spec"} sorted by value; params {key = K}: the first K values
+are the key row, value = {...}, and the values after it are summed per class, sums = {...}),
+"histogram" (params {min=, max=, bins=}),
 "none". A Lua filter file returns
   { name = "topk", init = function(params) return state end,
     filter = function(state, packets) ... return values_or_nil end }

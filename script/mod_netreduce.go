@@ -70,10 +70,10 @@ sandboxed states (fn must not have upvalues); what it returns is sent up (nil: n
 		return 1
 	}},
 	{"communicator", "net:communicator(list|spec|context) -> Communicator\nA subset of the back-ends.", netCommunicator},
-	{"stream", `net:stream(comm, {up = filter, sync = "waitforall"|"timeout"|"dontwait", timeout_ms = n,
+	{"stream", `net:stream(comm, {up = filter, sync = "waitforall"|"timeout"|"dontwait", timeout = virtual_s,
                   params = {}, down = filter}) -> Stream
 filter is a built-in name or a filter.load object. Default sync: waitforall with a filter,
-dontwait without.`, netStream},
+dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spelling.`, netStream},
 	{"lost", "net:lost() -> spec\nThe back-ends reported lost (dead, or below a dead node), as \"0-3,7\".", func(L *lua.LState) int {
 		L.Push(lua.LString(netreduce.RankSpec(checkNet(L).net.Lost())))
 		return 1

@@ -3,7 +3,6 @@ package script
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -33,7 +32,7 @@ func netStream(L *lua.LState) int {
 	if opts == nil {
 		opts = L.NewTable()
 	}
-	cfg, err := streamConfig(opts)
+	cfg, err := streamConfig(L, opts)
 	if err != nil {
 		L.ArgError(3, err.Error())
 	}
@@ -45,7 +44,7 @@ func netStream(L *lua.LState) int {
 	return 1
 }
 
-func streamConfig(opts *lua.LTable) (netreduce.StreamConfig, error) {
+func streamConfig(L *lua.LState, opts *lua.LTable) (netreduce.StreamConfig, error) {
 	var cfg netreduce.StreamConfig
 	var params map[string]any
 	if pt, ok := opts.RawGetString("params").(*lua.LTable); ok {
@@ -73,14 +72,16 @@ func streamConfig(opts *lua.LTable) (netreduce.StreamConfig, error) {
 			return cfg, errors.New(strings.TrimPrefix(err.Error(), "netreduce: "))
 		}
 	}
-	ms, hasTimeout := opts.RawGetString("timeout_ms").(lua.LNumber)
+	d, hasTimeout, err := timeoutOption(L, opts)
 	switch {
-	case cfg.Sync == netreduce.Timeout && (!hasTimeout || !(ms > 0) || math.IsInf(float64(ms), 1)):
-		return cfg, errors.New(`sync "timeout" needs timeout_ms, a positive number of virtual milliseconds`)
+	case err != nil:
+		return cfg, err
+	case cfg.Sync == netreduce.Timeout && !hasTimeout:
+		return cfg, errors.New(`sync "timeout" needs timeout, a positive number of virtual seconds`)
 	case cfg.Sync != netreduce.Timeout && hasTimeout:
-		return cfg, fmt.Errorf(`timeout_ms needs sync "timeout", not %q`, cfg.Sync)
+		return cfg, fmt.Errorf(`timeout needs sync "timeout", not %q`, cfg.Sync)
 	}
-	cfg.Timeout = int64(float64(ms) * 1e6)
+	cfg.Timeout = int64(d)
 	return cfg, nil
 }
 
@@ -178,7 +179,7 @@ func packetTable(L *lua.LState, p *netreduce.Packet) *lua.LTable {
 		t.RawSetString("rank", lua.LNumber(p.Src))
 	}
 	t.RawSetString("count", lua.LNumber(p.Count))
-	t.RawSetString("time", lua.LNumber(p.Time))
+	setTime(t, uint64(p.Time))
 	t.RawSetString("tag", lua.LNumber(p.Tag))
 	return t
 }

@@ -4,7 +4,6 @@ package script
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/dpclsh/dpclsh/ppc"
@@ -33,12 +32,11 @@ Assembles one instruction in objdump syntax ("stwu r1,-16(r1)", "bdnz+ 10003900"
 
 // checkWord reads argument n as a 32-bit instruction word.
 func checkWord(L *lua.LState, n int) uint32 {
-	v := L.CheckNumber(n)
-	f := float64(v)
-	if f != math.Trunc(f) || f < -(1<<31) || f >= 1<<32 {
-		L.ArgError(n, fmt.Sprintf("32-bit word expected, got %v", f))
+	w, ok := addressOf(L.Get(n))
+	if !ok {
+		L.ArgError(n, fmt.Sprintf("32-bit word expected, got %s", describe(L.Get(n))))
 	}
-	return uint32(int64(f))
+	return w
 }
 
 // optPC reads optional argument n as an address (default 0).

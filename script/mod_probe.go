@@ -92,6 +92,9 @@ func ProbeExpOf(L *lua.LState, n int) *probes.Exp {
 		if e, ok := v.Value.(*probes.Exp); ok {
 			return e
 		}
+		if a, ok := v.Value.(Address); ok {
+			return probes.Number(float64(a))
+		}
 		if a, ok := v.Value.(*luaArray); ok {
 			L.ArgError(n, "array "+a.arr.Name+" is not a value: index it ("+a.arr.Name+"[i]) or send it whole (probe.send("+a.arr.Name+"))")
 		}

@@ -64,7 +64,7 @@ net:close()
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 3 || lines[0] != "100\t30\t99\t60" || lines[2] != "2016" ||
-		!strings.Contains(lines[1], "error_filter.lua:6:") || !strings.Contains(lines[1], "at rank") {
+		!strings.Contains(lines[1], "error_filter.lua:6:") || !strings.Contains(lines[1], "at tree node") {
 		t.Fatalf("output:\n%s", out)
 	}
 }

@@ -10,12 +10,13 @@ import (
 	"runtime/debug"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/script"
 )
 
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -26,6 +27,9 @@ func init() {
   --memory MIB     memory per compute node; brk/mmap past it get ENOMEM (default 512)
   --disk-quota MIB how much the job may grow its workdir's files; past it EDQUOT (default 512)
   --stats          a summary line (instructions, virtual time, memory per rank) on stderr
+  --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
+                   ranks ended, virtual time, simulated instructions per second)
+  --progress       the progress line even when stderr is not a terminal
 
 example:
   dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
@@ -34,7 +38,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -47,6 +51,8 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	memory := fs.Int("memory", bgl.DefaultMemoryMB, "MiB of memory per compute node (brk/mmap past it get ENOMEM)")
 	quota := fs.Int("disk-quota", bgl.DefaultDiskQuotaMB, "MiB the job may grow its workdir's files by (writes past it get EDQUOT)")
 	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
+	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")
+	progress := fs.Bool("progress", false, "the progress line even when stderr is not a terminal")
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
 		if err != nil {
 			fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
@@ -62,6 +68,12 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: os.Environ(),
 		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
+	}
+	if *progress || !*quiet && isTerminal(stderr) {
+		p := &bgl.Progress{}
+		pl := script.StartProgress(stderr, p, "run")
+		cfg.Progress, cfg.Stdout, cfg.Stderr = p, pl.Writer(stdout), pl.Writer(stderr)
+		defer pl.Stop()
 	}
 	res, err := bgl.RunContext(ctx, cfg)
 	if err != nil {

@@ -31,4 +31,10 @@
 //     "N passed, N failed". A file that fails to load counts as one failure.
 //   - Subcommands register from init in cmd_<name>.go; a subcommand name wins over a
 //     script of the same name (run such a script as ./name).
+//   - Progress lines go to stderr only when it is a terminal (or with --progress, never
+//     with --quiet), drawn by script.ProgressLine from bgl.Progress counters and paced by
+//     the wall clock: they are user interface, not simulation, and pipes never see them.
+//   - The REPL prints a one-line banner; Ctrl-C closes the completion menu before the
+//     editor sees it, so it clears the line in every state; the job's output is written
+//     through the session's current writer (the editor's while the prompt is shown).
 package main

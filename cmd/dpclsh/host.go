@@ -23,10 +23,29 @@ type host struct {
 
 // newSession is the session every mode uses: registered modules plus the prelude.
 func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error) {
-	return script.NewSessionWith(script.Options{
+	s, err := script.NewSessionWith(script.Options{
 		Stdout: stdout, Stderr: stderr, Verbose: verbose,
 		Prelude: dpclsh.Prelude, PreludeName: "lib.lua",
 	})
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range []struct{ src, name string }{
+		{dpclsh.Limpio, "limpio.lua"}, {dpclsh.LimpioTable, "limpio_table.lua"},
+		{dpclsh.LimpioTrace, "limpio_trace.lua"},
+	} {
+		if err := s.DoString(m.src, m.name); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	if mod, ok := s.L.GetGlobal("limpio").(*lua.LTable); ok {
+		mod.RawSetString("warn", s.L.NewFunction(func(L *lua.LState) int {
+			fmt.Fprintln(s.Stderr(), L.CheckString(1))
+			return 0
+		}))
+	}
+	return s, nil
 }
 
 func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -34,6 +53,9 @@ func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
 		return exitError
+	}
+	if o.progress || !o.quiet && isTerminal(stderr) {
+		script.SetProgress(s, stderr)
 	}
 	h := &host{s: s, verbose: o.verbose}
 	stopSignals := h.interruptOnSignal()
@@ -67,6 +89,7 @@ func (h *host) runModes(o options, stdin io.Reader, stdout, stderr io.Writer) in
 		}
 	}
 	if (len(o.chunks) == 0 && o.script == "") || o.interact {
+		script.SetInteractive(h.s, true)
 		if isTerminal(stdin) && isTerminal(stdout) {
 			h.repl(stdin.(*os.File), stdout, stderr)
 		} else {

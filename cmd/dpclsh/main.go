@@ -59,9 +59,11 @@ type options struct {
 	verbose    bool // -v
 	help       bool
 	version    bool
+	quiet      bool // --quiet: no progress lines
+	progress   bool // --progress: progress lines even when stderr is not a terminal
 }
 
-const usageLine = "usage: dpclsh [-v] [-i] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
+const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
 	"       dpclsh SUBCOMMAND ARGS... (dpclsh --help lists them)\n"
 
 // parseArgs reads options up to the script name; everything after the script belongs to
@@ -83,6 +85,10 @@ func parseArgs(args []string) (options, error) {
 			o.verbose = true
 		case a == "-h" || a == "--help" || a == "-help":
 			o.help = true
+		case a == "--quiet" || a == "-q":
+			o.quiet = true
+		case a == "--progress":
+			o.progress = true
 		case a == "--version" || a == "-version":
 			o.version = true
 		case a == "--":
@@ -107,6 +113,9 @@ func writeHelp(w io.Writer) {
   -e CHUNK                     run a chunk of Lua (values it returns are printed)
   -i                           enter the REPL after -e and SCRIPT
   -v                           verbose errors: Lua traceback and Go stacks
+  --quiet, -q                  no progress lines (shown on a terminal's stderr by dpcl.launch
+                               and app:wait when they take more than a moment)
+  --progress                   progress lines even when stderr is not a terminal
   --help, --version
 
 subcommands:

@@ -87,7 +87,7 @@ func (term *terminal) send(s string) {
 // expect waits until want appears in the output after what was matched before.
 func (term *terminal) expect(want string) {
 	term.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		term.mu.Lock()
 		rest := term.out.String()[term.seen:]
@@ -122,7 +122,8 @@ func startREPL(t *testing.T, histFile string) (*terminal, *exec.Cmd) {
 	return term, cmd
 }
 
-// waitExit waits for the shell to end and returns its exit status.
+// waitExit waits for the shell to end and returns its exit status. The limit only guards
+// against a hang, so it is generous enough for a loaded machine.
 func waitExit(t *testing.T, cmd *exec.Cmd) int {
 	t.Helper()
 	done := make(chan error, 1)
@@ -136,7 +137,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd) int {
 			t.Fatal(err)
 		}
 		return 0
-	case <-time.After(10 * time.Second):
+	case <-time.After(90 * time.Second):
 		t.Fatal("dpclsh did not exit")
 	}
 	return -1

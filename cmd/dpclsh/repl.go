@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 
 	"github.com/chzyer/readline"
 	"golang.org/x/sys/unix"
@@ -14,6 +15,11 @@ const (
 	promptFirst = "> "
 	promptMore  = ">> "
 )
+
+// banner is the one line the REPL starts with.
+func banner() string {
+	return fmt.Sprintf("dpclsh %s: Lua 5.1 for DPCL on a simulated Blue Gene/L. help() for help, Ctrl-D to leave.", version)
+}
 
 // isTerminal reports whether f is an *os.File on a terminal.
 func isTerminal(f any) bool {
@@ -31,16 +37,23 @@ func isTerminal(f any) bool {
 // redraws the prompt below it.
 func (h *host) repl(stdin *os.File, stdout, stderr io.Writer) {
 	comp := &completer{reqs: make(chan completion)}
+	var editor atomic.Pointer[readline.Instance]
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:                 promptFirst,
 		AutoComplete:           comp,
 		HistoryLimit:           historyLimit,
 		DisableAutoSaveHistory: true,
 		InterruptPrompt:        "^C",
-		// Ctrl-C at the prompt also stops a callback that a posted event is running.
+		// Ctrl-C at the prompt also stops a callback that a posted event is running. With
+		// the completion menu open the editor would only close the menu and keep the line;
+		// closing the menu here first makes Ctrl-C clear the line in every state. The
+		// filter runs on the editor's own goroutine, the one that owns its modes.
 		FuncFilterInputRune: func(r rune) (rune, bool) {
 			if r == readline.CharInterrupt {
 				h.s.Interrupt()
+				if ed := editor.Load(); ed != nil && ed.Operation.IsInCompleteMode() {
+					ed.Operation.ExitCompleteMode(true)
+				}
 			}
 			return r, true
 		},
@@ -54,6 +67,8 @@ func (h *host) repl(stdin *os.File, stdout, stderr io.Writer) {
 		return
 	}
 	defer rl.Close()
+	editor.Store(rl)
+	fmt.Fprintln(rl.Stdout(), banner())
 
 	histPath := historyPath()
 	if histPath != "" {

@@ -309,7 +309,7 @@ function gen.determinism(add, o)
       local app = dpcl.launch(loop, {nodes = 8, per_io = 8, args = {"10"}, quiet = true})
       local seq = {}
       local h = app:install(app:points("step", "entry"), probe.send(1), {
-        callback = function(m) seq[#seq + 1] = m.rank .. "@" .. m.time end})
+        callback = function(m) seq[#seq + 1] = m.rank .. "@" .. m.time_ns end})
       h:activate()
       app:start()
       app:wait(60)

@@ -17,7 +17,7 @@ function C.receive(o)
   local h = app:install(app:points("step", "entry"), probe.send(probe.timebase()), {
     filter = o.filter,
     callback = function(m)
-      if first.time == nil then first.time, first.sent = m.time, m.value * 10 / 7 end
+      if first.time == nil then first.time, first.sent = m.time_ns, m.value * 10 / 7 end
     end,
   })
   h:activate()

@@ -39,7 +39,7 @@ local function measure(backends, topo, waves)
   app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, topology = topo, args = {"1"}, quiet = true})
   local got = {}
   local t0 = app:now()
-  app:execute(probe.send(1), {filter = "sum", callback = function(m) got.time, got.value = m.time, m.value end})
+  app:execute(probe.send(1), {filter = "sum", callback = function(m) got.time, got.value = m.time_ns, m.value end})
   local down = app:last_command().down_ns
   app:start()
   app:wait()

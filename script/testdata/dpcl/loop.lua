@@ -22,7 +22,7 @@ h = app:install(app:points("step", "entry"), probe.seq{n:assign(n + 1), probe.se
   context = odd, filter = "sum",
   callback = function(m)
     waves = waves + 1
-    print(string.format("wave %d: sum %d over %d ranks at %d ns", waves, m.value, m.count, m.time))
+    print(string.format("wave %d: sum %d over %d ranks at %d ns", waves, m.value, m.count, m.time_ns))
     if waves == 3 then error("callback failure on wave 3") end
     if waves == 6 then h:remove(); print("removed:", h.state) end
   end,

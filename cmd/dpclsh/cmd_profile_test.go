@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+func inRoot(t testing.TB) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+}
+
+// TestProfileTableFitsAPage: 1,024 ranks of master_worker print as a few classes.
+func TestProfileTableFitsAPage(t *testing.T) {
+	inRoot(t)
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "1024", "examples/apps/bin/master_worker.elf"}, nil, &out, &errb)
+	if st != exitOK {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) > 40 || len(lines) < 4 {
+		t.Fatalf("%d lines, want a page:\n%s", len(lines), out.String())
+	}
+	if !strings.HasPrefix(lines[1], "#0 ") || !strings.Contains(out.String(), "Total") {
+		t.Errorf("no master row or Total:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "MPI_Gatherv") || !strings.Contains(out.String(), "1024(") {
+		t.Errorf("missing a function column or the 1024 MPI_Init calls:\n%s", out.String())
+	}
+}
+
+// TestProfileBadInput: an unknown exclude warns by name; an unwritable trace path fails
+// before the run; a program without MPI functions is a clear error.
+func TestProfileBadInput(t *testing.T) {
+	inRoot(t)
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "2", "--exclude", "MPI_Nope,MPI_Barrier", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitOK || !strings.Contains(errb.String(), `"MPI_Nope" is not an MPI function`) {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--nodes", "2", "--trace", "/nonexistent/dir/t.json", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitError || !strings.Contains(errb.String(), "cannot write the trace to /nonexistent/dir/t.json") || out.Len() != 0 {
+		t.Errorf("status %d, stdout %q, stderr %q", st, out.String(), errb.String())
+	}
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--nodes", "1", "runtime/testdata/bin/loop.elf"}, nil, &out, &errb)
+	if st != exitError || !strings.Contains(errb.String(), "no MPI functions") {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+}
+
+const traceChunk = `
+local app = dpcl.launch("examples/apps/bin/jacobi.elf", {nodes = 7, per_io = 8, args = {"32", "20"}, quiet = true})
+local prof = limpio.profile(app)
+local tr = limpio.trace(app, {max_events = MAXEV})
+app:start()
+app:wait()
+INFO = tr:perfetto(PATH)
+local rows = prof:snapshot()
+CALLS = {}
+for r = 0, 6 do
+  for name, n in pairs(rows[r].calls) do CALLS[r .. " " .. name] = n end
+end
+app:close()
+`
+
+// TestTracePerfettoOneSlicePerCall decodes the Chrome trace JSON and checks that every
+// call limpio.profile counted is one slice on its rank's track, and that max_events drops
+// what it says it drops.
+func TestTracePerfettoOneSlicePerCall(t *testing.T) {
+	inRoot(t)
+	for _, maxev := range []int{100000, 30} {
+		path := filepath.Join(t.TempDir(), "trace.json")
+		var out bytes.Buffer
+		s, err := newSession(false, &out, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.L.SetGlobal("PATH", lua.LString(path))
+		s.L.SetGlobal("MAXEV", lua.LNumber(maxev))
+		if err := s.DoString(traceChunk, "trace"); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		info := s.L.GetGlobal("INFO").(*lua.LTable)
+		calls := map[string]int{}
+		total := 0
+		s.L.GetGlobal("CALLS").(*lua.LTable).ForEach(func(k, v lua.LValue) {
+			calls[k.String()] = int(v.(lua.LNumber))
+			total += int(v.(lua.LNumber))
+		})
+		s.Close()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			TraceEvents []struct {
+				Name string  `json:"name"`
+				Ph   string  `json:"ph"`
+				Tid  int     `json:"tid"`
+				Ts   float64 `json:"ts"`
+				Dur  float64 `json:"dur"`
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("trace JSON does not parse: %v", err)
+		}
+		slices := map[string]int{}
+		n := 0
+		for _, e := range doc.TraceEvents {
+			if e.Ph == "X" {
+				slices[strconv.Itoa(e.Tid)+" "+e.Name]++
+				n++
+				if e.Dur < 0 {
+					t.Errorf("negative duration %v", e)
+				}
+			}
+		}
+		dropped := int(info.RawGetString("dropped").(lua.LNumber))
+		if int(info.RawGetString("events").(lua.LNumber)) != n || n+dropped != total {
+			t.Errorf("max %d: %d slices, %d dropped, %d calls counted", maxev, n, dropped, total)
+		}
+		if maxev < total/7 {
+			if n != 7*maxev {
+				t.Errorf("max %d per rank: %d slices on 7 ranks", maxev, n)
+			}
+			continue
+		}
+		for k, c := range calls {
+			if slices[k] != c {
+				t.Errorf("%s: %d slices, %d calls", k, slices[k], c)
+			}
+		}
+		if int(info.RawGetString("messages").(lua.LNumber)) >= n/10 {
+			t.Errorf("%v messages for %d events: not batched", info.RawGetString("messages"), n)
+		}
+	}
+}
+
+// TestProfileEnv: --env sets the job's environment, whose MPIINSTR_EXCLUDE limpio reads;
+// a malformed --env is a usage error.
+func TestProfileEnv(t *testing.T) {
+	inRoot(t)
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "3", "--env", "MPIINSTR_EXCLUDE=MPI_Comm_rank,MPI_Comm_size",
+		"--env", "OTHER=1", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitOK || strings.Contains(out.String(), "MPI_Comm_rank") || !strings.Contains(out.String(), "MPI_Init") {
+		t.Errorf("status %d, stdout:\n%s\nstderr %q", st, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--env", "NOVALUE", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitUsage || !strings.Contains(errb.String(), `want NAME=VALUE, got "NOVALUE"`) {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--env", "1X=2", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitError || !strings.Contains(errb.String(), `env name "1X" is not a variable name`) {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+}

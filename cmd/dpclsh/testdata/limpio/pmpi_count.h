@@ -1,0 +1,94 @@
+/* pmpi_count.h: a PMPI counting wrapper, the native reference for limpio's call counts.
+ * Included after a program's source in one translation unit, it defines the MPI functions
+ * the example programs call; each counts itself and calls its PMPI_ twin. MPI_Finalize
+ * prints one line per function called: "pmpi MPI_Name count". */
+#include <stdio.h>
+
+enum { C_Allreduce, C_Barrier, C_Bcast, C_Comm_rank, C_Comm_size, C_Finalize, C_Gather,
+       C_Gatherv, C_Init, C_Irecv, C_Isend, C_Recv, C_Reduce, C_Send, C_Sendrecv, C_Wait,
+       C_Waitall, C_N };
+static const char *pmpi_names[C_N] = {"MPI_Allreduce", "MPI_Barrier", "MPI_Bcast",
+    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Finalize", "MPI_Gather", "MPI_Gatherv", "MPI_Init",
+    "MPI_Irecv", "MPI_Isend", "MPI_Recv", "MPI_Reduce", "MPI_Send", "MPI_Sendrecv", "MPI_Wait",
+    "MPI_Waitall"};
+static long pmpi_counts[C_N];
+
+int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+    pmpi_counts[C_Allreduce]++;
+    return PMPI_Allreduce(s, r, n, t, op, c);
+}
+int MPI_Barrier(MPI_Comm c) {
+    pmpi_counts[C_Barrier]++;
+    return PMPI_Barrier(c);
+}
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
+    pmpi_counts[C_Bcast]++;
+    return PMPI_Bcast(b, n, t, root, c);
+}
+int MPI_Comm_rank(MPI_Comm c, int *r) {
+    pmpi_counts[C_Comm_rank]++;
+    return PMPI_Comm_rank(c, r);
+}
+int MPI_Comm_size(MPI_Comm c, int *s) {
+    pmpi_counts[C_Comm_size]++;
+    return PMPI_Comm_size(c, s);
+}
+int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+               int root, MPI_Comm c) {
+    pmpi_counts[C_Gather]++;
+    return PMPI_Gather(s, sn, st, r, rn, rt, root, c);
+}
+int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[],
+                const int d[], MPI_Datatype rt, int root, MPI_Comm c) {
+    pmpi_counts[C_Gatherv]++;
+    return PMPI_Gatherv(s, sn, st, r, rn, d, rt, root, c);
+}
+int MPI_Init(int *argc, char ***argv) {
+    pmpi_counts[C_Init]++;
+    return PMPI_Init(argc, argv);
+}
+int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Request *q) {
+    pmpi_counts[C_Irecv]++;
+    return PMPI_Irecv(b, n, t, src, tag, c, q);
+}
+int MPI_Isend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c,
+              MPI_Request *q) {
+    pmpi_counts[C_Isend]++;
+    return PMPI_Isend(b, n, t, dst, tag, c, q);
+}
+int MPI_Recv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Status *s) {
+    pmpi_counts[C_Recv]++;
+    return PMPI_Recv(b, n, t, src, tag, c, s);
+}
+int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
+    pmpi_counts[C_Reduce]++;
+    return PMPI_Reduce(s, r, n, t, op, root, c);
+}
+int MPI_Send(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c) {
+    pmpi_counts[C_Send]++;
+    return PMPI_Send(b, n, t, dst, tag, c);
+}
+int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dst, int stag, void *rb, int rn,
+                 MPI_Datatype rt, int src, int rtag, MPI_Comm c, MPI_Status *s) {
+    pmpi_counts[C_Sendrecv]++;
+    return PMPI_Sendrecv(sb, sn, st, dst, stag, rb, rn, rt, src, rtag, c, s);
+}
+int MPI_Wait(MPI_Request *q, MPI_Status *s) {
+    pmpi_counts[C_Wait]++;
+    return PMPI_Wait(q, s);
+}
+int MPI_Waitall(int n, MPI_Request q[], MPI_Status s[]) {
+    pmpi_counts[C_Waitall]++;
+    return PMPI_Waitall(n, q, s);
+}
+int MPI_Finalize(void) {
+    int i;
+    pmpi_counts[C_Finalize]++;
+    for (i = 0; i < C_N; i++) {
+        if (pmpi_counts[i] > 0) {
+            printf("pmpi %s %ld\n", pmpi_names[i], pmpi_counts[i]);
+        }
+    }
+    fflush(stdout);
+    return PMPI_Finalize();
+}

@@ -1,0 +1,279 @@
+-- limpio.lua: MPI profiling of unmodified static binaries by dynamic instrumentation, in the
+-- manner of Limpio (start/end hooks on every MPI_* function), written over the public API.
+-- Counts and times live in the ranks' memory (probe arrays indexed by probe.func()); nothing
+-- is sent per call. They are collected through the reduction tree: at each rank's exit (a
+-- probe at _exit's entry) or on prof:snapshot() (app:execute), every rank sends its row and
+-- the tree's eqclass filter collapses identical rows, so the front-end gets one row per
+-- class of ranks, not one per rank. limpio_table.lua formats what arrives.
+local format = string.format
+
+local limpio = {}
+
+-- warn reports a problem that does not stop the run; the host points it at its stderr.
+function limpio.warn(s)
+  io.stderr:write(s, "\n")
+end
+
+-- mpi_functions lists the program's MPI_* functions; app:functions raises when none match.
+local function mpi_functions(app)
+  local ok, fns = pcall(app.functions, app, "MPI_*")
+  if not ok or #fns == 0 then
+    error("limpio: the program has no MPI functions to instrument (no MPI_* symbols)", 4)
+  end
+  return fns
+end
+
+-- excludes merges opts.exclude with MPIINSTR_EXCLUDE of the job's environment
+-- (dpcl.launch's env; comma-separated, as Limpio reads it).
+local function excludes(app, opts, warn)
+  local set, names = {}, {}
+  for _, n in ipairs(opts.exclude or {}) do names[#names + 1] = n end
+  local ev = app:env("MPIINSTR_EXCLUDE")
+  if ev then
+    for n in ev:gmatch("[^,%s]+") do names[#names + 1] = n end
+  end
+  local known = {}
+  for _, fn in ipairs(mpi_functions(app)) do known[fn.name] = true end
+  for _, n in ipairs(names) do
+    if not known[n] then
+      warn(format("limpio: exclude %q is not an MPI function of the program; ignored", n))
+    else
+      set[n] = true
+    end
+  end
+  return set
+end
+
+-- mpi_points returns the entry and exit points of every MPI_* function not excluded.
+local function mpi_points(app, ex)
+  local entry, exit, names = {}, {}, {}
+  for _, fn in ipairs(mpi_functions(app)) do
+    if not ex[fn.name] then
+      names[#names + 1] = fn.name
+      for _, p in ipairs(app:points(fn.name, "entry")) do entry[#entry + 1] = p end
+      for _, p in ipairs(app:points(fn.name, "exit")) do exit[#exit + 1] = p end
+    end
+  end
+  if #entry == 0 then
+    error("limpio: every MPI function of the program is excluded; nothing to instrument", 3)
+  end
+  return entry, exit, names
+end
+
+function limpio.hooks(app, opts)
+  opts = opts or {}
+  local warn = opts.warn or limpio.warn
+  local entry, exit, names = mpi_points(app, excludes(app, opts, warn))
+  local io_ = {context = opts.context}
+  local send = {context = opts.context, callback = opts.callback}
+  local h = {names = names}
+  if opts.start then
+    h.start = app:install(entry, opts.start, io_)
+    h.start:activate()
+  end
+  if opts.finish then
+    h.finish = app:install(exit, opts.finish, send)
+    h.finish:activate()
+  end
+  return h
+end
+
+-- exit_points is where a rank's data leaves it at the end: the entry of _exit, which exit()
+-- and a return from main reach after MPI_Finalize, while the rank still exists.
+function limpio.exit_points(app)
+  for _, name in ipairs({"_exit", "_Exit"}) do
+    local ok, pts = pcall(app.points, app, name, "entry")
+    if ok and #pts > 0 then return pts end
+  end
+  error("limpio: the program has no _exit function where ranks could send their data at the end", 3)
+end
+
+local Profile = {}
+Profile.__index = Profile
+limpio.Profile = Profile
+
+-- A row is what one rank sends: counts of the chunk's functions (the class key, with a
+-- fingerprint of all counts first when the functions take more than one chunk), their
+-- times, the rank's run time and its MPI time in parts per million of it. MAXCHUNK keeps
+-- a row plus the rank within probe.send's 256 values.
+local MAXCHUNK = 126
+local PPM = 1000000
+
+-- chunks splits the names into groups of at most size functions.
+local function chunks(names, size)
+  local out = {}
+  for i = 1, #names, size do
+    local c = {}
+    for j = i, math.min(i + size - 1, #names) do c[#c + 1] = names[j] end
+    out[#out + 1] = c
+  end
+  return out
+end
+
+-- row_exp builds the probe code that fills chunk ci's row array from the counters. The run
+-- time is from the rank's first MPI entry to its last MPI exit, whenever it is collected.
+function Profile:row_exp(ci)
+  local c, row, id = self.chunks[ci], self.row_arrays[ci], self.id
+  local calls, ticks, span = self.calls, self.ticks, self.span
+  local off, g = self.fp and 1 or 0, #c
+  local tot, ppm, mpi = off + 2 * g, off + 2 * g + 1, span[2]
+  local s = {mpi:assign(0)}
+  if self.fp then
+    s[#s + 1] = row[0]:assign(0)
+    for i, name in ipairs(self.names) do
+      s[#s + 1] = row[0]:assign(row[0] + calls[id[name]] * probe.int64(self.mult[i]))
+    end
+  end
+  for j, name in ipairs(c) do
+    s[#s + 1] = row[off + j - 1]:assign(calls[id[name]])
+    s[#s + 1] = row[off + g + j - 1]:assign(ticks[id[name]])
+  end
+  for _, name in ipairs(self.names) do s[#s + 1] = mpi:assign(mpi + ticks[id[name]]) end
+  s[#s + 1] = row[tot]:assign(span[1] - span[0])
+  s[#s + 1] = row[ppm]:assign(0)
+  s[#s + 1] = probe.when(row[tot]:gt(0), row[ppm]:assign(mpi * PPM / row[tot]))
+  return probe.seq(s)
+end
+
+-- fill_exp fills every chunk's row at one moment.
+function Profile:fill_exp()
+  local s = {}
+  for ci = 1, #self.chunks do s[ci] = self:row_exp(ci) end
+  return probe.seq(s)
+end
+
+-- sends lists what a collection sends, in order: per chunk the class row (eqclass over the
+-- chunk's counts), then per chunk the rank and its row (concat), with callbacks that file
+-- what arrives under tag.
+function Profile:sends(tag)
+  local out = {}
+  for ci = 1, #self.chunks do
+    out[#out + 1] = {exp = probe.send(self.row_arrays[ci]),
+      opts = {context = self.context, filter = "eqclass", params = {key = self.key[ci]},
+        callback = function(m) self:got(tag, "classes", ci, m.values) end}}
+  end
+  for ci = 1, #self.chunks do
+    out[#out + 1] = {exp = probe.send(probe.rank(), self.row_arrays[ci]),
+      opts = {context = self.rank_context, filter = "concat",
+        callback = function(m) self:got(tag, "ranks", ci, m.values) end}}
+  end
+  return out
+end
+
+-- got files one collected message; when every chunk's classes and rows are in, the
+-- profile's classes and rows are rebuilt from them (limpio_table.lua).
+function Profile:got(tag, kind, ci, values)
+  local c = self.inbox[tag] or {classes = {}, ranks = {}, n = 0}
+  self.inbox[tag] = c
+  c[kind][ci] = values
+  c.n = c.n + 1
+  if c.n == 2 * #self.chunks then
+    self.inbox[tag] = nil
+    self:merge(c)
+    self.collected = tag
+  end
+end
+
+-- options a user may give limpio.profile.
+local profile_options = {exclude = true, context = true, warn = true, depth = true,
+  per_rank = true, chunk = true}
+
+function limpio.profile(app, opts)
+  opts = opts or {}
+  for k in pairs(opts) do
+    if not profile_options[k] then
+      error(format("limpio.profile: unknown option %q (exclude, context, per_rank, chunk, depth, warn)", tostring(k)), 2)
+    end
+  end
+  local fns = app:functions("*")
+  local calls = app:array("int", #fns, "limpio_calls")
+  local ticks = app:array("int64", #fns, "limpio_ticks")
+  local span = app:array("int64", 3, "limpio_span") -- first MPI entry, last MPI exit, scratch
+  local timers = app:stack("int64", opts.depth or 16, "limpio_timers")
+  local f, tb = probe.func(), probe.timebase()
+  local hk = limpio.hooks(app, {
+    exclude = opts.exclude, context = opts.context, warn = opts.warn,
+    start = probe.seq{timers:push(tb), probe.when(span[0]:eq(0), span[0]:assign(tb))},
+    finish = probe.seq{
+      ticks[f]:assign(ticks[f] + (tb - timers:pop())),
+      calls[f]:assign(calls[f] + 1),
+      span[1]:assign(tb),
+    },
+  })
+  local exits = limpio.exit_points(app)
+  local self = setmetatable({app = app, calls = calls, ticks = ticks, span = span, timers = timers,
+    names = hk.names, hooks = hk, id = {}, inbox = {}, serial = 0}, Profile)
+  for i, fn in ipairs(fns) do self.id[fn.name] = i - 1 end
+  local size = opts.chunk or MAXCHUNK
+  if size < 1 or size > MAXCHUNK or size % 1 ~= 0 then
+    error(format("limpio.profile: chunk must be an integer from 1 to %d, got %s", MAXCHUNK, tostring(size)), 2)
+  end
+  self.chunks = chunks(self.names, size)
+  self.fp = #self.chunks > 1
+  self.row_arrays, self.key, self.mult = {}, {}, {}
+  local m = 12345
+  for i = 1, #self.names do
+    m = (m * 1103515245 + 12345) % 2147483648
+    self.mult[i] = (m % 1073741824) * 2 + 1 -- odd: a count change always changes the sum
+  end
+  for ci, c in ipairs(self.chunks) do
+    local off = self.fp and 1 or 0
+    self.row_arrays[ci] = app:array("int64", off + 2 * #c + 2, "limpio_row" .. ci)
+    self.key[ci] = off + #c
+  end
+  local per_rank = opts.per_rank
+  if per_rank == nil then per_rank = app.size <= 4096 end
+  self.per_rank = per_rank
+  self.context = opts.context
+  self.rank_context = opts.context
+  if not per_rank then self.rank_context = ctx.single(app, 0) end
+  self.end_handles = {}
+  local fill = self:fill_exp()
+  for _, c in ipairs(self:sends("end")) do
+    local h = app:install(exits, probe.seq{fill, c.exp}, c.opts)
+    h:activate()
+    self.end_handles[#self.end_handles + 1] = h
+  end
+  return self
+end
+
+-- snapshot collects now: while ranks run, every live rank fills its rows (all at one
+-- moment, so classes and per-rank rows agree) and sends them through the tree, one
+-- app:execute after another as each answer arrives; once the job has ended, what its ranks
+-- sent at exit. Returns the per-rank rows (nil when not kept) and the classes.
+function Profile:snapshot()
+  local app = self.app
+  local st = app:status()
+  if st == "created" then error("limpio: prof:snapshot() before app:start(): no rank has run yet", 2) end
+  if st == "running" or st == "suspended" then
+    if st == "suspended" then app:resume() end
+    self:collect_now()
+    if st == "suspended" then app:suspend() end
+  end
+  if not self.classes then
+    error("limpio: no profile data arrived (no rank reached _exit or answered)", 2)
+  end
+  return self.rows, self.classes
+end
+
+-- collect_now runs the sends one by one: ranks blocked in a call answer when it returns,
+-- and a job that ends meanwhile closes the waves with the ranks that answered (its exit
+-- collection then stands).
+function Profile:collect_now()
+  local app = self.app
+  self.serial = self.serial + 1
+  local tag = self.serial
+  for i, c in ipairs(self:sends(tag)) do
+    local exp = c.exp
+    if i == 1 then exp = probe.seq{self:fill_exp(), exp} end
+    if not app:execute(exp, c.opts) then return end
+    while self.collected ~= tag and (self.inbox[tag] or {n = 0}).n < i do
+      local n = dpcl.poll(0.001)
+      local now = app:status()
+      if n == 0 and now ~= "running" and now ~= "suspended" then return end
+    end
+  end
+end
+
+package.loaded.limpio = limpio
+_G.limpio = limpio

@@ -1,0 +1,150 @@
+package script
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dpclsh/dpclsh/bgl"
+)
+
+// Progress display timing (wall clock: this is the user interface, not the simulation).
+const (
+	progressDelay = 300 * time.Millisecond // runs shorter than this draw nothing
+	progressTick  = 200 * time.Millisecond
+	progressBar   = 24 // characters of the bar
+)
+
+// ProgressLine draws a job's progress as one line on a terminal, redrawn in place: ranks
+// loaded (launch) or ended (run), virtual time and simulated instructions per second. It
+// only reads the job's bgl.Progress counters, so it cannot change what the job does.
+// Output that must appear while it is shown goes through Writer, which clears the line
+// first; the next tick draws it again below.
+type ProgressLine struct {
+	w     io.Writer
+	p     *bgl.Progress
+	mu    sync.Mutex
+	phase string
+	shown bool
+	stop  chan struct{}
+	done  chan struct{}
+
+	lastInstr uint64
+	lastAt    time.Time
+	rate      float64 // instructions per wall second, smoothed
+}
+
+// StartProgress draws p on w under the name phase ("launch", "run", "wait") until Stop.
+// Until every rank is loaded the line shows the launch.
+func StartProgress(w io.Writer, p *bgl.Progress, phase string) *ProgressLine {
+	pl := &ProgressLine{w: w, p: p, phase: phase, stop: make(chan struct{}), done: make(chan struct{}),
+		lastInstr: p.Instructions.Load(), lastAt: time.Now()}
+	go pl.loop()
+	return pl
+}
+
+func (pl *ProgressLine) loop() {
+	defer close(pl.done)
+	select {
+	case <-pl.stop:
+		return
+	case <-time.After(progressDelay):
+	}
+	t := time.NewTicker(progressTick)
+	defer t.Stop()
+	for {
+		pl.draw()
+		select {
+		case <-pl.stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Stop ends the display and clears its line.
+func (pl *ProgressLine) Stop() {
+	close(pl.stop)
+	<-pl.done
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.clear()
+}
+
+func (pl *ProgressLine) clear() {
+	if pl.shown {
+		io.WriteString(pl.w, "\r\x1b[K")
+		pl.shown = false
+	}
+}
+
+func (pl *ProgressLine) draw() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	now := time.Now()
+	instr := pl.p.Instructions.Load()
+	if dt := now.Sub(pl.lastAt).Seconds(); dt > 0 && instr >= pl.lastInstr {
+		r := float64(instr-pl.lastInstr) / dt
+		if pl.rate == 0 {
+			pl.rate = r
+		} else {
+			pl.rate = 0.5*pl.rate + 0.5*r
+		}
+	}
+	pl.lastInstr, pl.lastAt = instr, now
+	io.WriteString(pl.w, "\r\x1b[K"+pl.text())
+	pl.shown = true
+}
+
+// text is the line without terminal controls.
+func (pl *ProgressLine) text() string {
+	p := pl.p
+	ranks := p.Ranks.Load()
+	if loaded := p.Loaded.Load(); pl.phase == "launch" || loaded < ranks {
+		return fmt.Sprintf("launch %s %d/%d ranks loaded", bar(loaded, ranks), loaded, ranks)
+	}
+	ended := p.Ended.Load()
+	return fmt.Sprintf("%s %s %d/%d ranks ended, %d running, virtual %s, %s instr/s",
+		pl.phase, bar(ended, ranks), ended, ranks, p.Running.Load(),
+		virtualSeconds(p.NowNS.Load()), siCount(pl.rate))
+}
+
+func bar(n, of int64) string {
+	fill := 0
+	if of > 0 {
+		fill = int(n * progressBar / of)
+	}
+	return "[" + strings.Repeat("#", fill) + strings.Repeat("-", progressBar-fill) + "]"
+}
+
+// virtualSeconds prints ns of virtual time as seconds with microsecond digits.
+func virtualSeconds(ns uint64) string { return fmt.Sprintf("%.6f s", float64(ns)/1e9) }
+
+func siCount(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.2f G", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.1f M", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.1f k", x/1e3)
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+// Writer returns out wrapped so that each write first clears the progress line.
+func (pl *ProgressLine) Writer(out io.Writer) io.Writer { return progressWriter{pl, out} }
+
+type progressWriter struct {
+	pl  *ProgressLine
+	out io.Writer
+}
+
+func (w progressWriter) Write(b []byte) (int, error) {
+	w.pl.mu.Lock()
+	defer w.pl.mu.Unlock()
+	w.pl.clear()
+	return w.out.Write(b)
+}

@@ -1,0 +1,66 @@
+package script
+
+import (
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dpclsh/dpclsh/bgl"
+)
+
+// progressTargets holds, per session, where progress lines go (the terminal's stderr);
+// sessions without an entry show none, so scripts in pipes and tests print the same bytes.
+var progressTargets sync.Map // *Session -> io.Writer
+
+// SetProgress makes dpcl.launch and app:wait draw a progress line on w (a terminal) while
+// they run longer than a moment; nil turns it off.
+func SetProgress(s *Session, w io.Writer) {
+	if w == nil {
+		progressTargets.Delete(s)
+		return
+	}
+	progressTargets.Store(s, w)
+}
+
+func progressTarget(s *Session) io.Writer {
+	if w, ok := progressTargets.Load(s); ok {
+		return w.(io.Writer)
+	}
+	return nil
+}
+
+// jobOutput is the writer a job launched from Lua writes to: the session's output as it
+// is at the moment of the write (the line editor's while the prompt is shown, so a job's
+// output appears above the prompt and the typed line is redrawn), through the progress
+// line when one is shown.
+type jobOutput struct {
+	s        *Session
+	stderr   bool
+	progress *atomic.Pointer[ProgressLine]
+}
+
+func (o jobOutput) Write(b []byte) (int, error) {
+	out := o.s.Stdout()
+	if o.stderr {
+		out = o.s.Stderr()
+	}
+	if pl := o.progress.Load(); pl != nil {
+		return pl.Writer(out).Write(b)
+	}
+	return out.Write(b)
+}
+
+// showProgress starts a progress line for p when the session has a target, and returns
+// the function that ends it.
+func (a *luaApp) showProgress(s *Session, p *bgl.Progress, phase string) (stop func()) {
+	w := progressTarget(s)
+	if w == nil || p == nil {
+		return func() {}
+	}
+	pl := StartProgress(w, p, phase)
+	a.progress.Store(pl)
+	return func() {
+		a.progress.Store(nil)
+		pl.Stop()
+	}
+}
