@@ -219,8 +219,14 @@ func enterReduce(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 	if k.parts == nil {
 		k.parts, k.typ, k.op = make([][]byte, len(k.in)), t, mpiOp(c.w[4])
 	} else if k.typ != t || k.op != mpiOp(c.w[4]) || bytes != uint32(len(firstPart(k))) {
-		return mpiErrorf(mpiErrOther, "collective #%d on %s: reductions disagree on count, type or operation (this rank: %d of %s, %s)",
-			k.seq+1, commName(k.comm), int32(c.w[2]), t.name, opName(mpiOp(c.w[4])))
+		what := "count mismatch"
+		if k.typ != t || k.op != mpiOp(c.w[4]) {
+			what = "type or operation mismatch"
+		}
+		other := firstRank(k)
+		return mpiErrorf(mpiErrOther, "%s: collective #%d on %s: this rank reduces %d of %s with %s, rank %d %d of %s with %s",
+			what, k.seq+1, commName(k.comm), int32(c.w[2]), t.name, opName(mpiOp(c.w[4])),
+			other, len(k.parts[other])/max(k.typ.size, 1), k.typ.name, opName(k.op))
 	}
 	src := c.w[0]
 	if src == mpiInPlace {
@@ -234,12 +240,20 @@ func enterReduce(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 }
 
 func firstPart(k *mpiColl) []byte {
-	for _, p := range k.parts {
-		if p != nil {
-			return p
-		}
+	if i := firstRank(k); i >= 0 {
+		return k.parts[i]
 	}
 	return nil
+}
+
+// firstRank is the lowest communicator rank that has brought its part, or -1.
+func firstRank(k *mpiColl) int {
+	for i, p := range k.parts {
+		if p != nil {
+			return i
+		}
+	}
+	return -1
 }
 
 func leaveReduce(n *node, c *mpiCall, k *mpiColl) error {
