@@ -190,6 +190,8 @@ static int do_recv(unsigned long *b)
 	return rc;
 }
 
+#include "libmpi_persist.c"
+
 MPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
@@ -218,8 +220,18 @@ MPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int ta
 	MPI_Request *request)
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(source), W(tag), W(comm), W(request)};
+
+	return do_irecv(b);
+}
+
+/* do_irecv posts the receive of block b {buf, count, type, source, tag, comm, request}; a
+ * derived type lands packed and is unpacked when a Wait or Test frees the request. */
+static int do_irecv(unsigned long *b)
+{
+	MPI_Datatype type = (MPI_Datatype)b[2];
+	void *buf = (void *)b[0];
+	int count = (int)b[1], bytes, rc;
 	char *packed;
-	int bytes, rc;
 
 	if (!is_derived(type))
 		return dpcl_mpi_irecv((long)b);
@@ -229,26 +241,31 @@ MPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int ta
 	b[1] = W(bytes);
 	b[2] = W(MPI_BYTE);
 	rc = dpcl_mpi_irecv((long)b);
-	pending_add(*request, packed, bytes, buf, count, type);
+	pending_add(*(MPI_Request *)b[6], packed, bytes, buf, count, type);
 	return rc;
 }
 
-/* WITH_PENDING runs a Wait or Test call over n requests and then unpacks the derived-type
- * receives it freed. */
-#define WITH_PENDING(reqs, n, call)                                                           \
+/* WITH_PENDING runs a Wait or Test call over n requests, whose array is word slot of
+ * block b: persistent handles are replaced by their started requests for the engine and
+ * kept in the caller's array, and the derived-type receives the call freed are unpacked. */
+#define WITH_PENDING(reqs, n, b, slot, call)                                                  \
 	do {                                                                                      \
-		MPI_Request before_[64], *before = before_;                                           \
+		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
 		int rc_, i_;                                                                          \
-		if (!pending_any())                                                                   \
+		if (!pending_any() && persist_count == 0)                                             \
 			return call;                                                                      \
 		if ((n) > 64)                                                                         \
-			before = malloc(sizeof *before * (n));                                            \
-		for (i_ = 0; i_ < (n); i_++)                                                          \
-			before[i_] = (reqs)[i_];                                                          \
+			orig = malloc(sizeof *orig * 3 * (n));                                            \
+		for (i_ = 0; i_ < (n); i_++) {                                                        \
+			orig[i_] = (reqs)[i_];                                                            \
+			orig[(n) + i_] = orig[2 * (n) + i_] = persist_real((reqs)[i_]);                   \
+		}                                                                                     \
+		(b)[slot] = W(orig + 2 * (n));                                                        \
 		rc_ = call;                                                                           \
-		pending_settle(before, (reqs), (n));                                                  \
-		if (before != before_)                                                                \
-			free(before);                                                                     \
+		pending_settle(orig + (n), orig + 2 * (n), (n));                                      \
+		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
+		if (orig != buf_)                                                                     \
+			free(orig);                                                                       \
 		return rc_;                                                                           \
 	} while (0)
 
@@ -256,42 +273,42 @@ MPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(status)};
 
-	WITH_PENDING(request, 1, dpcl_mpi_wait((long)b));
+	WITH_PENDING(request, 1, b, 0, dpcl_mpi_wait((long)b));
 }
 
 MPI_FN int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(statuses)};
 
-	WITH_PENDING(requests, count, dpcl_mpi_waitall((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitall((long)b));
 }
 
 MPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(flag), W(status)};
 
-	WITH_PENDING(request, 1, dpcl_mpi_test((long)b));
+	WITH_PENDING(request, 1, b, 0, dpcl_mpi_test((long)b));
 }
 
 MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(flag), W(statuses)};
 
-	WITH_PENDING(requests, count, dpcl_mpi_testall((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testall((long)b));
 }
 
 MPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(flag), W(status)};
 
-	WITH_PENDING(requests, count, dpcl_mpi_testany((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testany((long)b));
 }
 
 MPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(status)};
 
-	WITH_PENDING(requests, count, dpcl_mpi_waitany((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitany((long)b));
 }
 
 MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -299,7 +316,7 @@ MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, dpcl_mpi_waitsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_waitsome((long)b));
 }
 
 MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -307,7 +324,7 @@ MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, dpcl_mpi_testsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_testsome((long)b));
 }
 
 MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
