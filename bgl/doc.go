@@ -102,10 +102,12 @@
 // rank/shift/sub, Cartdim_get, Topo_test, Dims_create); Init/Initialized/Finalize/
 // Finalized, Abort, Wtime/Wtick (virtual time, 1 ns), Pcontrol (accepted, no effect),
 // Get_processor_name ("bgl-node-R"), Get_version (3.1).
-// Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) and
-// persistent requests (Send_init, Start) — the engine's collectives block their rank,
-// and completing them at the call would deadlock correct programs, so they are absent
-// rather than wrong; error handlers (every error is MPI_ERRORS_ARE_FATAL, as MPICH's
+// Persistent requests (Send_init and the other modes' inits, Recv_init, Start, Startall,
+// Request_free) are kept by libmpi (libmpi_persist.c) over the nonblocking calls.
+// Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
+// engine's collectives block their rank, and completing them at the call would deadlock
+// correct programs, so they are absent rather than wrong; MPI_Request_free of a
+// nonpersistent request (an error naming it); error handlers (every error is MPI_ERRORS_ARE_FATAL, as MPICH's
 // default, and ends the job with a line naming rank, call, argument and class; the
 // status is the class); intercommunicators, graph topologies, Comm_split_type,
 // hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous sends are
