@@ -24,9 +24,11 @@ var layers = map[string][]string{
 	"bgl/abi":        nil,
 	"bgl":            {"ppc", "bgl/abi"},
 	"probes":         {"ppc", "bgl/abi"},
-	"runtime":        {"bgl", "bgl/abi", "probes", "contexts", "contexts/ranks", "netreduce", "ppc"},
-	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "runtime"},
+	"runtime":        {"bgl", "bgl/abi", "probes", "probes/cobj", "contexts", "contexts/ranks", "netreduce", "ppc"},
+	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime"},
 	"":               nil, // the root package: lib.go
+	// probes/cobj loads C probe modules (relocatable objects): standard library only.
+	"probes/cobj": nil,
 	// Test helpers: only tests may import them, and they import no project package.
 	"internal": nil,
 }

@@ -33,7 +33,9 @@
 // for int64 (i even, as the SysV ABI aligns pairs), f(1+i) for double; i equals the C
 // argument position when the earlier arguments are word-sized. retval reads r3, r3:r4 or
 // f1. rank() and counter(name) are the HcRank and HcCounter hypercalls of bgl/abi;
-// timebase() reads TBU/TBL; call() calls a program function through CTR with the ABI's
+// timebase() reads TBU/TBL; call() calls a program function (or, built with CallAt, a
+// function at an address known when the expression is built: a loaded C module's, see
+// probes/cobj) through CTR with the ABI's
 // registers (at most r3..r10 and f1..f8); send() builds a packet on the frame and makes
 // the HcAisSend hypercall (r3 = address, r4 = length): header {tag, count} then 16-byte
 // records {kind, 0, value}, see DecodeSend.
@@ -58,8 +60,10 @@
 // gives to the machine's fault redirection, so a wild load yields 0 and the rank goes on.
 // Program.Global types a global from DWARF (typedefs and qualifiers resolved; unions,
 // bit-fields, arrays of unknown length and long double are GlobalErrors) at its ELF symbol's
-// address; a struct or array global is an aggregate lvalue (Exp.Shape) that Member and
-// Element narrow down to a scalar load named like C ("grid.s[1]").
+// address (ObjectGlobal does the same for a loaded C module's global, from the object's own
+// DWARF, whose variable addresses are section offsets); a struct or array global is an
+// aggregate lvalue (Exp.Shape) that Member and Element narrow down to a scalar load named
+// like C ("grid.s[1]").
 //
 // PointIndex and FuncIndex compile to an "addis r,0,-1; ori r,r,0xffff" pair per use
 // (Code.Idents): Code.ForPoint rewrites the pairs for one point (its index in the list it

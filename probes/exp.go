@@ -143,6 +143,9 @@ type Exp struct {
 	Shape *CType
 	Val   Value // KConst
 	T     Type  // declared type for KConst, KArg, KRetval, KCall
+	// Addr is a KCall's callee when known when the expression is built (a function of a
+	// loaded C module, see CallAt); 0: Target.Resolve finds Name in the program.
+	Addr uint32
 
 	// checked is the node's type plus one once Check accepted it (0: not checked yet).
 	// Atomic: a tree may be checked from several goroutines (compiling for a disassembly
@@ -240,6 +243,12 @@ func Counter(name string) *Exp { return &Exp{Kind: KCounter, Name: name} }
 // Call calls a function of the program with up to 8 integer-class and 8 double arguments;
 // its value is the int the function returns in r3.
 func Call(fn string, args ...*Exp) *Exp { return &Exp{Kind: KCall, Name: fn, Kids: args, T: Int} }
+
+// CallAt calls the function at addr (a C module's function, loaded at a known address),
+// named name in messages and listings; otherwise as Call.
+func CallAt(name string, addr uint32, args ...*Exp) *Exp {
+	return &Exp{Kind: KCall, Name: name, Kids: args, T: Int, Addr: addr}
+}
 
 // Send hands the values to the tool through the ais_send hypercall.
 func Send(vals ...*Exp) *Exp { return &Exp{Kind: KSend, Kids: vals} }

@@ -181,8 +181,8 @@ func (g *gen) send(e *Exp) {
 // call calls a program function by absolute address through CTR, arguments per the SysV
 // PPC32 ABI (ints in r3..r10, int64 in aligned pairs, doubles in f1..f8).
 func (g *gen) call(e *Exp) val {
-	addr, ok := uint32(0), false
-	if g.t.Resolve != nil {
+	addr, ok := e.Addr, e.Addr != 0
+	if !ok && g.t.Resolve != nil {
 		addr, ok = g.t.Resolve(e.Name)
 	}
 	if !ok {

@@ -72,7 +72,8 @@ type App struct {
 	reused   int
 	// handles by id (the tag their sends carry); ids start at 1.
 	handles []*Handle
-	phases  []*Phase // periodic snippets, in creation order
+	phases  []*Phase  // periodic snippets, in creation order
+	modules []*Module // C probe modules, in loading order
 
 	byStream      map[uint32]*Handle
 	rejected      []Rejected // packets the daemons dropped, for the next batch

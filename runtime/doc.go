@@ -133,4 +133,16 @@
 //     trampoline is planned (Job.Exec while the machine stands still), replacing what the
 //     same region bytes held before; a one-shot snippet's fixups are computed from the
 //     trampoline layout the daemons will build.
+//   - C probe modules (LoadModule): the object is laid out, linked (probes/cobj) against
+//     the program's functions and data objects (Program.Symbol) and checked completely
+//     before one write command carries the whole image, zero-filled data included, to
+//     every live rank: a refused object changes no rank and gives its memory back. The
+//     memory comes from the trampoline allocator and is never freed (the program may keep
+//     pointers into module data). One image, one address: each rank holds its own copy of
+//     the module's data, so counters are per process, as DPCL's ProbeModule data is.
+//     Modules are named by file name without ".o"; a second module of that name (or the
+//     same file) is refused. A module resolves against itself and the program only, not
+//     against modules loaded before it; probe points stay in the program's functions.
+//     Module text is written per rank (4 KiB per rank and page of module, not shared
+//     copy-on-write like the executable's pages).
 package runtime

@@ -44,6 +44,11 @@
 //     lvalue, to its struct members; numbers and expressions give elements), installed by
 //     the probe module's Init; completion still lists their methods from the registry.
 //     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
+//   - C probe modules (mod_dpcl_cmodule.go): probe.call keeps one name and takes a CModule as
+//     its first argument for a module's function (DPCL's ProbeModule call); mod:global is
+//     an Exp like app:global's, so the same [] and . reach elements and members.
+//     mod:read(name [, rank]) reads a scalar or an array of scalars, from one rank or
+//     summed over every rank, as a:read and the overflow counters do for probe data.
 //   - Units (units.go): durations are seconds, virtual unless the name says wall; message
 //     and event times are virtual seconds with time_ns beside them; dpcl.timebase_hz.
 //     timeout_ms is kept for one release and prints one deprecation line per session.

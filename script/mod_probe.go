@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dpclsh/dpclsh/probes"
+	"github.com/dpclsh/dpclsh/runtime"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -36,7 +37,10 @@ The node's time base (int64), in ticks of dpcl.timebase_hz (700e6 on BG/L: one t
 			{"counter", `probe.counter(name) -> Exp
 A CPU event counter (int64): "instructions", "cycles", "loads", "stores", "branches",
 "fpops".`, probeCounter},
-			{"call", "probe.call(function_name, args...) -> Exp\nCalls a function of the program; its value is the int it returns.", probeCall},
+			{"call", `probe.call(function_name, args...) -> Exp
+probe.call(mod, function_name, args...) -> Exp
+Calls a function of the program, or of the C module mod (app:load_module), static ones
+included; its value is the int it returns.`, probeCall},
 			{"send", `probe.send(v1, v2, ...) -> Exp
 Hands the values to the tool (the ais_send hypercall); no value. An array (app:array)
 sends all its elements; up to 256 values in all. Filters such as "sum" work element-wise.`, probeSend},
@@ -170,6 +174,11 @@ func expArgs(L *lua.LState, from int) []*probes.Exp {
 }
 
 func probeCall(L *lua.LState) int {
+	if ud, ok := L.Get(1).(*lua.LUserData); ok {
+		if m, ok := ud.Value.(*runtime.Module); ok {
+			return probeCallCModule(L, m)
+		}
+	}
 	return pushExp(L, "probe.call", probes.Call(L.CheckString(1), expArgs(L, 2)...))
 }
 

@@ -1,0 +1,53 @@
+package cobj
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dpclsh/dpclsh/internal/oracletest"
+)
+
+// TestTestdataRebuildsByteForByte rebuilds the module objects from their sources with the
+// Makefile in a scratch directory and compares them with the committed ones, when the
+// installed compiler is the one recorded in their .comment section.
+func TestTestdataRebuildsByteForByte(t *testing.T) {
+	oracletest.RequireSameGCC(t, "testdata/counters-O2.o")
+	tmp := t.TempDir()
+	srcs, _ := filepath.Glob("testdata/*.[cs]")
+	for _, src := range append(srcs, "testdata/Makefile") {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(src)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	objs, _ := filepath.Glob("testdata/*.o")
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = filepath.Base(o)
+	}
+	oracletest.Make(t, tmp, append([]string{"-j2"}, names...)...)
+	oracletest.SameBytes(t, "testdata", tmp, names)
+}
+
+// TestExampleModuleRebuildsByteForByte does the same for the example module under
+// examples/cmodules.
+func TestExampleModuleRebuildsByteForByte(t *testing.T) {
+	const dir = "../../examples/cmodules"
+	oracletest.RequireSameGCC(t, dir+"/msgstats.o")
+	tmp := t.TempDir()
+	for _, f := range []string{"msgstats.c", "Makefile"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oracletest.Make(t, tmp, "msgstats.o")
+	oracletest.SameBytes(t, dir, tmp, []string{"msgstats.o"})
+}
