@@ -9,7 +9,8 @@
 #
 # CoMD's sources stay outside the repository: $DPCL_REALAPPS/CoMD, else
 # ../shared/realapps/CoMD beside the checkout. They are copied to a temporary directory,
-# where CoMD_info.h is generated as CoMD's Makefile does.
+# where CoMD_info.h is generated as CoMD's Makefile does. comd.csv next to this script holds
+# a run of it (3 runs, medians; the machine's 2 cores were shared with other test runs).
 set -eu
 RUNS=${1:-3}
 [ $# -gt 0 ] && shift
