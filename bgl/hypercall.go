@@ -30,7 +30,7 @@ func (n *node) hypercall(j *Job, num abi.Sysno, a Args) Result {
 
 func counterValue(n *node, c abi.Counter) uint64 {
 	k := n.cpu.Count
-	return [abi.NumCounters]uint64{k.Instructions, k.Cycles, k.Loads, k.Stores, k.Branches, k.FPOps}[c]
+	return [abi.NumCounters]uint64{k.Instructions, k.Cycles, k.Loads, k.Stores, k.Branches, k.FPOps, k.BranchesNotTaken}[c]
 }
 
 func hcCounter(n *node, j *Job, a Args) Result {

@@ -154,6 +154,11 @@ func (c *CPU) decodeBlock(pg *page, pc uint32) *block {
 	for a := pc; ; a += 4 {
 		w := binary.BigEndian.Uint32(pg.data[a&pageMask:])
 		in := predecode(w, a)
+		if isTimebaseRead(w) {
+			// mfspr TBL/TBU add the cycles of the block's instructions before them to
+			// the counters, which advance per block: the timebase reads exactly.
+			in.imm = uint32(b.cycles)
+		}
 		b.insts = append(b.insts, in)
 		b.ops = append(b.ops, in.uop())
 		b.cycles += uint64(costs[in.class])

@@ -16,6 +16,9 @@ const (
 // Counters are the per-CPU event counts; Cycles come from the per-class cost table.
 type Counters struct {
 	Instructions, Cycles, Loads, Stores, Branches, FPOps uint64
+	// BranchesNotTaken counts conditional branches that fell through (Branches counts the
+	// taken ones, conditional or not).
+	BranchesNotTaken uint64
 }
 
 // CPU is one PowerPC 440 core in user mode. The registers are plain fields: callers (the

@@ -18,7 +18,7 @@ func TestCounters(t *testing.T) {
 	c := newTestCPU(t, countLoop(10)...)
 	c.GPR[9] = 0x20000000
 	run(t, c)
-	want := Counters{Instructions: 2 + 10*5 + 1, Loads: 10, Stores: 10, Branches: 9}
+	want := Counters{Instructions: 2 + 10*5 + 1, Loads: 10, Stores: 10, Branches: 9, BranchesNotTaken: 1}
 	want.Cycles = 2*uint64(DefaultCosts[ClassInt]) + 10*uint64(DefaultCosts[ClassInt]*2+DefaultCosts[ClassStore]+
 		DefaultCosts[ClassLoad]+DefaultCosts[ClassBranch]) + uint64(DefaultCosts[ClassSyscall])
 	if c.Count != want {
@@ -47,6 +47,10 @@ func TestBudgetIsExact(t *testing.T) {
 		}
 		if c.Count.Instructions != 53 || c.GPR[3] != 10 {
 			t.Errorf("slice %d: %d instructions, r3=%d", slice, c.Count.Instructions, c.GPR[3])
+		}
+		if c.Count.Branches != 9 || c.Count.BranchesNotTaken != 1 {
+			t.Errorf("slice %d: %d branches taken, %d not taken, want 9 and 1", slice,
+				c.Count.Branches, c.Count.BranchesNotTaken)
 		}
 	}
 }
@@ -156,6 +160,26 @@ func TestConcurrentProcesses(t *testing.T) {
 	for i := 0; i < n; i++ {
 		if got := <-results; got != "fib 15 = 610\n" {
 			t.Errorf("process output %q", got)
+		}
+	}
+}
+
+// TestTimebaseIsExactInsideABlock: mftb reads the cycles of every instruction before it,
+// whether the block runs whole or is cut into single steps.
+func TestTimebaseIsExactInsideABlock(t *testing.T) {
+	mftb := uint32(31<<26 | 5<<21 | (268&31)<<16 | (268>>5)<<11 | 339<<1)
+	prog := []uint32{wD(14, 3, 0, 1), wD(7, 4, 3, 9), wD(14, 6, 0, 2), mftb} // li; mulli; li; mftb
+	want := uint64(1000 + 2*DefaultCosts[ClassInt] + DefaultCosts[ClassMul])
+	for _, slice := range []uint64{1, 1000} {
+		c := newTestCPU(t, prog...)
+		c.TBBase = 1000
+		for c.PC != codeBase+16 {
+			if st := c.Run(min(slice, uint64(codeBase+16-c.PC)/4)); st.Kind != StopBudget {
+				t.Fatalf("slice %d: stopped with %v", slice, st.Kind)
+			}
+		}
+		if got := uint64(c.GPR[5]); got != want {
+			t.Errorf("slice %d: mftb read %d, want %d", slice, got, want)
 		}
 	}
 }

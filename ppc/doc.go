@@ -136,8 +136,10 @@
 //
 // Counters (Count) advance per block: instructions, cycles from DefaultCosts (a per-class
 // table for the 700 MHz BG/L core; change it before any CPU runs), loads, stores, branches
-// taken, floating-point operations. mftb/mfspr TBL/TBU read TBBase + Count.Cycles as of the
-// start of the current block. Run(budget) executes exactly budget instructions unless it
+// taken, conditional branches not taken, floating-point operations. mftb/mfspr TBL/TBU read
+// TBBase + Count.Cycles + the cycles of the instructions before them in their block, so the
+// timebase is exact at the instruction even though the counters advance per block (a block
+// cut short by a budget or breakpoint restarts there, and the sum is the same). Run(budget) executes exactly budget instructions unless it
 // stops earlier; a faulting instruction is not counted and leaves PC on it.
 //
 // Breakpoints: SetBreakpoint(addr) stops Run with StopBreakpoint before the instruction at

@@ -72,6 +72,7 @@ func (c *CPU) branchTo(in *inst, taken bool, target uint32) bool {
 		c.Count.Branches++
 	} else {
 		c.PC = in.pc + 4
+		c.Count.BranchesNotTaken++
 	}
 	return true
 }

@@ -373,6 +373,8 @@ func (c *CPU) branchCond(u *uop, useCTR bool) bool {
 	}
 	if ok {
 		c.Count.Branches++
+	} else {
+		c.Count.BranchesNotTaken++
 	}
 	return ok
 }

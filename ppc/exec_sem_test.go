@@ -181,9 +181,8 @@ func TestSpecialRegisters(t *testing.T) {
 	c.XER = 0x20000005
 	c.FPSCR = 0x12345
 	run(t, c)
-	// The timebase is read at the cycle count of the start of the block (counters advance
-	// per block).
-	if c.GPR[3] != PVR440 || c.GPR[4] != 1000 || c.GPR[5] != 0x20000005 {
+	// The timebase is exact at the instruction: the mfspr PVR before it took its cycles.
+	if c.GPR[3] != PVR440 || c.GPR[4] != 1000+DefaultCosts[ClassSPR] || c.GPR[5] != 0x20000005 {
 		t.Errorf("pvr 0x%x tb %d xer 0x%x", c.GPR[3], c.GPR[4], c.GPR[5])
 	}
 	if c.FPR[3] != 0x12345 || c.FPSCR != 0x12345 {

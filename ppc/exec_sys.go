@@ -21,6 +21,16 @@ const (
 
 func sprNum(w uint32) uint32 { return w>>16&31 | (w>>11&31)<<5 }
 
+// isTimebaseRead reports whether w is mfspr TBL or TBU (mftb, mftbu); decodeBlock keeps
+// in its imm the cycles of the block's instructions before it.
+func isTimebaseRead(w uint32) bool {
+	if w>>26 != 31 || w>>1&0x3ff != 339 {
+		return false
+	}
+	n := sprNum(w)
+	return n == sprTBL || n == sprTBU
+}
+
 func execMfspr(c *CPU, in *inst) bool {
 	var v uint32
 	switch n := sprNum(in.w); {
@@ -35,9 +45,9 @@ func execMfspr(c *CPU, in *inst) bool {
 	case n >= sprSPRG4 && n < sprSPRG4+4:
 		v = c.SPRG[4+n-sprSPRG4]
 	case n == sprTBL:
-		v = uint32(c.Timebase())
+		v = uint32(c.Timebase() + uint64(in.imm))
 	case n == sprTBU:
-		v = uint32(c.Timebase() >> 32)
+		v = uint32((c.Timebase() + uint64(in.imm)) >> 32)
 	case n == sprPVR:
 		v = PVR440
 	default:

@@ -107,4 +107,25 @@
 //   - A filter that fails a probe's stream is reported once on the session's error
 //     output when the batch that carries the failure is dispatched (in the REPL, while it
 //     idles); the handle turns "failed" and nothing is raised later.
+//   - Performance modules (DynTG, modules.go, modules.lua, modules_source.lua) are Lua over
+//     the public API; Go lists a library's files, reads the line table (app:source_files,
+//     app:source_info) and keeps each application's module state on its object. The Lua
+//     names dpcl.modules, dpcl.load_modules, app:modules, app:act, app:acts, app:source,
+//     app:source_data and app:source_files are an interface of the web page: keep them.
+//     dpcl.modules(dir) only scans and queries (it runs each module file and its query,
+//     nothing else); dpcl.load_modules selects modules for the session: init(app, params)
+//     runs at once for every open application and at dpcl.launch for later ones. A module
+//     that is unknown, excluded, already loaded, or whose init raises is refused with the
+//     reason (returned and printed on stderr); the others load. A module's requirements
+//     are checked against the machine (probe counters and features), the same for every
+//     job. Each point an action is inserted at is a "site" of its module (numbered from 0,
+//     params.sites of them, default 256): one install per point, so the module's arrays
+//     are indexed by a constant, and the site is attributed to the point's file, line and
+//     function. A stop action (reports = false) keeps no data at its own site. Removing an
+//     action keeps its data (Tool Gear keeps it too).
+//   - app:source aggregates each column in two steps: per rank, the values of the sites
+//     are summed per line, function, file and program; then the column's agg (sum, min,
+//     max, avg) combines the context's ranks. So a function's min is the least any rank
+//     spent in it. follow = true reprints when the data change, polling every interval
+//     virtual seconds with dpcl.sleep, while the job runs.
 package script

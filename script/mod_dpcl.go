@@ -59,7 +59,7 @@ with it paused at their message's virtual time, so a batch script prints the sam
 every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).
 ` + unitsDoc,
 		Init: dpclDataInit,
-		Funcs: []Function{
+		Funcs: append([]Function{
 			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, env={NAME="value"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
 stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
@@ -77,7 +77,7 @@ Advances every running application by up to virtual_s (default 0.001) virtual se
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
 			{"sleep", `dpcl.sleep(virtual_s)
 Advances every running application by virtual_s virtual seconds, running callbacks.`, dpclSleep},
-		},
+		}, dpclModuleFuncs...),
 	})
 	ProbeTargetHook = func(L *lua.LState) *probes.Target {
 		st, ok := dpclStates.Load(SessionOf(L))

@@ -29,6 +29,10 @@ type luaApp struct {
 	// (progress_session.go); the job's output goes through the line.
 	counters *bgl.Progress
 	progress *atomic.Pointer[ProgressLine]
+	// ud is the application's Lua object; modstate the module library's state for it
+	// (modules.go).
+	ud       *lua.LUserData
+	modstate *lua.LTable
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }
@@ -85,7 +89,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
 			{"env", appEnvDoc, appEnv},
-		}, append(appDataMethods, appCModuleMethods...)...),
+		}, append(appDataMethods, append(appCModuleMethods, appModuleMethods...)...)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -158,7 +162,9 @@ func dpclLaunch(L *lua.LState) int {
 	st := dpclOf(L)
 	st.apps = append(st.apps, la)
 	st.startIdle()
-	L.Push(withSize(L, NewObject(L, appTypeName, la), app.Size()))
+	la.ud = withSize(L, NewObject(L, appTypeName, la), app.Size())
+	moduleLaunched(L, la, la.ud)
+	L.Push(la.ud)
 	return 1
 }
 

@@ -35,7 +35,8 @@ class, which is the C argument position when the earlier arguments are words.`, 
 The node's time base (int64), in ticks of dpcl.timebase_hz (700e6 on BG/L: one tick is
 1/700 µs, about 1.43 ns); virtual time, the same clock as mftb and MPI_Wtime.`, probeNullary(probes.Timebase)},
 			{"counter", `probe.counter(name) -> Exp
-A CPU event counter (int64): "instructions", "cycles", "loads", "stores", "branches",
+A CPU event counter (int64): "instructions", "cycles", "loads", "stores", "branches"
+(taken, conditional or not), "branches_not_taken" (conditional branches that fell through),
 "fpops".`, probeCounter},
 			{"call", `probe.call(function_name, args...) -> Exp
 probe.call(mod, function_name, args...) -> Exp

@@ -43,10 +43,14 @@ const (
 	CounterStores
 	CounterBranches
 	CounterFPOps
+	// CounterBranchesNotTaken counts conditional branches that fell through; "branches"
+	// counts the taken ones.
+	CounterBranchesNotTaken
 	NumCounters
 )
 
-var counterNames = [NumCounters]string{"instructions", "cycles", "loads", "stores", "branches", "fpops"}
+var counterNames = [NumCounters]string{"instructions", "cycles", "loads", "stores", "branches", "fpops",
+	"branches_not_taken"}
 
 // Name returns the counter's name as probes spell it ("instructions", "cycles", ...).
 func (c Counter) Name() string {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 
 	"github.com/dpclsh/dpclsh"
@@ -56,6 +57,11 @@ func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if o.progress || !o.quiet && isTerminal(stderr) {
 		script.SetProgress(s, stderr)
+	}
+	if err := loadModules(s, o); err != nil {
+		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
+		s.Close()
+		return exitError
 	}
 	h := &host{s: s, verbose: o.verbose}
 	stopSignals := h.interruptOnSignal()
@@ -244,4 +250,24 @@ func (e *evaluator) echo(vals []lua.LValue) {
 		parts[i] = script.Format(e.s.L, v, script.DefaultFormat)
 	}
 	io.WriteString(e.s.Stdout(), strings.Join(parts, "\t")+"\n")
+}
+
+// loadModules applies --module-dir and --modules: dpcl.module_dir, then
+// dpcl.load_modules{...}, which reports each module it refuses on stderr.
+func loadModules(s *script.Session, o options) error {
+	var b strings.Builder
+	if o.moduleDir != "" {
+		fmt.Fprintf(&b, "dpcl.module_dir = %s\n", strconv.Quote(o.moduleDir))
+	}
+	if len(o.modules) > 0 {
+		b.WriteString("dpcl.load_modules{")
+		for _, m := range o.modules {
+			fmt.Fprintf(&b, "%s, ", strconv.Quote(m))
+		}
+		b.WriteString("}\n")
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return s.DoString(b.String(), "--modules")
 }

@@ -59,11 +59,13 @@ type options struct {
 	verbose    bool // -v
 	help       bool
 	version    bool
-	quiet      bool // --quiet: no progress lines
-	progress   bool // --progress: progress lines even when stderr is not a terminal
+	quiet      bool     // --quiet: no progress lines
+	progress   bool     // --progress: progress lines even when stderr is not a terminal
+	modules    []string // --modules: performance modules loaded before anything runs
+	moduleDir  string   // --module-dir: the module library (dpcl.module_dir)
 }
 
-const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
+const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [--modules A,B] [--module-dir DIR] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
 	"       dpclsh SUBCOMMAND ARGS... (dpclsh --help lists them)\n"
 
 // parseArgs reads options up to the script name; everything after the script belongs to
@@ -91,6 +93,20 @@ func parseArgs(args []string) (options, error) {
 			o.progress = true
 		case a == "--version" || a == "-version":
 			o.version = true
+		case a == "--modules" || a == "--module-dir":
+			if i+1 >= len(args) || args[i+1] == "" {
+				return o, fmt.Errorf("%s needs a value", a)
+			}
+			i++
+			if a == "--module-dir" {
+				o.moduleDir = args[i]
+				break
+			}
+			for _, m := range strings.Split(args[i], ",") {
+				if m = strings.TrimSpace(m); m != "" {
+					o.modules = append(o.modules, m)
+				}
+			}
 		case a == "--":
 			if i+1 < len(args) {
 				o.script, o.scriptArgs = args[i+1], args[i+2:]
@@ -116,6 +132,8 @@ func writeHelp(w io.Writer) {
   --quiet, -q                  no progress lines (shown on a terminal's stderr by dpcl.launch
                                and app:wait when they take more than a moment)
   --progress                   progress lines even when stderr is not a terminal
+  --modules A,B                load performance modules for every job (dpcl.load_modules)
+  --module-dir DIR             the module library (default examples/modules; dpcl.module_dir)
   --help, --version
 
 subcommands:

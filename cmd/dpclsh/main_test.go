@@ -59,6 +59,11 @@ func TestExitStatus(t *testing.T) {
 		{"syntax error", []string{"-e", "x = = 1"}, "", 1, "", []string{"-e:1: syntax error near '='"}, false},
 		{"go stack only with -v", []string{"-v", "-e", "error('deep')"}, "", 1, "", []string{"stack traceback"}, false},
 		{"help lists subcommands", []string{"--help"}, "", 0, "", nil, true},
+		{"modules", []string{"--module-dir", "../../examples/modules", "--modules", "counter, nosuch", "-e",
+			`print(dpcl.load_modules{"counter"}[1].reason)`}, "", 0,
+			"module counter is already loaded (from ../../examples/modules/counter.lua)\n",
+			[]string{`module nosuch refused: no module "nosuch" in ../../examples/modules (modules there: counter, hwcounters, timer)`}, false},
+		{"--modules needs a value", []string{"--modules"}, "", 2, "", []string{"--modules needs a value"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

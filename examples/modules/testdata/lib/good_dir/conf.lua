@@ -1,0 +1,1 @@
+return {description = "a directory module"}

@@ -1,0 +1,2 @@
+-- Returns no query/init pair.
+return 42
