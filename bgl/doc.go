@@ -84,4 +84,60 @@
 //     host delivered it), and Pause (Ctrl-C, SIGTERM, a guard) ends the wait with EINTR.
 //     Refused calls (fork, execve, clone: one process per node) and out-of-memory events
 //     are printed by Run on stderr.
+//
+// MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
+// collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,
+// Isend/Irecv, Ssend/Rsend/Bsend and their I-forms, Buffer_attach/detach, Sendrecv and
+// Sendrecv_replace, Probe/Iprobe, Wait/Test and their all/any/some forms, Get_count for
+// every type, MPI_PROC_NULL anywhere a rank goes); communicators and groups (COMM_SELF,
+// Comm_dup/split/create/free/compare/group, Group_incl/excl/translate_ranks/compare/
+// free; each communicator has its own matching and collective context); collectives
+// (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
+// Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it); datatypes
+// (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/
+// vector/indexed/create_struct/commit/free/size/get_extent, Get_address; derived types
+// are packed and unpacked in libmpi, the engine moves bytes); operations (the
+// predefined ones, logical and bitwise included, and Op_create: user functions run in
+// the rank, in libmpi, in rank order); Cartesian topologies (Cart_create/get/coords/
+// rank/shift/sub, Cartdim_get, Topo_test, Dims_create); Init/Initialized/Finalize/
+// Finalized, Abort, Wtime/Wtick (virtual time, 1 ns), Pcontrol (accepted, no effect),
+// Get_processor_name ("bgl-node-R"), Get_version (3.1).
+// Persistent requests (Send_init and the other modes' inits, Recv_init, Start, Startall,
+// Request_free) are kept by libmpi (libmpi_persist.c) over the nonblocking calls.
+// Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
+// engine's collectives block their rank, and completing them at the call would deadlock
+// correct programs, so they are absent rather than wrong; MPI_Request_free of a
+// nonpersistent request (an error naming it); error handlers (every error is MPI_ERRORS_ARE_FATAL, as MPICH's
+// default, and ends the job with a line naming rank, call, argument and class; the
+// status is the class); intercommunicators, graph topologies, Comm_split_type,
+// hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous sends are
+// eager like every send (the standard lets Ssend complete once matched; here it
+// completes before), so a program that deadlocks on Ssend under MPICH may finish here.
+//
+// MPI costs (virtual ns; constants in mpi.go and mpi_cost.go). Sources: [A] Adiga et
+// al., "Blue Gene/L torus interconnection network", IBM J. Res. Dev. 49(2/3), 2005;
+// [G] Gara et al., "Overview of the Blue Gene/L system architecture", same issue;
+// [M] Almási et al., "Design and implementation of message-passing services for the
+// Blue Gene/L supercomputer", same issue; [C] Almási et al., "Optimization of MPI
+// collective communication on BlueGene/L systems", ICS 2005.
+//
+//	parameter          value   basis
+//	MPICallNS           250    per-call software overhead, order of [M]'s measured costs
+//	MPISendNS          1000    sender overhead; with the torus latency a nearest-neighbour
+//	                           message takes ~3.6 µs, near [M]'s ~3 µs half round trip
+//	TorusLatencyNS     2500    base latency, never below the scheduler window (exactness)
+//	TorusHopNS          100    per hop, order of the router delay in [A]
+//	TorusNSPerByte        6    1.4 Gb/s = 175 MB/s per link direction [A]
+//	TorusLinks            6    links a node injects on [A]
+//	CollTreeBaseNS     1000    tree injection and software, so that a crossing of the
+//	CollTreeHopNS        90    16 levels of 65,536 nodes is ~2.5 µs, the tree latency [G]
+//	CollTreeNSPerByte     3    2.8 Gb/s = 350 MB/s collective network link [G]
+//	BarrierNS          1500    global interrupt network, ~1.5 µs for the machine [G]
+//
+// A reduction or broadcast crosses the tree once (Bcast, Reduce, Gather, Scatter, Scan)
+// or twice (Allreduce, Allgather, Reduce_scatter, communicator creation), so its cost
+// grows with log2 of the communicator's size; an all-to-all uses the torus and costs
+// the diameter's latency plus the larger of the injection and the bisection bounds, as
+// [C] describes it (bisection-bound at scale). examples/bench/coll_cost.lua measures
+// both against the ranks.
 package bgl

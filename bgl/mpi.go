@@ -69,12 +69,15 @@ const (
 // from the front-end event listener, so it needs no locks and its decisions depend on
 // virtual time alone. It holds no pointer to its Job (see engineOf).
 type mpiEngine struct {
-	ranks   []mpiRank
-	colls   map[int]*mpiColl
-	seq     uint64 // sequence of the engine's wake messages
-	blocked int    // ranks blocked in an MPI call
-	scanned bool   // faults from before the engine existed were looked for
-	ended   *MPIEnd
+	ranks    []mpiRank
+	colls    map[collKey]*mpiColl
+	world    *mpiComm
+	comms    map[uint32]*mpiComm // by handle; MPI_COMM_SELF is per rank (mpiRank.self)
+	nextComm uint32
+	seq      uint64 // sequence of the engine's wake messages
+	blocked  int    // ranks blocked in an MPI call
+	scanned  bool   // faults from before the engine existed were looked for
+	ended    *MPIEnd
 }
 
 // mpiEngines maps a job, weakly, to its engine: the engine comes into being with the first
@@ -86,7 +89,7 @@ func engineOf(j *Job) *mpiEngine {
 	if e, ok := mpiEngines.Load(key); ok {
 		return e.(*mpiEngine)
 	}
-	e := &mpiEngine{ranks: make([]mpiRank, len(j.nodes)), colls: map[int]*mpiColl{}}
+	e := &mpiEngine{ranks: make([]mpiRank, len(j.nodes)), colls: map[collKey]*mpiColl{}}
 	mpiEngines.Store(key, e)
 	runtime.AddCleanup(j, func(k weak.Pointer[Job]) { mpiEngines.Delete(k) }, key)
 	j.OnEvent(func(ev Event) { e.onEvent(j, ev) })
@@ -111,6 +114,7 @@ type mpiCall struct {
 	started bool
 	req     *mpiReq  // the receive of MPI_Recv
 	coll    *mpiColl // the collective entered
+	me      int      // the caller's rank in the collective's communicator
 	extraNS uint64   // cost beyond MPICallNS, paid on return
 }
 

@@ -97,10 +97,14 @@ func (e *mpiEngine) describe(j *Job, rank int, c *mpiCall) MPIWait {
 		var missing []int
 		for r, in := range c.coll.in {
 			if !in {
-				missing = append(missing, r)
+				missing = append(missing, c.coll.comm.worldOf(r))
 			}
 		}
-		return MPIWait{Call: fmt.Sprintf("%s (collective #%d)", name, c.coll.seq+1), For: missing}
+		where := ""
+		if c.coll.comm.world != nil {
+			where = " on " + commName(c.coll.comm)
+		}
+		return MPIWait{Call: fmt.Sprintf("%s (collective #%d%s)", name, c.coll.seq+1, where), For: missing}
 	case c.num == abi.HcMPIRecv:
 		q := c.req
 		return MPIWait{Call: fmt.Sprintf("%s(%s, %s)", name, peerName(q.src), tagName(q.tag)), For: peers(q.src)}

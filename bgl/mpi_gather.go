@@ -7,20 +7,42 @@ import "github.com/dpclsh/dpclsh/bgl/abi"
 // Scatter {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm}.
 
 func enterGather(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
+	if k.parts == nil {
+		k.parts = make([][]byte, len(k.in))
+	}
+	if c.w[0] == mpiInPlace {
+		return enterGatherInPlace(n, c, k)
+	}
 	bytes, err := bufBytes(c.w[1], c.w[2])
 	if err != nil {
 		return err
 	}
-	if k.parts == nil {
-		k.parts = make([][]byte, len(k.in))
+	k.parts[c.me], err = readBuf(n, c.w[0], bytes, "send buffer")
+	return err
+}
+
+// enterGatherInPlace takes the caller's part from its slot of the receive buffer
+// (MPI_IN_PLACE: Allgather on every rank, Gather at the root; Gatherv reads its layout
+// later, at the root, so it takes the slot there).
+func enterGatherInPlace(n *node, c *mpiCall, k *mpiColl) error {
+	if c.num != abi.HcMPIAllgather && c.me != k.root {
+		return mpiErrorf(mpiErrBuffer, "invalid buffer: MPI_IN_PLACE as the send buffer of a non-root rank")
 	}
-	k.parts[n.rank], err = readBuf(n, c.w[0], bytes, "send buffer")
+	if c.num == abi.HcMPIGatherv {
+		k.parts[c.me] = nil
+		return nil
+	}
+	slot, err := bufBytes(c.w[4], c.w[5])
+	if err != nil {
+		return err
+	}
+	k.parts[c.me], err = readBuf(n, c.w[3]+uint32(c.me)*slot, slot, "receive buffer")
 	return err
 }
 
 // enterGatherv also reads the root's recvcounts and displs into the collective's layout.
 func enterGatherv(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
-	if err := enterGather(e, n, c, k); err != nil || n.rank != k.root {
+	if err := enterGather(e, n, c, k); err != nil || c.me != k.root {
 		return err
 	}
 	t, err := typeOf(c.w[6])
@@ -64,7 +86,7 @@ func gatherLayout(c *mpiCall, k *mpiColl) ([]collSlot, error) {
 }
 
 func leaveGather(n *node, c *mpiCall, k *mpiColl) error {
-	if c.num != abi.HcMPIAllgather && n.rank != k.root {
+	if c.num != abi.HcMPIAllgather && c.me != k.root {
 		return nil
 	}
 	layout, err := gatherLayout(c, k)
@@ -72,8 +94,11 @@ func leaveGather(n *node, c *mpiCall, k *mpiColl) error {
 		return err
 	}
 	for i, p := range k.parts {
+		if i == c.me && c.w[0] == mpiInPlace {
+			continue
+		}
 		if uint32(len(p)) > layout[i].cap {
-			return mpiErrorf(mpiErrTruncate, "%s: %d bytes from rank %d into a %d-byte slot",
+			return mpiErrorf(mpiErrTruncate, "count mismatch: %s: %d bytes from rank %d into a %d-byte slot",
 				mpiCallName(c.num), len(p), i, layout[i].cap)
 		}
 		if err := writeBuf(n, c.w[3]+layout[i].off, p, "receive buffer"); err != nil {
@@ -84,7 +109,7 @@ func leaveGather(n *node, c *mpiCall, k *mpiColl) error {
 }
 
 func enterScatter(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
-	if n.rank != k.root {
+	if c.me != k.root {
 		return nil
 	}
 	chunk, err := bufBytes(c.w[1], c.w[2])
@@ -97,13 +122,16 @@ func enterScatter(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
 }
 
 func leaveScatter(n *node, c *mpiCall, k *mpiColl) error {
+	if c.me == k.root && c.w[3] == mpiInPlace {
+		return nil
+	}
 	bytes, err := bufBytes(c.w[4], c.w[5])
 	if err != nil {
 		return err
 	}
 	if k.chunk > bytes {
-		return mpiErrorf(mpiErrTruncate, "MPI_Scatter: %d bytes from root %d into a %d-byte buffer", k.chunk, k.root, bytes)
+		return mpiErrorf(mpiErrTruncate, "count mismatch: MPI_Scatter: %d bytes from root %d into a %d-byte buffer", k.chunk, k.root, bytes)
 	}
-	part := k.rootBuf[uint32(n.rank)*k.chunk : uint32(n.rank+1)*k.chunk]
+	part := k.rootBuf[uint32(c.me)*k.chunk : uint32(c.me+1)*k.chunk]
 	return writeBuf(n, c.w[3], part, "receive buffer")
 }

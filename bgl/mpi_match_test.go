@@ -43,7 +43,7 @@ func naiveMatch(events []twinEvent, recvs []*mpiReq) []string {
 	var unexpected []twinEvent
 	for _, ev := range events {
 		if ev.arrival {
-			m := &mpiMsg{src: ev.src, tag: ev.tag}
+			m := &mpiMsg{src: ev.src, ctx: mpiCommWorld, tag: ev.tag}
 			i := slices.IndexFunc(pending, func(r int) bool { return recvs[r].matches(m) })
 			if i < 0 {
 				unexpected = append(unexpected, ev)
@@ -54,7 +54,7 @@ func naiveMatch(events []twinEvent, recvs []*mpiReq) []string {
 			continue
 		}
 		q := recvs[ev.recv]
-		i := slices.IndexFunc(unexpected, func(u twinEvent) bool { return q.matches(&mpiMsg{src: u.src, tag: u.tag}) })
+		i := slices.IndexFunc(unexpected, func(u twinEvent) bool { return q.matches(&mpiMsg{src: u.src, ctx: mpiCommWorld, tag: u.tag}) })
 		if i < 0 {
 			pending = append(pending, ev.recv)
 			continue
@@ -79,8 +79,9 @@ func TestMPIMatchingAgainstNaiveTwin(t *testing.T) {
 	bufs := n.cpu.GPR[1] - 64<<10 // receive buffers on rank 0's stack, below the stack pointer
 	rng := rand.New(rand.NewPCG(1, 2))
 	matched := 0
+	world := &mpiComm{id: mpiCommWorld, size: 8}
 	for trial := 0; trial < 300; trial++ {
-		e := &mpiEngine{ranks: make([]mpiRank, 8), colls: map[int]*mpiColl{}}
+		e := &mpiEngine{ranks: make([]mpiRank, 8), colls: map[collKey]*mpiColl{}}
 		var twin []twinEvent
 		var recvs []*mpiReq
 		var now uint64
@@ -90,12 +91,12 @@ func TestMPIMatchingAgainstNaiveTwin(t *testing.T) {
 				src, tag := 1+rng.IntN(7), int32(rng.IntN(3))
 				data := make([]byte, 8+rng.IntN(392)) // the sequence number leads
 				be.PutUint64(data, e.ranks[src].sendSeq+1)
-				e.send(j, src, 0, tag, data, now)
+				e.send(j, src, 0, mpiCommWorld, tag, data, now)
 				m := findMsg(e.ranks[0].future, src, e.ranks[src].sendSeq)
 				twin = append(twin, twinEvent{t: m.arrival, arrival: true, src: src, seq: m.seq, tag: tag})
 				continue
 			}
-			q := &mpiReq{recv: true, src: int32(rng.IntN(8)), tag: int32(rng.IntN(4)) - 1, buf: bufs + uint32(512*len(recvs)), cap: 400}
+			q := &mpiReq{recv: true, comm: world, src: int32(rng.IntN(8)), tag: int32(rng.IntN(4)) - 1, buf: bufs + uint32(512*len(recvs)), cap: 400}
 			if q.src == 0 {
 				q.src = mpiAnySource
 			}
@@ -149,10 +150,10 @@ func TestMPIErrorEndsTheJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	e := &mpiEngine{ranks: make([]mpiRank, 3), colls: map[int]*mpiColl{}}
+	e := &mpiEngine{ranks: make([]mpiRank, 3), colls: map[collKey]*mpiColl{}}
 	n := j.nodes[1]
-	e.send(j, 2, 1, 5, make([]byte, 16), 0)
-	q := &mpiReq{recv: true, src: 2, tag: 5, buf: n.cpu.GPR[1] - 256, cap: 8}
+	e.send(j, 2, 1, mpiCommWorld, 5, make([]byte, 16), 0)
+	q := &mpiReq{recv: true, comm: &mpiComm{id: mpiCommWorld, size: 3}, src: 2, tag: 5, buf: n.cpu.GPR[1] - 256, cap: 8}
 	if err := e.post(n, q, 10_000); err == nil {
 		t.Fatal("a 16-byte message into an 8-byte receive was accepted")
 	} else if res := e.fail(j, n, &mpiCall{num: abi.HcMPIRecv}, err); !res.Exit || res.Status != mpiErrTruncate {

@@ -23,7 +23,9 @@ type mpiRank struct {
 	nextReq    uint32
 	sendSeq    uint64
 	lastArr    map[int]uint64 // latest arrival per destination: a channel is FIFO
-	coll       int            // collectives entered so far
+	collSeq    map[uint32]int // collectives entered so far, per communicator context
+	self       *mpiComm       // MPI_COMM_SELF
+	freed      map[uint32]bool
 	blockedOn  *mpiCall
 	wake       *message
 	life       mpiLife // where the rank is between MPI_Init and MPI_Finalize
@@ -32,7 +34,8 @@ type mpiRank struct {
 // mpiMsg is a message in flight or waiting to be matched. Sends are buffered (eager):
 // the data was copied when the send was made.
 type mpiMsg struct {
-	src     int
+	src     int // world rank
+	ctx     uint32
 	tag     int32
 	seq     uint64
 	arrival uint64
@@ -53,7 +56,8 @@ func (a *mpiMsg) before(b *mpiMsg) bool {
 type mpiReq struct {
 	id       uint32
 	recv     bool
-	src, tag int32
+	comm     *mpiComm
+	src, tag int32 // src: a world rank or MPI_ANY_SOURCE
 	buf, cap uint32
 	done     bool
 	st       mpiStatus
@@ -67,13 +71,13 @@ type mpiStatus struct {
 var emptyStatus = mpiStatus{src: mpiAnySource, tag: mpiAnyTag}
 
 func (q *mpiReq) matches(m *mpiMsg) bool {
-	return (q.src == mpiAnySource || int(q.src) == m.src) && (q.tag == mpiAnyTag || q.tag == m.tag)
+	return q.comm.id == m.ctx && (q.src == mpiAnySource || int(q.src) == m.src) && (q.tag == mpiAnyTag || q.tag == m.tag)
 }
 
 // send deposits a message from rank src to dest at virtual time now and returns the
 // sender's cost. The message arrives after the sender overhead, the torus latency (never
 // below the window), the hops and the bytes; messages on one channel never overtake.
-func (e *mpiEngine) send(j *Job, src, dest int, tag int32, data []byte, now uint64) uint64 {
+func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []byte, now uint64) uint64 {
 	s := &e.ranks[src]
 	bytes := uint64(len(data))
 	lat := max(TorusLatencyNS, j.window) + uint64(j.part.Hops(src, dest))*TorusHopNS + bytes*TorusNSPerByte
@@ -84,7 +88,7 @@ func (e *mpiEngine) send(j *Job, src, dest int, tag int32, data []byte, now uint
 	arrival = max(arrival, s.lastArr[dest])
 	s.lastArr[dest] = arrival
 	s.sendSeq++
-	m := &mpiMsg{src: src, tag: tag, seq: s.sendSeq, arrival: arrival, data: data}
+	m := &mpiMsg{src: src, ctx: ctx, tag: tag, seq: s.sendSeq, arrival: arrival, data: data}
 	d := &e.ranks[dest]
 	i := sort.Search(len(d.future), func(i int) bool { return m.before(d.future[i]) })
 	d.future = append(d.future, nil)
@@ -124,15 +128,16 @@ func (e *mpiEngine) progress(n *node, t uint64) error {
 
 // deliverMsg completes receive q with message m, copying the data to the receiver.
 func deliverMsg(n *node, q *mpiReq, m *mpiMsg) error {
+	src, _ := q.comm.rankOf(m.src)
 	if uint32(len(m.data)) > q.cap {
-		return mpiErrorf(mpiErrTruncate, "message of %d bytes from rank %d (tag %d) truncated: the receive buffer holds %d",
-			len(m.data), m.src, m.tag, q.cap)
+		return mpiErrorf(mpiErrTruncate, "message of %d bytes from %s (tag %d) truncated: the receive buffer holds %d",
+			len(m.data), rankDesc(q.comm, src), m.tag, q.cap)
 	}
 	if errno := n.proc.copyOut(q.buf, m.data); errno != 0 {
 		return mpiErrorf(mpiErrBuffer, "receive buffer at 0x%08x: %v", q.buf, errno)
 	}
 	q.done = true
-	q.st = mpiStatus{src: int32(m.src), tag: m.tag, count: uint32(len(m.data))}
+	q.st = mpiStatus{src: int32(src), tag: m.tag, count: uint32(len(m.data))}
 	return nil
 }
 
@@ -171,15 +176,18 @@ func (e *mpiEngine) newReq(rank int, q *mpiReq) *mpiReq {
 }
 
 // p2pArgs checks and reads the common (buf, count, type, peer, tag, comm) arguments.
+// peer is a world rank, MPI_ANY_SOURCE or MPI_PROC_NULL.
 type p2pArgs struct {
 	buf, bytes uint32
+	comm       *mpiComm
 	peer       int
 	tag        int32
 }
 
-func (e *mpiEngine) p2pArgs(j *Job, c *mpiCall, recv bool) (p2pArgs, error) {
+func (e *mpiEngine) p2pArgs(j *Job, n *node, c *mpiCall, recv bool) (p2pArgs, error) {
 	w := c.w
-	if err := checkComm(w[5]); err != nil {
+	comm, _, err := e.comm(n, w[5])
+	if err != nil {
 		return p2pArgs{}, err
 	}
 	bytes, err := bufBytes(w[1], w[2])
@@ -187,27 +195,41 @@ func (e *mpiEngine) p2pArgs(j *Job, c *mpiCall, recv bool) (p2pArgs, error) {
 		return p2pArgs{}, err
 	}
 	peer, tag := int(int32(w[3])), int32(w[4])
-	switch {
-	case recv && peer == mpiAnySource:
-	case peer < 0 || peer >= len(j.nodes):
-		return p2pArgs{}, mpiErrorf(mpiErrRank, "rank %d is not in MPI_COMM_WORLD (size %d)", peer, len(j.nodes))
+	if peer, err = commPeer(comm, peer, recv); err != nil {
+		return p2pArgs{}, err
 	}
 	if tag < 0 && !(recv && tag == mpiAnyTag) {
-		return p2pArgs{}, mpiErrorf(mpiErrTag, "tag %d is invalid", tag)
+		return p2pArgs{}, mpiErrorf(mpiErrTag, "invalid tag %d", tag)
 	}
-	return p2pArgs{buf: w[0], bytes: bytes, peer: peer, tag: tag}, nil
+	return p2pArgs{buf: w[0], bytes: bytes, comm: comm, peer: peer, tag: tag}, nil
 }
 
+// commPeer turns a communicator rank argument into a world rank, keeping the wildcards.
+func commPeer(comm *mpiComm, peer int, recv bool) (int, error) {
+	switch {
+	case peer == mpiProcNull, recv && peer == mpiAnySource:
+		return peer, nil
+	case peer < 0 || peer >= comm.size:
+		return 0, mpiErrorf(mpiErrRank, "invalid rank %d: not in %s (size %d)", peer, commName(comm), comm.size)
+	}
+	return comm.worldOf(peer), nil
+}
+
+// procNullStatus is the status of a receive from MPI_PROC_NULL.
+var procNullStatus = mpiStatus{src: mpiProcNull, tag: mpiAnyTag}
+
 func startSend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
-	a, err := e.p2pArgs(j, c, false)
+	a, err := e.p2pArgs(j, n, c, false)
 	if err != nil {
 		return false, err
 	}
-	data, errno := n.proc.copyIn(a.buf, a.bytes)
-	if errno != 0 {
-		return false, mpiErrorf(mpiErrBuffer, "send buffer at 0x%08x (%d bytes): %v", a.buf, a.bytes, errno)
+	if a.peer != mpiProcNull {
+		data, errno := n.proc.copyIn(a.buf, a.bytes)
+		if errno != 0 {
+			return false, mpiErrorf(mpiErrBuffer, "send buffer at 0x%08x (%d bytes): %v", a.buf, a.bytes, errno)
+		}
+		c.extraNS = e.send(j, n.rank, a.peer, a.comm.id, a.tag, data, now)
 	}
-	c.extraNS = e.send(j, n.rank, a.peer, a.tag, data, now)
 	if c.num == abi.HcMPIIsend {
 		q := e.newReq(n.rank, &mpiReq{done: true, st: emptyStatus})
 		return true, writeWords(n, c.w[6], q.id)
@@ -216,11 +238,19 @@ func startSend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 }
 
 func startRecv(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
-	a, err := e.p2pArgs(j, c, true)
+	a, err := e.p2pArgs(j, n, c, true)
 	if err != nil {
 		return false, err
 	}
-	q := &mpiReq{recv: true, src: int32(a.peer), tag: a.tag, buf: a.buf, cap: a.bytes}
+	q := &mpiReq{recv: true, comm: a.comm, src: int32(a.peer), tag: a.tag, buf: a.buf, cap: a.bytes}
+	if a.peer == mpiProcNull {
+		q.done, q.st = true, procNullStatus
+		if c.num != abi.HcMPIIrecv {
+			return true, writeStatus(n, c.w[6], q.st)
+		}
+		e.newReq(n.rank, q)
+		return true, writeWords(n, c.w[6], q.id)
+	}
 	if c.num == abi.HcMPIIrecv {
 		e.newReq(n.rank, q)
 		if err := writeWords(n, c.w[6], q.id); err != nil {

@@ -113,21 +113,47 @@ func pollWaitall(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, e
 
 // pollProbe looks for the first arrived message the (source, tag) pattern matches.
 func pollProbe(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
-	src, tag := int32(c.w[0]), int32(c.w[1])
-	if err := checkComm(c.w[2]); err != nil {
+	st, found, err := e.probe(n, c, now)
+	if err != nil || !found {
 		return false, err
 	}
-	if src != mpiAnySource && (src < 0 || int(src) >= len(j.nodes)) {
-		return false, mpiErrorf(mpiErrRank, "rank %d is not in MPI_COMM_WORLD (size %d)", src, len(j.nodes))
+	return true, writeStatus(n, c.w[3], st)
+}
+
+// startIprobe {source, tag, comm, flag, status} answers at once.
+func startIprobe(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
+	st, found, err := e.probe(n, c, now)
+	if err != nil {
+		return false, err
+	}
+	if err := writeWords(n, c.w[3], uint32(bool64(found))); err != nil || !found {
+		return true, err
+	}
+	return true, writeStatus(n, c.w[4], st)
+}
+
+// probe matches the (source, tag, comm) of a probe call against the arrived messages.
+func (e *mpiEngine) probe(n *node, c *mpiCall, now uint64) (mpiStatus, bool, error) {
+	comm, _, err := e.comm(n, c.w[2])
+	if err != nil {
+		return mpiStatus{}, false, err
+	}
+	src, err := commPeer(comm, int(int32(c.w[0])), true)
+	if err != nil {
+		return mpiStatus{}, false, err
+	}
+	if src == mpiProcNull {
+		return procNullStatus, true, nil
 	}
 	if err := e.progress(n, now); err != nil {
-		return false, err
+		return mpiStatus{}, false, err
 	}
-	pat := mpiReq{src: src, tag: tag}
+	pat := mpiReq{comm: comm, src: int32(src), tag: int32(c.w[1])}
 	for _, m := range e.ranks[n.rank].unexpected {
 		if pat.matches(m) {
-			return true, writeStatus(n, c.w[3], mpiStatus{src: int32(m.src), tag: m.tag, count: uint32(len(m.data))})
+			r, _ := comm.rankOf(m.src)
+			return mpiStatus{src: int32(r), tag: m.tag, count: uint32(len(m.data))}, true, nil
 		}
 	}
-	return false, nil
+	return mpiStatus{}, false, nil
 }

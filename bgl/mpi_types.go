@@ -40,13 +40,6 @@ func mpiErrorf(class int, format string, args ...any) error {
 	return &MPIError{Class: class, Msg: fmt.Sprintf(format, args...)}
 }
 
-func checkComm(c uint32) error {
-	if c != mpiCommWorld {
-		return mpiErrorf(mpiErrComm, "communicator %d: only MPI_COMM_WORLD exists", int32(c))
-	}
-	return nil
-}
-
 // mpiKind is how a datatype's elements are read: signed or unsigned integer, or float.
 type mpiKind uint8
 
@@ -58,18 +51,37 @@ const (
 	kindByte
 )
 
+// mpiType is a predefined datatype. size is its extent in the target's memory (a pair
+// type's includes the C struct's padding: MPI_DOUBLE_INT is 16 bytes on the PowerPC
+// 32-bit ABI); a pair type's value has valSize bytes at offset 0 and its int index is at
+// idxOff.
 type mpiType struct {
-	name string
-	size int
-	kind mpiKind
+	name    string
+	size    int
+	kind    mpiKind
+	valKind mpiKind // kindPair: the value's kind
+	valSize int
+	idxOff  int
 }
 
-// mpiTypes: a handle is (kind << 8) | size on the PowerPC 32-bit ABI.
+// kindPair is a (value, int index) type for MPI_MINLOC and MPI_MAXLOC.
+const kindPair mpiKind = 16
+
+// mpiTypes: a handle is (kind << 8) | size on the PowerPC 32-bit ABI, size being the
+// extent (what the library strides by).
 var mpiTypes = map[uint32]mpiType{
-	0x0101: {"MPI_CHAR", 1, kindChar}, 0x0204: {"MPI_INT", 4, kindSigned},
-	0x0304: {"MPI_LONG", 4, kindSigned}, 0x0408: {"MPI_LONG_LONG", 8, kindSigned},
-	0x0504: {"MPI_UNSIGNED", 4, kindUnsigned}, 0x0604: {"MPI_FLOAT", 4, kindFloat},
-	0x0708: {"MPI_DOUBLE", 8, kindFloat}, 0x0801: {"MPI_BYTE", 1, kindByte},
+	0x0101: {name: "MPI_CHAR", size: 1, kind: kindChar}, 0x0204: {name: "MPI_INT", size: 4, kind: kindSigned},
+	0x0304: {name: "MPI_LONG", size: 4, kind: kindSigned}, 0x0408: {name: "MPI_LONG_LONG", size: 8, kind: kindSigned},
+	0x0504: {name: "MPI_UNSIGNED", size: 4, kind: kindUnsigned}, 0x0604: {name: "MPI_FLOAT", size: 4, kind: kindFloat},
+	0x0708: {name: "MPI_DOUBLE", size: 8, kind: kindFloat}, 0x0801: {name: "MPI_BYTE", size: 1, kind: kindByte},
+	0x0902: {name: "MPI_SHORT", size: 2, kind: kindSigned}, 0x0a02: {name: "MPI_UNSIGNED_SHORT", size: 2, kind: kindUnsigned},
+	0x0b01: {name: "MPI_UNSIGNED_CHAR", size: 1, kind: kindUnsigned}, 0x0c04: {name: "MPI_UNSIGNED_LONG", size: 4, kind: kindUnsigned},
+	0x0d08: {name: "MPI_UNSIGNED_LONG_LONG", size: 8, kind: kindUnsigned}, 0x0e01: {name: "MPI_SIGNED_CHAR", size: 1, kind: kindSigned},
+	0x1008: {name: "MPI_FLOAT_INT", size: 8, kind: kindPair, valKind: kindFloat, valSize: 4, idxOff: 4},
+	0x1110: {name: "MPI_DOUBLE_INT", size: 16, kind: kindPair, valKind: kindFloat, valSize: 8, idxOff: 8},
+	0x1208: {name: "MPI_LONG_INT", size: 8, kind: kindPair, valKind: kindSigned, valSize: 4, idxOff: 4},
+	0x1308: {name: "MPI_2INT", size: 8, kind: kindPair, valKind: kindSigned, valSize: 4, idxOff: 4},
+	0x1408: {name: "MPI_SHORT_INT", size: 8, kind: kindPair, valKind: kindSigned, valSize: 2, idxOff: 4},
 }
 
 func typeOf(h uint32) (mpiType, error) {
@@ -103,28 +115,44 @@ const (
 	opLor
 	opBand
 	opBor
+	opLxor
+	opBxor
+	opMinloc
+	opMaxloc
 )
 
 var opNames = [...]string{opSum: "MPI_SUM", opProd: "MPI_PROD", opMin: "MPI_MIN", opMax: "MPI_MAX",
-	opLand: "MPI_LAND", opLor: "MPI_LOR", opBand: "MPI_BAND", opBor: "MPI_BOR"}
+	opLand: "MPI_LAND", opLor: "MPI_LOR", opBand: "MPI_BAND", opBor: "MPI_BOR", opLxor: "MPI_LXOR",
+	opBxor: "MPI_BXOR", opMinloc: "MPI_MINLOC", opMaxloc: "MPI_MAXLOC"}
 
-// opAllowed follows MPI's table: arithmetic and logical ops on C integers, arithmetic and
-// min/max on floats, bitwise ops on integers and bytes, nothing on MPI_CHAR.
+// opAllowed follows MPI's table: arithmetic, logical and bitwise ops on C integers,
+// arithmetic and min/max on floats, bitwise ops on bytes, MINLOC and MAXLOC on the pair
+// types only, nothing on MPI_CHAR.
 func opAllowed(op mpiOp, k mpiKind) bool {
+	bitwise := op == opBand || op == opBor || op == opBxor
 	switch k {
 	case kindSigned, kindUnsigned:
-		return op >= opSum && op <= opBor
+		return op >= opSum && op <= opBxor
 	case kindFloat:
 		return op >= opSum && op <= opMax
 	case kindByte:
-		return op == opBand || op == opBor
+		return bitwise
+	case kindPair:
+		return op == opMinloc || op == opMaxloc
 	}
 	return false
 }
 
+func opName(o mpiOp) string {
+	if int(o) < len(opNames) && opNames[o] != "" {
+		return opNames[o]
+	}
+	return fmt.Sprintf("operation %d", o)
+}
+
 func checkOp(op uint32, t mpiType) error {
 	o := mpiOp(op)
-	if o < opSum || o > opBor {
+	if o < opSum || o > opMaxloc {
 		return mpiErrorf(mpiErrOp, "operation %d is not one of mpi.h's", op)
 	}
 	if !opAllowed(o, t.kind) {
@@ -138,6 +166,10 @@ func checkOp(op uint32, t mpiType) error {
 func reduceInto(acc, x []byte, t mpiType, op mpiOp) {
 	for i := 0; i+t.size <= len(acc); i += t.size {
 		a, b := acc[i:i+t.size], x[i:i+t.size]
+		if t.kind == kindPair {
+			combineLoc(a, b, t, op)
+			continue
+		}
 		if t.kind == kindFloat {
 			putFloat(a, t.size, combineFloat(getFloat(a, t.size), getFloat(b, t.size), op, t.size))
 			continue
@@ -198,8 +230,36 @@ func combineInt(a, b int64, op mpiOp, k mpiKind) int64 {
 		return bool64(a != 0 || b != 0)
 	case opBand:
 		return a & b
+	case opLxor:
+		return bool64((a != 0) != (b != 0))
+	case opBxor:
+		return a ^ b
 	}
 	return a | b
+}
+
+// combineLoc is MPI_MINLOC or MPI_MAXLOC on one (value, index) pair: the smaller (larger)
+// value wins, and on a tie the smaller index, as the standard defines them.
+func combineLoc(a, b []byte, t mpiType, op mpiOp) {
+	vt := mpiType{size: t.valSize, kind: t.valKind}
+	var less, greater bool
+	if t.valKind == kindFloat {
+		x, y := getFloat(a[:t.valSize], t.valSize), getFloat(b[:t.valSize], t.valSize)
+		less, greater = y < x, y > x
+	} else {
+		x, y := getInt(a[:t.valSize], vt), getInt(b[:t.valSize], vt)
+		less, greater = y < x, y > x
+	}
+	ia, ib := getInt(a[t.idxOff:t.idxOff+4], mpiType{size: 4, kind: kindSigned}), getInt(b[t.idxOff:t.idxOff+4], mpiType{size: 4, kind: kindSigned})
+	takeB := (op == opMinloc && less) || (op == opMaxloc && greater)
+	if !takeB && !less && !greater && ib < ia {
+		// Equal values: keep the value, take the smaller index.
+		putInt(a[t.idxOff:t.idxOff+4], 4, ib)
+		return
+	}
+	if takeB {
+		copy(a, b)
+	}
 }
 
 func getFloat(b []byte, size int) float64 {

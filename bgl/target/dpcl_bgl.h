@@ -25,6 +25,7 @@
 #define DPCL_HC_MPI_FINALIZE 0x7101 /* MPI_Finalize: a barrier of every rank */
 #define DPCL_HC_MPI_ABORT 0x7102 /* MPI_Abort: end every rank; the job's status is errorcode */
 #define DPCL_HC_MPI_WTIME 0x7103 /* virtual time in ns (MPI_Wtime) */
+#define DPCL_HC_MPI_COMM_INFO 0x7104 /* MPI_Comm_rank and MPI_Comm_size of a communicator */
 #define DPCL_HC_MPI_SEND 0x7110 /* MPI_Send (buffered: returns once the data is copied) */
 #define DPCL_HC_MPI_RECV 0x7111 /* MPI_Recv */
 #define DPCL_HC_MPI_ISEND 0x7112 /* MPI_Isend */
@@ -33,6 +34,12 @@
 #define DPCL_HC_MPI_WAITALL 0x7115 /* MPI_Waitall */
 #define DPCL_HC_MPI_TEST 0x7116 /* MPI_Test */
 #define DPCL_HC_MPI_PROBE 0x7117 /* MPI_Probe */
+#define DPCL_HC_MPI_IPROBE 0x7118 /* MPI_Iprobe */
+#define DPCL_HC_MPI_TESTALL 0x7119 /* MPI_Testall */
+#define DPCL_HC_MPI_TESTANY 0x711a /* MPI_Testany */
+#define DPCL_HC_MPI_WAITANY 0x711b /* MPI_Waitany */
+#define DPCL_HC_MPI_WAITSOME 0x711c /* MPI_Waitsome */
+#define DPCL_HC_MPI_TESTSOME 0x711d /* MPI_Testsome */
 #define DPCL_HC_MPI_BARRIER 0x7120 /* MPI_Barrier */
 #define DPCL_HC_MPI_BCAST 0x7121 /* MPI_Bcast */
 #define DPCL_HC_MPI_REDUCE 0x7122 /* MPI_Reduce */
@@ -41,6 +48,19 @@
 #define DPCL_HC_MPI_GATHERV 0x7125 /* MPI_Gatherv */
 #define DPCL_HC_MPI_ALLGATHER 0x7126 /* MPI_Allgather */
 #define DPCL_HC_MPI_SCATTER 0x7127 /* MPI_Scatter */
+#define DPCL_HC_MPI_ALLTOALL 0x7128 /* MPI_Alltoall */
+#define DPCL_HC_MPI_ALLTOALLV 0x7129 /* MPI_Alltoallv */
+#define DPCL_HC_MPI_ALLGATHERV 0x712a /* MPI_Allgatherv */
+#define DPCL_HC_MPI_SCATTERV 0x712b /* MPI_Scatterv */
+#define DPCL_HC_MPI_REDUCE_SCATTER 0x712c /* MPI_Reduce_scatter */
+#define DPCL_HC_MPI_SCAN 0x712d /* MPI_Scan */
+#define DPCL_HC_MPI_EXSCAN 0x712e /* MPI_Exscan */
+#define DPCL_HC_MPI_COMM_SPLIT 0x7130 /* MPI_Comm_split (collective) */
+#define DPCL_HC_MPI_COMM_DUP 0x7131 /* MPI_Comm_dup (collective) */
+#define DPCL_HC_MPI_COMM_CREATE 0x7132 /* MPI_Comm_create (collective; the group as world ranks) */
+#define DPCL_HC_MPI_COMM_FREE 0x7133 /* MPI_Comm_free */
+#define DPCL_HC_MPI_COMM_GROUP 0x7134 /* the world ranks of a communicator's members (MPI_Comm_group) */
+#define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -128,6 +148,13 @@ static inline unsigned long long dpcl_mpi_wtime(void)
 	return ((unsigned long long)(unsigned long)r << 32) | (unsigned long)lo;
 }
 
+/* MPI_Comm_rank and MPI_Comm_size of a communicator */
+static inline int dpcl_mpi_comm_info(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_INFO, args, 0, &lo);
+}
+
 /* MPI_Send (buffered: returns once the data is copied) */
 static inline int dpcl_mpi_send(long args)
 {
@@ -184,6 +211,48 @@ static inline int dpcl_mpi_probe(long args)
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_PROBE, args, 0, &lo);
 }
 
+/* MPI_Iprobe */
+static inline int dpcl_mpi_iprobe(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IPROBE, args, 0, &lo);
+}
+
+/* MPI_Testall */
+static inline int dpcl_mpi_testall(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_TESTALL, args, 0, &lo);
+}
+
+/* MPI_Testany */
+static inline int dpcl_mpi_testany(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_TESTANY, args, 0, &lo);
+}
+
+/* MPI_Waitany */
+static inline int dpcl_mpi_waitany(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WAITANY, args, 0, &lo);
+}
+
+/* MPI_Waitsome */
+static inline int dpcl_mpi_waitsome(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WAITSOME, args, 0, &lo);
+}
+
+/* MPI_Testsome */
+static inline int dpcl_mpi_testsome(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_TESTSOME, args, 0, &lo);
+}
+
 /* MPI_Barrier */
 static inline int dpcl_mpi_barrier(long args)
 {
@@ -238,6 +307,97 @@ static inline int dpcl_mpi_scatter(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_SCATTER, args, 0, &lo);
+}
+
+/* MPI_Alltoall */
+static inline int dpcl_mpi_alltoall(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLTOALL, args, 0, &lo);
+}
+
+/* MPI_Alltoallv */
+static inline int dpcl_mpi_alltoallv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLTOALLV, args, 0, &lo);
+}
+
+/* MPI_Allgatherv */
+static inline int dpcl_mpi_allgatherv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLGATHERV, args, 0, &lo);
+}
+
+/* MPI_Scatterv */
+static inline int dpcl_mpi_scatterv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_SCATTERV, args, 0, &lo);
+}
+
+/* MPI_Reduce_scatter */
+static inline int dpcl_mpi_reduce_scatter(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REDUCE_SCATTER, args, 0, &lo);
+}
+
+/* MPI_Scan */
+static inline int dpcl_mpi_scan(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_SCAN, args, 0, &lo);
+}
+
+/* MPI_Exscan */
+static inline int dpcl_mpi_exscan(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_EXSCAN, args, 0, &lo);
+}
+
+/* MPI_Comm_split (collective) */
+static inline int dpcl_mpi_comm_split(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_SPLIT, args, 0, &lo);
+}
+
+/* MPI_Comm_dup (collective) */
+static inline int dpcl_mpi_comm_dup(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_DUP, args, 0, &lo);
+}
+
+/* MPI_Comm_create (collective; the group as world ranks) */
+static inline int dpcl_mpi_comm_create(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_CREATE, args, 0, &lo);
+}
+
+/* MPI_Comm_free */
+static inline int dpcl_mpi_comm_free(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_FREE, args, 0, &lo);
+}
+
+/* the world ranks of a communicator's members (MPI_Comm_group) */
+static inline int dpcl_mpi_comm_group(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_GROUP, args, 0, &lo);
+}
+
+/* MPI_Comm_compare */
+static inline int dpcl_mpi_comm_compare(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_COMPARE, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

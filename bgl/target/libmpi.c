@@ -18,7 +18,10 @@
 /* W turns a pointer or handle into a block word. */
 #define W(x) ((unsigned long)(x))
 
-static int mpi_initialized;
+static int mpi_initialized, mpi_finalized;
+
+#include "libmpi_types.c"
+#include "libmpi_topo.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
@@ -30,7 +33,78 @@ MPI_FN int MPI_Init(int *argc, char ***argv)
 
 MPI_FN int MPI_Finalize(void)
 {
-	return dpcl_mpi_finalize();
+	int rc = dpcl_mpi_finalize();
+
+	mpi_finalized = 1;
+	return rc;
+}
+
+MPI_FN int MPI_Finalized(int *flag)
+{
+	*flag = mpi_finalized;
+	return MPI_SUCCESS;
+}
+
+/* MPI_Wtime counts virtual nanoseconds. */
+MPI_FN double MPI_Wtick(void)
+{
+	return 1e-9;
+}
+
+/* MPI_Pcontrol is for profiling libraries; without one it does nothing, as the standard
+ * says. A tool can put a probe on it. */
+MPI_FN int MPI_Pcontrol(const int level, ...)
+{
+	(void)level;
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Get_processor_name(char *name, int *resultlen)
+{
+	*resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "bgl-node-%d", dpcl_rank());
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Get_version(int *version, int *subversion)
+{
+	*version = 3;
+	*subversion = 1;
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	unsigned long b[] = {W(comm), W(color), W(key), W(newcomm)};
+
+	return dpcl_mpi_comm_split((long)b);
+}
+
+MPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	unsigned long b[] = {W(comm), W(newcomm)};
+	int rc = dpcl_mpi_comm_dup((long)b), i = cart_find(comm);
+
+	/* A duplicate keeps the topology. */
+	if (i >= 0)
+		cart_add(*newcomm, carts[i].ndims, carts[i].dims, carts[i].periods);
+	return rc;
+}
+
+MPI_FN int MPI_Comm_free(MPI_Comm *comm)
+{
+	unsigned long b[] = {W(comm)};
+	MPI_Comm c = *comm;
+	int rc = dpcl_mpi_comm_free((long)b);
+
+	cart_forget(c);
+	return rc;
+}
+
+MPI_FN int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+	unsigned long b[] = {W(comm1), W(comm2), W(result)};
+
+	return dpcl_mpi_comm_compare((long)b);
 }
 
 MPI_FN int MPI_Initialized(int *flag)
@@ -39,16 +113,24 @@ MPI_FN int MPI_Initialized(int *flag)
 	return MPI_SUCCESS;
 }
 
+/* MPI_COMM_WORLD's rank and size come from the kernel at no cost; other communicators'
+ * from the engine, which also checks the handle. */
 MPI_FN int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-	(void)comm;
+	unsigned long b[] = {W(comm), W(rank), 0};
+
+	if (comm != MPI_COMM_WORLD)
+		return dpcl_mpi_comm_info((long)b);
 	*rank = dpcl_rank();
 	return MPI_SUCCESS;
 }
 
 MPI_FN int MPI_Comm_size(MPI_Comm comm, int *size)
 {
-	(void)comm;
+	unsigned long b[] = {W(comm), 0, W(size)};
+
+	if (comm != MPI_COMM_WORLD)
+		return dpcl_mpi_comm_info((long)b);
 	*size = dpcl_size();
 	return MPI_SUCCESS;
 }
@@ -65,11 +147,56 @@ MPI_FN int MPI_Abort(MPI_Comm comm, int errorcode)
 	return dpcl_mpi_abort((long)b);
 }
 
+/* do_send is an eager send of block b {buf, count, type, dest, tag, comm}; a derived type
+ * is packed first. isend: b has a request word and the call is MPI_Isend's. */
+static int do_send(const char *call, unsigned long *b, int isend)
+{
+	char *packed;
+	int bytes, rc;
+
+	if (!is_derived((MPI_Datatype)b[2]))
+		return isend ? dpcl_mpi_isend((long)b) : dpcl_mpi_send((long)b);
+	packed = dt_pack(call, (const void *)b[0], (int)b[1], (MPI_Datatype)b[2], &bytes);
+	b[0] = W(packed);
+	b[1] = W(bytes);
+	b[2] = W(MPI_BYTE);
+	rc = isend ? dpcl_mpi_isend((long)b) : dpcl_mpi_send((long)b);
+	free(packed);
+	return rc;
+}
+
+/* do_recv is a blocking receive of block b {buf, count, type, source, tag, comm, status};
+ * a derived type is received packed and unpacked. */
+static int do_recv(unsigned long *b)
+{
+	MPI_Datatype type = (MPI_Datatype)b[2];
+	MPI_Status st, *status = (MPI_Status *)b[6];
+	void *buf = (void *)b[0];
+	int count = (int)b[1], rc;
+	char *packed;
+
+	if (!is_derived(type))
+		return dpcl_mpi_recv((long)b);
+	packed = malloc(dt_use("MPI_Recv", type)->size * count + 1);
+	b[0] = W(packed);
+	b[1] = W(dt_size(type) * count);
+	b[2] = W(MPI_BYTE);
+	b[6] = W(&st);
+	rc = dpcl_mpi_recv((long)b);
+	dt_unpack(packed, st.count, buf, count, type);
+	free(packed);
+	if (status != MPI_STATUS_IGNORE && status != NULL)
+		*status = st;
+	return rc;
+}
+
+#include "libmpi_persist.c"
+
 MPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
 
-	return dpcl_mpi_send((long)b);
+	return do_send("MPI_Send", b, 0);
 }
 
 MPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -77,15 +204,16 @@ MPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(source), W(tag), W(comm), W(status)};
 
-	return dpcl_mpi_recv((long)b);
+	return do_recv(b);
 }
 
+/* The send is eager: the data is copied (packed) before the call returns. */
 MPI_FN int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 	MPI_Request *request)
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return dpcl_mpi_isend((long)b);
+	return do_send("MPI_Isend", b, 1);
 }
 
 MPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -93,28 +221,187 @@ MPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int ta
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(source), W(tag), W(comm), W(request)};
 
-	return dpcl_mpi_irecv((long)b);
+	return do_irecv(b);
 }
+
+/* do_irecv posts the receive of block b {buf, count, type, source, tag, comm, request}; a
+ * derived type lands packed and is unpacked when a Wait or Test frees the request. */
+static int do_irecv(unsigned long *b)
+{
+	MPI_Datatype type = (MPI_Datatype)b[2];
+	void *buf = (void *)b[0];
+	int count = (int)b[1], bytes, rc;
+	char *packed;
+
+	if (!is_derived(type))
+		return dpcl_mpi_irecv((long)b);
+	bytes = (int)(dt_use("MPI_Irecv", type)->size * count);
+	packed = malloc(bytes + 1);
+	b[0] = W(packed);
+	b[1] = W(bytes);
+	b[2] = W(MPI_BYTE);
+	rc = dpcl_mpi_irecv((long)b);
+	pending_add(*(MPI_Request *)b[6], packed, bytes, buf, count, type);
+	return rc;
+}
+
+/* WITH_PENDING runs a Wait or Test call over n requests, whose array is word slot of
+ * block b: persistent handles are replaced by their started requests for the engine and
+ * kept in the caller's array, and the derived-type receives the call freed are unpacked. */
+#define WITH_PENDING(reqs, n, b, slot, call)                                                  \
+	do {                                                                                      \
+		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
+		int rc_, i_;                                                                          \
+		if (!pending_any() && persist_count == 0)                                             \
+			return call;                                                                      \
+		if ((n) > 64)                                                                         \
+			orig = malloc(sizeof *orig * 3 * (n));                                            \
+		for (i_ = 0; i_ < (n); i_++) {                                                        \
+			orig[i_] = (reqs)[i_];                                                            \
+			orig[(n) + i_] = orig[2 * (n) + i_] = persist_real((reqs)[i_]);                   \
+		}                                                                                     \
+		(b)[slot] = W(orig + 2 * (n));                                                        \
+		rc_ = call;                                                                           \
+		pending_settle(orig + (n), orig + 2 * (n), (n));                                      \
+		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
+		if (orig != buf_)                                                                     \
+			free(orig);                                                                       \
+		return rc_;                                                                           \
+	} while (0)
 
 MPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(status)};
 
-	return dpcl_mpi_wait((long)b);
+	WITH_PENDING(request, 1, b, 0, dpcl_mpi_wait((long)b));
 }
 
 MPI_FN int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(statuses)};
 
-	return dpcl_mpi_waitall((long)b);
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitall((long)b));
 }
 
 MPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(flag), W(status)};
 
-	return dpcl_mpi_test((long)b);
+	WITH_PENDING(request, 1, b, 0, dpcl_mpi_test((long)b));
+}
+
+MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
+{
+	unsigned long b[] = {W(count), W(requests), W(flag), W(statuses)};
+
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testall((long)b));
+}
+
+MPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+	unsigned long b[] = {W(count), W(requests), W(index), W(flag), W(status)};
+
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testany((long)b));
+}
+
+MPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+	unsigned long b[] = {W(count), W(requests), W(index), W(status)};
+
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitany((long)b));
+}
+
+MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+	MPI_Status *statuses)
+{
+	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
+
+	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_waitsome((long)b));
+}
+
+MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+	MPI_Status *statuses)
+{
+	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
+
+	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_testsome((long)b));
+}
+
+MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	unsigned long b[] = {W(source), W(tag), W(comm), W(flag), W(status)};
+
+	return dpcl_mpi_iprobe((long)b);
+}
+
+/* The other send modes are the eager send: the standard allows a synchronous send to
+ * complete once matched, and buffering every message means no program waits for one. */
+MPI_FN int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
+
+	return do_send("MPI_Ssend", b, 0);
+}
+
+MPI_FN int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
+
+	return do_send("MPI_Rsend", b, 0);
+}
+
+MPI_FN int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
+
+	return do_send("MPI_Bsend", b, 0);
+}
+
+MPI_FN int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
+
+	return do_send("MPI_Issend", b, 1);
+}
+
+MPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
+
+	return do_send("MPI_Ibsend", b, 1);
+}
+
+MPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
+
+	return do_send("MPI_Irsend", b, 1);
+}
+
+static void *bsend_buf;
+static int bsend_size;
+
+/* MPI_Buffer_attach: buffered sends never need the space here, but the buffer is kept
+ * for MPI_Buffer_detach to hand back. */
+MPI_FN int MPI_Buffer_attach(void *buffer, int size)
+{
+	if (bsend_buf != NULL)
+		lib_error("MPI_Buffer_attach", MPI_ERR_BUFFER, "a buffer is already attached");
+	bsend_buf = buffer;
+	bsend_size = size;
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+	*(void **)buffer_addr = bsend_buf;
+	*size = bsend_size;
+	bsend_buf = NULL;
+	bsend_size = 0;
+	return MPI_SUCCESS;
 }
 
 /* MPI_Sendrecv: sends are buffered, so a send followed by a receive cannot deadlock. */
@@ -125,8 +412,19 @@ MPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	unsigned long s[] = {W(sendbuf), W(sendcount), W(sendtype), W(dest), W(sendtag), W(comm)};
 	unsigned long r[] = {W(recvbuf), W(recvcount), W(recvtype), W(source), W(recvtag), W(comm), W(status)};
 
-	dpcl_mpi_send((long)s);
-	return dpcl_mpi_recv((long)r);
+	do_send("MPI_Sendrecv", s, 0);
+	return do_recv(r);
+}
+
+MPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+	int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	unsigned long s[] = {W(buf), W(count), W(type), W(dest), W(sendtag), W(comm)};
+	unsigned long r[] = {W(buf), W(count), W(type), W(source), W(recvtag), W(comm), W(status)};
+
+	/* The send copies the data first, so the receive may overwrite it. */
+	do_send("MPI_Sendrecv_replace", s, 0);
+	return do_recv(r);
 }
 
 MPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
@@ -138,7 +436,7 @@ MPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
 {
-	int size = MPI__TYPE_SIZE(type);
+	int size = (int)dt_size(type);
 
 	if (size == 0)
 		return MPI_ERR_TYPE;
@@ -146,68 +444,4 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 	return MPI_SUCCESS;
 }
 
-MPI_FN int MPI_Barrier(MPI_Comm comm)
-{
-	unsigned long b[] = {W(comm)};
-
-	return dpcl_mpi_barrier((long)b);
-}
-
-MPI_FN int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
-{
-	unsigned long b[] = {W(buf), W(count), W(type), W(root), W(comm)};
-
-	return dpcl_mpi_bcast((long)b);
-}
-
-MPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-	int root, MPI_Comm comm)
-{
-	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(root), W(comm)};
-
-	return dpcl_mpi_reduce((long)b);
-}
-
-MPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-	MPI_Comm comm)
-{
-	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm)};
-
-	return dpcl_mpi_allreduce((long)b);
-}
-
-MPI_FN int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
-		W(recvtype), W(root), W(comm)};
-
-	return dpcl_mpi_gather((long)b);
-}
-
-MPI_FN int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-	const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
-		W(displs), W(recvtype), W(root), W(comm)};
-
-	return dpcl_mpi_gatherv((long)b);
-}
-
-MPI_FN int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-	int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
-		W(recvtype), W(comm)};
-
-	return dpcl_mpi_allgather((long)b);
-}
-
-MPI_FN int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
-		W(recvtype), W(root), W(comm)};
-
-	return dpcl_mpi_scatter((long)b);
-}
+#include "libmpi_coll.c"

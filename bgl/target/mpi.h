@@ -1,8 +1,8 @@
 /* mpi.h: the MPI interface of the simulated Blue Gene/L (PowerPC 440 build).
  *
  * This is the subset of MPI-1 that the simulated machine's libmpi provides: MPI_COMM_WORLD
- * only, eight basic datatypes, eight predefined reduction operations, blocking and
- * non-blocking point-to-point, probe, and the common collectives. Programs written against
+ * only, the basic datatypes, the pair types of MPI_MINLOC and MPI_MAXLOC, the predefined
+ * reduction operations, blocking and non-blocking point-to-point, probe, and the common collectives. Programs written against
  * it compile unchanged with MPICH's mpicc, which is how they are checked natively.
  *
  * Handles are plain ints. A datatype handle carries its element size in the low byte
@@ -23,6 +23,10 @@ typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
+typedef int MPI_Group;
+typedef int MPI_Errhandler;
+typedef long MPI_Aint;
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *type);
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -34,10 +38,29 @@ typedef struct MPI_Status {
 /* Communicators. */
 #define MPI_COMM_NULL ((MPI_Comm)0)
 #define MPI_COMM_WORLD ((MPI_Comm)1)
+#define MPI_COMM_SELF ((MPI_Comm)2)
+
+/* Groups: lists of world ranks kept by the library. */
+#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_GROUP_EMPTY ((MPI_Group)1)
+
+/* Results of MPI_Comm_compare and MPI_Group_compare. */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* Topologies. */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
 
 /* Datatypes: (kind << 8) | element size in bytes (PowerPC 32-bit ABI). */
 #define MPI__TYPE_SIZE(t) ((int)((t) & 0xff))
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+/* Derived datatypes (MPI_Type_contiguous and the rest) have handles at MPI__DERIVED and
+ * above; the library packs and unpacks them around the engine's calls. */
+#define MPI__DERIVED 0x10000
 #define MPI_CHAR ((MPI_Datatype)0x0101)
 #define MPI_INT ((MPI_Datatype)0x0204)
 #define MPI_LONG ((MPI_Datatype)0x0304)
@@ -46,7 +69,21 @@ typedef struct MPI_Status {
 #define MPI_FLOAT ((MPI_Datatype)0x0604)
 #define MPI_DOUBLE ((MPI_Datatype)0x0708)
 #define MPI_BYTE ((MPI_Datatype)0x0801)
+#define MPI_SHORT ((MPI_Datatype)0x0902)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x0a02)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x0b01)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x0c04)
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x0d08)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x0e01)
 #define MPI_LONG_LONG_INT MPI_LONG_LONG
+
+/* Pair types for MPI_MINLOC and MPI_MAXLOC: the low byte is the C struct's size with its
+ * padding ({double, int} is 16 bytes), which is what the library strides by. */
+#define MPI_FLOAT_INT ((MPI_Datatype)0x1008)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x1110)
+#define MPI_LONG_INT ((MPI_Datatype)0x1208)
+#define MPI_2INT ((MPI_Datatype)0x1308)
+#define MPI_SHORT_INT ((MPI_Datatype)0x1408)
 
 /* Reduction operations. */
 #define MPI_OP_NULL ((MPI_Op)0)
@@ -58,14 +95,25 @@ typedef struct MPI_Status {
 #define MPI_LOR ((MPI_Op)6)
 #define MPI_BAND ((MPI_Op)7)
 #define MPI_BOR ((MPI_Op)8)
+#define MPI_LXOR ((MPI_Op)9)
+#define MPI_BXOR ((MPI_Op)10)
+#define MPI_MINLOC ((MPI_Op)11)
+#define MPI_MAXLOC ((MPI_Op)12)
 
 /* Wildcards and sentinels. */
+#define MPI_PROC_NULL (-1)
 #define MPI_ANY_SOURCE (-2)
 #define MPI_ANY_TAG (-1)
 #define MPI_UNDEFINED (-3)
 #define MPI_REQUEST_NULL ((MPI_Request)0)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_BOTTOM ((void *)0)
+#define MPI_MAX_PROCESSOR_NAME 128
+#define MPI_BSEND_OVERHEAD 0
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)2)
 
 /* Error classes; every function returns MPI_SUCCESS or one of these. The default error
  * handler is MPI_ERRORS_ARE_FATAL, so a program normally never sees a failure code. */
@@ -84,6 +132,9 @@ typedef struct MPI_Status {
 #define MPI_ERR_INTERN 16
 #define MPI_ERR_PENDING 18
 #define MPI_ERR_REQUEST 19
+#define MPI_ERR_GROUP 8
+#define MPI_ERR_DIMS 11
+#define MPI_ERR_TOPOLOGY 10
 
 /* Environment. */
 int MPI_Init(int *argc, char ***argv);
@@ -93,6 +144,55 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank);
 int MPI_Comm_size(MPI_Comm comm, int *size);
 double MPI_Wtime(void);
 int MPI_Abort(MPI_Comm comm, int errorcode);
+int MPI_Finalized(int *flag);
+double MPI_Wtick(void);
+int MPI_Pcontrol(const int level, ...);
+int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Get_version(int *version, int *subversion);
+
+/* Communicators and groups. */
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+	int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_free(MPI_Group *group);
+
+/* Cartesian topologies: kept by the library over a communicator of the engine. */
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+	MPI_Comm *comm_cart);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int MPI_Topo_test(MPI_Comm comm, int *status);
+
+/* Datatypes and operations. */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+	MPI_Datatype *newtype);
+int MPI_Type_indexed(int count, const int blocklengths[], const int displs[],
+	MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displs[],
+	const MPI_Datatype types[], MPI_Datatype *newtype);
+int MPI_Type_commit(MPI_Datatype *type);
+int MPI_Type_free(MPI_Datatype *type);
+int MPI_Type_size(MPI_Datatype type, int *size);
+int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent);
+int MPI_Get_address(const void *location, MPI_Aint *address);
+int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
 
 /* Point-to-point. */
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
@@ -109,6 +209,44 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 	int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
 	MPI_Comm comm, MPI_Status *status);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses);
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+	MPI_Status *statuses);
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+	MPI_Status *statuses);
+/* Synchronous, ready and buffered sends are eager sends here, as MPI_Send is: they return
+ * once the data is copied. */
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+/* Persistent requests: Start issues the saved operation; Wait and Test leave the handle
+ * (inactive) for the next Start; MPI_Request_free frees it. */
+int MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Start(MPI_Request *request);
+int MPI_Startall(int count, MPI_Request requests[]);
+int MPI_Request_free(MPI_Request *request);
+int MPI_Buffer_attach(void *buffer, int size);
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+	int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count);
 
 /* Collectives. */
@@ -127,6 +265,22 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 	int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+	MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+	MPI_Comm comm);
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+	MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm);
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -58,11 +58,18 @@ type Result struct {
 // then the whole process group is killed and the result says TimedOut.
 func Run(t testing.TB, bin string, ranks int, args []string, timeout time.Duration) *Result {
 	t.Helper()
+	return RunIn(t, "", bin, ranks, args, timeout)
+}
+
+// RunIn is Run with the ranks' working directory set to dir ("": the test's).
+func RunIn(t testing.TB, dir, bin string, ranks int, args []string, timeout time.Duration) *Result {
+	t.Helper()
 	mpiexec := oracletest.Require(t, oracletest.MPIExec)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	argv := append([]string{"-l", "-n", strconv.Itoa(ranks), bin}, args...)
 	cmd := exec.CommandContext(ctx, mpiexec, argv...)
+	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// mpiexec's proxies and the ranks share its process group: end them all.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

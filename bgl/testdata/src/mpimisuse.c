@@ -5,6 +5,11 @@
  *   count     send with count -1             comm      send on communicator 12345
  *   type      send with datatype 0x7777      root      broadcast from root == size
  *   truncate  receive 1 int of a 4-int message
+ *   collcount MPI_Allreduce of 2 ints on rank 0 and of 1 int on the others
+ *   bcastcount  MPI_Bcast of 4 ints from rank 0 into 1-int buffers
+ *   collkind  rank 0 calls MPI_Barrier where the others call MPI_Bcast
+ *   freedcomm a barrier on a communicator after MPI_Comm_free
+ *   splitcomm a send to rank 0 on MPI_COMM_NULL (the colour MPI_UNDEFINED got)
  *   request   wait on a request never started
  *   noinit    send before MPI_Init
  *   init2     MPI_Init a second time
@@ -55,6 +60,31 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "root"))
 		MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD);
+	if (!strcmp(mode, "collcount")) {
+		int out[4];
+		MPI_Allreduce(buf, out, rank == 0 ? 2 : 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	}
+	if (!strcmp(mode, "bcastcount"))
+		MPI_Bcast(buf, rank == 0 ? 4 : 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (!strcmp(mode, "collkind")) {
+		if (rank == 0)
+			MPI_Barrier(MPI_COMM_WORLD);
+		else
+			MPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	}
+	if (!strcmp(mode, "freedcomm")) {
+		MPI_Comm dup, copy;
+		MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+		copy = dup;
+		MPI_Comm_free(&dup);
+		MPI_Barrier(copy);
+	}
+	if (!strcmp(mode, "splitcomm")) {
+		MPI_Comm none;
+		MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, rank, &none);
+		if (rank == 1)
+			MPI_Send(buf, 1, MPI_INT, 0, 0, none);
+	}
 	printf("rank %d: %s returned\n", rank, mode);
 	MPI_Finalize();
 	if (!strcmp(mode, "afterfin"))

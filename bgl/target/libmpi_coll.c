@@ -1,0 +1,163 @@
+/* libmpi_coll.c: the collectives, one hypercall each (the engine meets the k-th call of
+ * every rank of the communicator); derived types are packed before and unpacked after,
+ * user operations run here (libmpi_types.c). Included by libmpi.c. */
+
+MPI_FN int MPI_Barrier(MPI_Comm comm)
+{
+	unsigned long b[] = {W(comm)};
+
+	return dpcl_mpi_barrier((long)b);
+}
+
+MPI_FN int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+	unsigned long b[] = {W(buf), W(count), W(type), W(root), W(comm)};
+	char *packed;
+	int bytes, rank, rc;
+
+	if (!is_derived(type))
+		return dpcl_mpi_bcast((long)b);
+	packed = dt_pack("MPI_Bcast", buf, count, type, &bytes);
+	b[0] = W(packed);
+	b[1] = W(bytes);
+	b[2] = W(MPI_BYTE);
+	rc = dpcl_mpi_bcast((long)b);
+	MPI_Comm_rank(comm, &rank);
+	if (rank != root)
+		dt_unpack(packed, bytes, buf, count, type);
+	free(packed);
+	return rc;
+}
+
+MPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	int root, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(root), W(comm)};
+	int rank, rc;
+	char *tmp;
+
+	if (!is_user_op(op))
+		return dpcl_mpi_reduce((long)b);
+	MPI_Comm_rank(comm, &rank);
+	if (rank == root)
+		return user_reduce("MPI_Reduce", sendbuf, recvbuf, count, type, op, comm, 0, 0);
+	/* Other ranks' receive buffers are not significant: fold into a scratch one. */
+	tmp = malloc(count * dt_extent(type) + 1);
+	rc = user_reduce("MPI_Reduce", sendbuf, tmp, count, type, op, comm, 0, 0);
+	free(tmp);
+	return rc;
+}
+
+MPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm)};
+
+	if (is_user_op(op))
+		return user_reduce("MPI_Allreduce", sendbuf, recvbuf, count, type, op, comm, 0, 0);
+	return dpcl_mpi_allreduce((long)b);
+}
+
+MPI_FN int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
+		W(recvtype), W(root), W(comm)};
+
+	return dpcl_mpi_gather((long)b);
+}
+
+MPI_FN int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
+		W(displs), W(recvtype), W(root), W(comm)};
+
+	return dpcl_mpi_gatherv((long)b);
+}
+
+MPI_FN int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
+		W(recvtype), W(comm)};
+
+	return dpcl_mpi_allgather((long)b);
+}
+
+MPI_FN int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
+		W(recvtype), W(root), W(comm)};
+
+	return dpcl_mpi_scatter((long)b);
+}
+
+MPI_FN int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+	MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+	MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcounts), W(displs), W(sendtype), W(recvbuf),
+		W(recvcount), W(recvtype), W(root), W(comm)};
+
+	return dpcl_mpi_scatterv((long)b);
+}
+
+MPI_FN int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
+		W(displs), W(recvtype), W(comm)};
+
+	return dpcl_mpi_allgatherv((long)b);
+}
+
+MPI_FN int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
+		W(recvtype), W(comm)};
+
+	return dpcl_mpi_alltoall((long)b);
+}
+
+MPI_FN int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+	MPI_Datatype recvtype, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtype), W(recvbuf),
+		W(recvcounts), W(rdispls), W(recvtype), W(comm)};
+
+	return dpcl_mpi_alltoallv((long)b);
+}
+
+MPI_FN int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcounts), W(type), W(op), W(comm)};
+
+	if (is_user_op(op))
+		lib_error("MPI_Reduce_scatter", MPI_ERR_OP, "user operations are supported by Reduce, Allreduce, Scan and Exscan");
+	return dpcl_mpi_reduce_scatter((long)b);
+}
+
+MPI_FN int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm)};
+
+	if (is_user_op(op))
+		return user_reduce("MPI_Scan", sendbuf, recvbuf, count, type, op, comm, 1, 0);
+	return dpcl_mpi_scan((long)b);
+}
+
+MPI_FN int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm)};
+
+	if (is_user_op(op))
+		return user_reduce("MPI_Exscan", sendbuf, recvbuf, count, type, op, comm, 1, 1);
+	return dpcl_mpi_exscan((long)b);
+}

@@ -1,0 +1,426 @@
+/* libmpi_types.c: derived datatypes, user operations and library-detected errors.
+ * Included by libmpi.c (one object, so every program links every MPI function).
+ *
+ * A derived datatype is a list of blocks (offset, predefined type, count) with an extent;
+ * the library packs a buffer of it into contiguous bytes before a send or a broadcast and
+ * unpacks after a receive, so the engine only ever sees MPI_BYTE. A nonblocking receive
+ * of a derived type lands in a packed buffer, unpacked when a Wait or Test frees it.
+ *
+ * A user operation (MPI_Op_create) runs in the program: the contributions are gathered
+ * with MPI_Allgather and folded in rank order, right to left as the standard's
+ * (v0 op v1 op ... op vn-1) requires for a non-commutative function. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* lib_error ends the job for an error the library detects, as MPI_ERRORS_ARE_FATAL does:
+ * one line naming rank, call and argument, then MPI_Abort with the error class. */
+static void lib_error(const char *call, int class, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	unsigned long b[] = {W(MPI_COMM_WORLD), W(class)};
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "dpclsh: rank %d: %s: %s (error class %d)\n", dpcl_rank(), call, msg, class);
+	fflush(stderr);
+	dpcl_mpi_abort((long)b);
+}
+
+struct dt_block {
+	long off;
+	MPI_Datatype basic;
+	int count;
+};
+
+struct dtype {
+	int used, committed, nblk;
+	struct dt_block *blk;
+	long lb, extent, size;
+};
+
+enum { MAX_DTYPES = 1024 };
+static struct dtype dtypes[MAX_DTYPES];
+
+static int is_derived(MPI_Datatype t)
+{
+	return t >= MPI__DERIVED;
+}
+
+static struct dtype *dt_get(const char *call, MPI_Datatype t)
+{
+	int i = t - MPI__DERIVED;
+
+	if (i < 0 || i >= MAX_DTYPES || !dtypes[i].used)
+		lib_error(call, MPI_ERR_TYPE, "invalid datatype %d", t);
+	return &dtypes[i];
+}
+
+static long dt_extent(MPI_Datatype t)
+{
+	return is_derived(t) ? dt_get("MPI_Type_get_extent", t)->extent : MPI__TYPE_SIZE(t);
+}
+
+static long dt_size(MPI_Datatype t)
+{
+	return is_derived(t) ? dt_get("MPI_Type_size", t)->size : MPI__TYPE_SIZE(t);
+}
+
+/* dt_append adds reps copies of type t's blocks, copy k at base + k*stride. */
+static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long stride)
+{
+	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1;
+	struct dt_block *nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
+
+	if (nb == NULL)
+		return MPI_ERR_OTHER;
+	d->blk = nb;
+	for (k = 0; k < reps; k++)
+		for (i = 0; i < n; i++) {
+			struct dt_block b = {0, t, 1};
+
+			if (is_derived(t))
+				b = dtypes[t - MPI__DERIVED].blk[i];
+			b.off += base + k * stride;
+			d->blk[d->nblk++] = b;
+		}
+	d->size += dt_size(t) * reps;
+	return MPI_SUCCESS;
+}
+
+static struct dtype *dt_new(const char *call, MPI_Datatype *out)
+{
+	int i;
+
+	if (out == NULL)
+		lib_error(call, MPI_ERR_ARG, "newtype is NULL");
+	for (i = 0; i < MAX_DTYPES; i++)
+		if (!dtypes[i].used) {
+			memset(&dtypes[i], 0, sizeof dtypes[i]);
+			dtypes[i].used = 1;
+			*out = MPI__DERIVED + i;
+			return &dtypes[i];
+		}
+	lib_error(call, MPI_ERR_OTHER, "more than %d derived datatypes", MAX_DTYPES);
+	return NULL;
+}
+
+static void dt_check_old(const char *call, MPI_Datatype t, int count)
+{
+	if (count < 0)
+		lib_error(call, MPI_ERR_COUNT, "invalid count %d", count);
+	if (t == MPI_DATATYPE_NULL || (!is_derived(t) && MPI__TYPE_SIZE(t) == 0))
+		lib_error(call, MPI_ERR_TYPE, "invalid datatype %d", t);
+	if (is_derived(t))
+		dt_get(call, t);
+}
+
+MPI_FN int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	struct dtype *d;
+
+	dt_check_old("MPI_Type_contiguous", oldtype, count);
+	d = dt_new("MPI_Type_contiguous", newtype);
+	d->extent = count * dt_extent(oldtype);
+	return dt_append(d, oldtype, 0, count, dt_extent(oldtype));
+}
+
+MPI_FN int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+	MPI_Datatype *newtype)
+{
+	struct dtype *d;
+	long ext = dt_extent(oldtype);
+	int i, rc = MPI_SUCCESS;
+
+	dt_check_old("MPI_Type_vector", oldtype, count);
+	if (blocklength < 0)
+		lib_error("MPI_Type_vector", MPI_ERR_ARG, "invalid blocklength %d", blocklength);
+	d = dt_new("MPI_Type_vector", newtype);
+	for (i = 0; i < count && rc == MPI_SUCCESS; i++)
+		rc = dt_append(d, oldtype, (long)i * stride * ext, blocklength, ext);
+	d->extent = count == 0 ? 0 : ((long)(count - 1) * stride + blocklength) * ext;
+	return rc;
+}
+
+MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displs[],
+	MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	struct dtype *d;
+	long ext = dt_extent(oldtype), lo = 0, hi = 0;
+	int i, rc = MPI_SUCCESS;
+
+	dt_check_old("MPI_Type_indexed", oldtype, count);
+	d = dt_new("MPI_Type_indexed", newtype);
+	for (i = 0; i < count && rc == MPI_SUCCESS; i++) {
+		if (blocklengths[i] < 0)
+			lib_error("MPI_Type_indexed", MPI_ERR_ARG, "invalid blocklengths[%d] = %d", i, blocklengths[i]);
+		rc = dt_append(d, oldtype, (long)displs[i] * ext, blocklengths[i], ext);
+		if (i == 0 || displs[i] * ext < lo)
+			lo = displs[i] * ext;
+		if (i == 0 || (displs[i] + blocklengths[i]) * ext > hi)
+			hi = (displs[i] + blocklengths[i]) * ext;
+	}
+	d->lb = lo;
+	d->extent = hi - lo;
+	return rc;
+}
+
+/* align is the C alignment of a predefined type on the 32-bit PowerPC ABI. */
+static long align_of(MPI_Datatype t)
+{
+	if (t == MPI_DOUBLE_INT)
+		return 8;
+	return MPI__TYPE_SIZE(t) > 8 ? 8 : MPI__TYPE_SIZE(t);
+}
+
+MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displs[],
+	const MPI_Datatype types[], MPI_Datatype *newtype)
+{
+	struct dtype *d;
+	long lo = 0, hi = 0, al = 1;
+	int i, k, rc = MPI_SUCCESS;
+
+	if (count < 0)
+		lib_error("MPI_Type_create_struct", MPI_ERR_COUNT, "invalid count %d", count);
+	for (i = 0; i < count; i++)
+		dt_check_old("MPI_Type_create_struct", types[i], blocklengths[i]);
+	d = dt_new("MPI_Type_create_struct", newtype);
+	for (i = 0; i < count && rc == MPI_SUCCESS; i++) {
+		long ext = dt_extent(types[i]);
+
+		rc = dt_append(d, types[i], displs[i], blocklengths[i], ext);
+		if (i == 0 || displs[i] < lo)
+			lo = displs[i];
+		if (i == 0 || displs[i] + blocklengths[i] * ext > hi)
+			hi = displs[i] + blocklengths[i] * ext;
+		if (is_derived(types[i])) {
+			for (k = 0; k < dtypes[types[i] - MPI__DERIVED].nblk; k++)
+				if (align_of(dtypes[types[i] - MPI__DERIVED].blk[k].basic) > al)
+					al = align_of(dtypes[types[i] - MPI__DERIVED].blk[k].basic);
+		} else if (align_of(types[i]) > al) {
+			al = align_of(types[i]);
+		}
+	}
+	/* The extent is padded to the strictest member alignment, as a C struct's size is. */
+	d->lb = lo;
+	d->extent = (hi - lo + al - 1) / al * al;
+	return rc;
+}
+
+MPI_FN int MPI_Type_commit(MPI_Datatype *type)
+{
+	if (type == NULL || !is_derived(*type))
+		lib_error("MPI_Type_commit", MPI_ERR_TYPE, "not a derived datatype");
+	dt_get("MPI_Type_commit", *type)->committed = 1;
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Type_free(MPI_Datatype *type)
+{
+	struct dtype *d;
+
+	if (type == NULL || !is_derived(*type))
+		lib_error("MPI_Type_free", MPI_ERR_TYPE, "not a derived datatype");
+	d = dt_get("MPI_Type_free", *type);
+	free(d->blk);
+	memset(d, 0, sizeof *d);
+	*type = MPI_DATATYPE_NULL;
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Type_size(MPI_Datatype type, int *size)
+{
+	if (!is_derived(type) && MPI__TYPE_SIZE(type) == 0)
+		lib_error("MPI_Type_size", MPI_ERR_TYPE, "invalid datatype %d", type);
+	*size = (int)dt_size(type);
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+{
+	if (!is_derived(type) && MPI__TYPE_SIZE(type) == 0)
+		lib_error("MPI_Type_get_extent", MPI_ERR_TYPE, "invalid datatype %d", type);
+	*lb = is_derived(type) ? dt_get("MPI_Type_get_extent", type)->lb : 0;
+	*extent = dt_extent(type);
+	return MPI_SUCCESS;
+}
+
+MPI_FN int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+	*address = (MPI_Aint)location;
+	return MPI_SUCCESS;
+}
+
+/* dt_use checks a derived type may carry data (committed) and returns it. */
+static struct dtype *dt_use(const char *call, MPI_Datatype t)
+{
+	struct dtype *d = dt_get(call, t);
+
+	if (!d->committed)
+		lib_error(call, MPI_ERR_TYPE, "datatype %d is not committed", t);
+	return d;
+}
+
+/* dt_pack copies count elements of type t at buf into a new contiguous buffer. */
+static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype t, int *bytes)
+{
+	struct dtype *d = dt_use(call, t);
+	char *out = malloc(d->size * count + 1), *p = out;
+	int k, i;
+
+	if (out == NULL)
+		lib_error(call, MPI_ERR_OTHER, "no memory to pack %d elements", count);
+	for (k = 0; k < count; k++)
+		for (i = 0; i < d->nblk; i++) {
+			long n = (long)d->blk[i].count * MPI__TYPE_SIZE(d->blk[i].basic);
+
+			memcpy(p, (const char *)buf + k * d->extent + d->blk[i].off, n);
+			p += n;
+		}
+	*bytes = (int)(p - out);
+	return out;
+}
+
+/* dt_unpack copies up to bytes of packed data into count elements of type t at buf. */
+static void dt_unpack(const char *in, int bytes, void *buf, int count, MPI_Datatype t)
+{
+	struct dtype *d = &dtypes[t - MPI__DERIVED];
+	const char *p = in;
+	int k, i;
+
+	for (k = 0; k < count; k++)
+		for (i = 0; i < d->nblk; i++) {
+			long n = (long)d->blk[i].count * MPI__TYPE_SIZE(d->blk[i].basic);
+
+			if (p + n > in + bytes)
+				return;
+			memcpy((char *)buf + k * d->extent + d->blk[i].off, p, n);
+			p += n;
+		}
+}
+
+/* Pending nonblocking receives of derived types: unpacked when the request is freed. */
+struct pending {
+	MPI_Request req;
+	char *packed;
+	int bytes, count;
+	void *buf;
+	MPI_Datatype type;
+};
+
+enum { MAX_PENDING = 256 };
+static struct pending pendings[MAX_PENDING];
+
+static void pending_add(MPI_Request req, char *packed, int bytes, void *buf, int count, MPI_Datatype t)
+{
+	int i;
+
+	for (i = 0; i < MAX_PENDING; i++)
+		if (pendings[i].packed == NULL) {
+			struct pending p = {req, packed, bytes, count, buf, t};
+
+			pendings[i] = p;
+			return;
+		}
+	lib_error("MPI_Irecv", MPI_ERR_OTHER, "more than %d pending receives of derived datatypes", MAX_PENDING);
+}
+
+/* pending_settle unpacks the pending receives whose handles a Wait or Test just freed:
+ * before[i] was active and after[i] is MPI_REQUEST_NULL. */
+static void pending_settle(const MPI_Request *before, const MPI_Request *after, int n)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++) {
+		if (before[i] == MPI_REQUEST_NULL || after[i] != MPI_REQUEST_NULL)
+			continue;
+		for (k = 0; k < MAX_PENDING; k++)
+			if (pendings[k].packed != NULL && pendings[k].req == before[i]) {
+				dt_unpack(pendings[k].packed, pendings[k].bytes, pendings[k].buf, pendings[k].count, pendings[k].type);
+				free(pendings[k].packed);
+				pendings[k].packed = NULL;
+			}
+	}
+}
+
+static int pending_any(void)
+{
+	int k;
+
+	for (k = 0; k < MAX_PENDING; k++)
+		if (pendings[k].packed != NULL)
+			return 1;
+	return 0;
+}
+
+/* User operations: handles from MPI__USER_OP. */
+#define MPI__USER_OP 0x100
+enum { MAX_OPS = 64 };
+static struct {
+	MPI_User_function *fn;
+	int commute;
+} user_ops[MAX_OPS];
+
+static int is_user_op(MPI_Op op)
+{
+	return op >= MPI__USER_OP;
+}
+
+MPI_FN int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op)
+{
+	int i;
+
+	if (fn == NULL)
+		lib_error("MPI_Op_create", MPI_ERR_ARG, "function is NULL");
+	for (i = 0; i < MAX_OPS; i++)
+		if (user_ops[i].fn == NULL) {
+			user_ops[i].fn = fn;
+			user_ops[i].commute = commute;
+			*op = MPI__USER_OP + i;
+			return MPI_SUCCESS;
+		}
+	lib_error("MPI_Op_create", MPI_ERR_OTHER, "more than %d user operations", MAX_OPS);
+	return MPI_ERR_OTHER;
+}
+
+MPI_FN int MPI_Op_free(MPI_Op *op)
+{
+	if (op == NULL || !is_user_op(*op) || *op - MPI__USER_OP >= MAX_OPS || user_ops[*op - MPI__USER_OP].fn == NULL)
+		lib_error("MPI_Op_free", MPI_ERR_OP, "not a user operation");
+	user_ops[*op - MPI__USER_OP].fn = NULL;
+	*op = MPI_OP_NULL;
+	return MPI_SUCCESS;
+}
+
+/* user_reduce reduces with a user operation: every rank's count elements of type t
+ * (their whole extent) are gathered, then folded right to left over ranks [0, upto]
+ * (upto: the last rank for a reduction, the caller's rank for a scan). */
+static int user_reduce(const char *call, const void *sendbuf, void *recvbuf, int count,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, int upto_self, int exclusive)
+{
+	MPI_User_function *fn;
+	int rank, size, i, len = count, bytes;
+	char *all;
+
+	if (op - MPI__USER_OP >= MAX_OPS || user_ops[op - MPI__USER_OP].fn == NULL)
+		lib_error(call, MPI_ERR_OP, "invalid operation %d", op);
+	fn = user_ops[op - MPI__USER_OP].fn;
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	bytes = (int)(count * dt_extent(type));
+	all = malloc((long)bytes * size + 1);
+	if (all == NULL)
+		lib_error(call, MPI_ERR_OTHER, "no memory for %d bytes", bytes * size);
+	MPI_Allgather(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes, MPI_BYTE, all, bytes, MPI_BYTE, comm);
+	i = upto_self ? rank - exclusive : size - 1;
+	if (i >= 0) {
+		memcpy(recvbuf, all + (long)i * bytes, bytes);
+		for (i--; i >= 0; i--)
+			fn(all + (long)i * bytes, recvbuf, &len, &type);
+	}
+	free(all);
+	return MPI_SUCCESS;
+}
