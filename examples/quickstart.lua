@@ -58,10 +58,6 @@ function M.run(opts)
     s.sent, #result.waves, select(2, h:disasm():gsub("\n", "\n"))))
   out(string.format("job: %d exited, %d faulted, status %s", result.status.exited,
     result.status.faulted, app:status()))
-  local grid = opts.grid or 32
-  out(string.format("(jacobi's final line is u at the grid's centre: 0 at the start, 0.25 in the steady " ..
-    "state; heat from the top edge spreads about sqrt(sweeps) = %.0f rows, so after %d sweeps the " ..
-    "centre, %d rows down, is still far below 0.25)", math.sqrt(iters), iters, grid / 2))
   app:close()
   return result
 end

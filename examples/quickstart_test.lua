@@ -13,6 +13,6 @@ function TestQuickstartCountsMatchTheProgram(t)
   t:eq(r.stats.sent, r.stats.delivered, "nothing is lost in the tree")
   t:eq(r.status.exited, 64)
   t:ok(lines[1]:find("installed on 32 of 64 ranks: installed", 1, true), lines[1])
-  t:ok(lines[#lines - 2]:find("^cost: "), lines[#lines - 2])
-  t:ok(lines[#lines]:find("steady state", 1, true), lines[#lines])
+  t:ok(lines[#lines - 1]:find("^cost: "), lines[#lines - 1])
+  t:ok(lines[#lines]:find("^job: 64 exited"), lines[#lines])
 end
