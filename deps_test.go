@@ -17,10 +17,10 @@ const module = "github.com/dpclsh/dpclsh"
 var layers = map[string][]string{
 	"ppc": nil,
 	// contexts/ranks is the leaf vocabulary of rank sets and rank specs, shared by the
-	// contexts, the tree and the runtime.
+	// contexts and the layers above; the tree keeps its own bitmap of back-ends.
 	"contexts/ranks": nil,
 	"contexts":       {"contexts/ranks"},
-	"netreduce":      {"contexts/ranks"},
+	"netreduce":      nil,
 	"bgl/abi":        nil,
 	"bgl":            {"ppc", "bgl/abi"},
 	"probes":         {"ppc", "bgl/abi"},

@@ -15,8 +15,9 @@
 // Choices where DESIGN.md is silent:
 //
 //   - Set, its compact spec (Parse, String) and Sample live in the leaf package
-//     contexts/ranks, the one rank-set vocabulary of the project: the reduction tree's
-//     RankSet and the runtime's commands use the same type. This package names them
+//     contexts/ranks, the rank-set vocabulary of the project, shared with the runtime's
+//     commands; the reduction tree, standard library only (DESIGN.md section 1), keeps a
+//     bitmap of back-ends and the runtime converts at install. This package names them
 //     (Set, None, All, Parse...) and adds the selections and the Context.
 //   - IONodeGroup assumes ranks are assigned to I/O nodes in consecutive groups (64 per
 //     I/O node by default, as on the LLNL machine); TorusBox places rank r at

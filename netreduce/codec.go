@@ -194,7 +194,12 @@ func (e *encoder) spec(s *StreamSpec) error {
 		e.varint(-1)
 	} else {
 		e.varint(int64(s.Backends.Size()))
-		e.str(s.Backends.String())
+		runs := s.Backends.runs()
+		e.uvarint(uint64(len(runs)))
+		for _, run := range runs {
+			e.uvarint(uint64(run[0]))
+			e.uvarint(uint64(run[1] - run[0]))
+		}
 	}
 	for _, f := range []*FilterSpec{s.Up, s.Down} {
 		if f == nil {
@@ -414,12 +419,7 @@ func (d *decoder) spec() *StreamSpec {
 			d.fail()
 			return s
 		}
-		set, err := ParseRankSpec(d.str(), int(u))
-		if err != nil {
-			d.fail()
-			return s
-		}
-		s.Backends = set
+		s.Backends = d.rankSet(int(u))
 	}
 	s.Up, s.Down = d.filterSpec(), d.filterSpec()
 	s.Sync = SyncMode(d.byte1())
@@ -446,4 +446,23 @@ func (d *decoder) filterSpec() *FilterSpec {
 		d.fail()
 	}
 	return f
+}
+
+// rankSet reads a back-end set over [0, n) as ascending [start, start+length) runs; runs
+// out of order or past n fail the batch.
+func (d *decoder) rankSet(n int) *RankSet {
+	set, next := NewRankSet(n), 0
+	count := d.uvarint()
+	for i := uint64(0); i < count && d.err == nil; i++ {
+		start, length := d.uvarint(), d.uvarint()
+		if start < uint64(next) || length == 0 || length > uint64(n) || start > uint64(n)-length {
+			d.fail()
+			return set
+		}
+		for r := int(start); r < int(start+length); r++ {
+			set.Add(r)
+		}
+		next = int(start + length)
+	}
+	return set
 }

@@ -6,7 +6,7 @@ import (
 )
 
 func sampleBatch() []Msg {
-	set, _ := ParseRankSpec("0-3,9,60-63", 64)
+	set, _ := RankSetOf(64, []int{0, 1, 2, 3, 9, 60, 61, 62, 63})
 	return []Msg{
 		{Kind: MsgData, From: 3, To: 70, Stream: 2, Packet: &Packet{Stream: 2, Tag: 100, Src: 3, Count: 1, Time: 12345,
 			Values: []any{int64(-5), uint64(7), 2.5, "hé", []int64{1, -2}, []uint64{3}, []float64{0.5, -1e300}, []string{"a", ""}}}},

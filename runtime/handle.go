@@ -150,7 +150,11 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		}
 		tr.Close()
 	}
-	s := a.tree.Open(set.Copy(), o.Filter, sync, timeout)
+	backends, err := netreduce.RankSetOf(set.Size(), set.List())
+	if err != nil {
+		return nil, fmt.Errorf("runtime: install: %w", err)
+	}
+	s := a.tree.Open(backends, o.Filter, sync, timeout)
 	if sync == netreduce.Timeout {
 		a.timeouts++
 	}

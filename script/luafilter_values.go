@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpclsh/dpclsh/contexts/ranks"
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -40,7 +41,7 @@ func packetValueToLua(L *lua.LState, v any) lua.LValue {
 	case netreduce.EqClass:
 		t := L.CreateTable(0, 2)
 		t.RawSetString("value", packetValueToLua(L, x.Value))
-		t.RawSetString("ranks", lua.LString(netreduce.RankSpec(x.Ranks)))
+		t.RawSetString("ranks", lua.LString(ranks.Spec(x.Ranks)))
 		if x.Sums != nil {
 			t.RawSetString("sums", packetValueToLua(L, x.Sums))
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dpclsh/dpclsh/contexts"
+	"github.com/dpclsh/dpclsh/contexts/ranks"
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -75,7 +76,7 @@ sandboxed states (fn must not have upvalues); what it returns is sent up (nil: n
 filter is a built-in name or a filter.load object. Default sync: waitforall with a filter,
 dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spelling.`, netStream},
 	{"lost", "net:lost() -> spec\nThe back-ends reported lost (dead, or below a dead node), as \"0-3,7\".", func(L *lua.LState) int {
-		L.Push(lua.LString(netreduce.RankSpec(checkNet(L).net.Lost())))
+		L.Push(lua.LString(ranks.Spec(checkNet(L).net.Lost())))
 		return 1
 	}},
 	{"kill", "net:kill(rank)\nMakes a back-end or internal node fail (failure injection).", func(L *lua.LState) int {
@@ -267,7 +268,10 @@ func netCommunicator(L *lua.LState) int {
 	var err error
 	switch v := L.Get(2).(type) {
 	case lua.LString:
-		set, err = netreduce.ParseRankSpec(string(v), nb)
+		var parsed *ranks.Set
+		if parsed, err = ranks.Parse(nb, string(v)); err == nil {
+			set, err = netreduce.RankSetOf(nb, parsed.List())
+		}
 	case *lua.LTable:
 		set = netreduce.NewRankSet(nb)
 		for i := 1; i <= v.Len(); i++ {
@@ -285,10 +289,7 @@ func netCommunicator(L *lua.LState) int {
 		if c.Size() != nb {
 			L.ArgError(2, fmt.Sprintf("context of %d ranks for a tree of %d back-ends", c.Size(), nb))
 		}
-		set = netreduce.NewRankSet(nb)
-		for _, r := range c.Set.List() {
-			set.Add(r)
-		}
+		set, err = netreduce.RankSetOf(nb, c.Set.List())
 	default:
 		L.ArgError(2, "list, spec or context expected, got "+describe(L.Get(2)))
 	}
@@ -306,7 +307,7 @@ func netCommunicator(L *lua.LState) int {
 var commMethods = []Function{
 	{"ranks", "comm:ranks() -> spec\nThe back-ends, as \"0-3,7\".", func(L *lua.LState) int {
 		c := CheckObject[*netreduce.Communicator](L, 1, commTypeName)
-		L.Push(lua.LString(netreduce.RankSpec(c.Ranks())))
+		L.Push(lua.LString(ranks.Spec(c.Ranks())))
 		return 1
 	}},
 	{"size", "comm:size() -> n", func(L *lua.LState) int {
