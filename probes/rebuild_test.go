@@ -1,7 +1,6 @@
 package probes
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -15,15 +14,7 @@ func TestTestdataRebuildsByteForByte(t *testing.T) {
 	oracletest.RequireSameGCC(t, "testdata/points-O0.elf")
 	tmp := t.TempDir()
 	srcs, _ := filepath.Glob("testdata/*.c")
-	for _, src := range append(srcs, "testdata/Makefile") {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(src)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	oracletest.CopyFiles(t, tmp, append(srcs, "testdata/Makefile")...)
 	bins := []string{"points-O0.elf", "points-O2.elf", "timers-O0.elf", "timers-O2.elf", "globals.elf"}
 	oracletest.Make(t, tmp, append([]string{"-j2"}, bins...)...)
 	oracletest.SameBytes(t, "testdata", tmp, bins)

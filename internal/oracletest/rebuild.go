@@ -78,6 +78,21 @@ func CopyTree(t testing.TB, src, dst string, skip ...string) {
 	}
 }
 
+// CopyFiles copies the named files into dst under their base names: the sources and
+// Makefile of a rebuild, without the committed outputs make would take as up to date.
+func CopyFiles(t testing.TB, dst string, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, filepath.Base(p)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // Make runs make in dir with the given arguments and fails the test with its output.
 func Make(t testing.TB, dir string, args ...string) {
 	t.Helper()

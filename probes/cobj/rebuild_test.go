@@ -1,7 +1,6 @@
 package cobj
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -15,15 +14,7 @@ func TestTestdataRebuildsByteForByte(t *testing.T) {
 	oracletest.RequireSameGCC(t, "testdata/counters-O2.o")
 	tmp := t.TempDir()
 	srcs, _ := filepath.Glob("testdata/*.[cs]")
-	for _, src := range append(srcs, "testdata/Makefile") {
-		b, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(src)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	oracletest.CopyFiles(t, tmp, append(srcs, "testdata/Makefile")...)
 	objs, _ := filepath.Glob("testdata/*.o")
 	names := make([]string, len(objs))
 	for i, o := range objs {
@@ -39,15 +30,7 @@ func TestExampleModuleRebuildsByteForByte(t *testing.T) {
 	const dir = "../../examples/cmodules"
 	oracletest.RequireSameGCC(t, dir+"/msgstats.o")
 	tmp := t.TempDir()
-	for _, f := range []string{"msgstats.c", "Makefile"} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(tmp, f), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	oracletest.CopyFiles(t, tmp, dir+"/msgstats.c", dir+"/Makefile")
 	oracletest.Make(t, tmp, "msgstats.o")
 	oracletest.SameBytes(t, dir, tmp, []string{"msgstats.o"})
 }
