@@ -73,14 +73,23 @@ func (s *RankSet) List() []int {
 	return out
 }
 
-// AnyIn reports whether some back-end in [lo, hi) is a member.
+// AnyIn reports whether some back-end in [lo, hi) is a member, a word at a time: it is
+// asked for every subtree a packet may go down.
 func (s *RankSet) AnyIn(lo, hi int) bool {
-	for r := max(lo, 0); r < min(hi, s.n); r++ {
-		if r&63 == 0 && r+64 <= hi && s.words[r>>6] == 0 {
-			r += 63 // a whole empty word
-			continue
+	lo, hi = max(lo, 0), min(hi, s.n)
+	if lo >= hi {
+		return false
+	}
+	first, last := lo>>6, (hi-1)>>6
+	for w := first; w <= last; w++ {
+		m := s.words[w]
+		if w == first {
+			m &= ^uint64(0) << (uint(lo) & 63)
 		}
-		if s.Contains(r) {
+		if w == last {
+			m &= ^uint64(0) >> (63 - uint(hi-1)&63)
+		}
+		if m != 0 {
 			return true
 		}
 	}
