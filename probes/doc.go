@@ -5,7 +5,8 @@
 //
 // Usage:
 //
-//	prog, _ := probes.OpenProgram(f)                      // symbols, code, DWARF lines
+//	img, _ := ppc.LoadELF(f)                               // the one parse, the machine's too
+//	prog := probes.NewProgram(img)                         // symbols, code, DWARF lines
 //	fn, _ := prog.Lookup("MPI_Send")
 //	entry, _ := prog.Points(fn, probes.PointEntry)
 //	slots := probes.NewSlots(region.Start, 4096)           // probe variables
@@ -14,6 +15,15 @@
 //	code, _ := probes.Compile(e, &probes.Target{Tag: 1, Resolve: prog.Resolve})
 //	tr, _ := probes.BuildTrampoline(entry[0], []*probes.Code{code}, []bool{false}, base, guard)
 //	// write tr.Bytes() at base, then tr.Patch at entry[0].Addr; toggle with tr.Toggles.
+//
+// # One program model
+//
+// A Program is a view of the ppc.Image the machine runs: ppc.LoadELF parses the
+// executable once, and probes takes the image's symbols (ppc.Symbol, which Func embeds
+// with the entry's file and line), its executable sections and its DWARF, instead of
+// reading the file again. To resolve a pc to a function and file:line (a fault report,
+// a profile), use Program.FuncAt(pc) and Program.LineOf(pc) on the job's program, or
+// build one from the job's image with NewProgram(job.Image()).
 //
 // # Expressions
 //

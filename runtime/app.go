@@ -98,17 +98,17 @@ func Launch(o Options) (*App, error) {
 	if o.Costs == nil {
 		o.Costs, _ = NamedCosts("default")
 	}
-	prog, err := openProgram(o.Exe)
+	img, err := loadImage(o.Exe)
 	if err != nil {
 		return nil, err
 	}
-	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
+	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Image: img, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
 		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
 		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opts: o, Job: job, Prog: prog, region: job.Image().InstrRegion, points: map[uint32]*pointState{},
+	a := &App{opts: o, Job: job, Prog: probes.NewProgram(img), region: job.Image().InstrRegion, points: map[uint32]*pointState{},
 		ended: map[int]bgl.Event{}, byStream: map[uint32]*Handle{},
 		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
 	a.quantum = o.QuantumNS
@@ -130,17 +130,19 @@ func Launch(o Options) (*App, error) {
 	return a, nil
 }
 
-func openProgram(path string) (*probes.Program, error) {
+// loadImage parses the executable once: the machine runs this image and probes read
+// its symbols, code and DWARF.
+func loadImage(path string) (*ppc.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: launch: %w", err)
 	}
 	defer f.Close()
-	p, err := probes.OpenProgram(f)
+	img, err := ppc.LoadELF(f)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: launch %s: %w", path, err)
 	}
-	return p, nil
+	return img, nil
 }
 
 // buildTree makes the tool's tree (leaves = ranks, level 2 = the I/O-node daemons, the
