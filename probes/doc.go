@@ -30,8 +30,8 @@
 // Three value types: Int (32-bit), Int64, Double; Void for send and when without else.
 // Mixed operands widen int -> int64 -> double (C's usual conversions); assignment only
 // widens ("cannot assign double to int variable n"). Check reports the offending node and
-// why. A reference evaluator in the tests (eval_ref_test.go) is the semantics the generated code is checked against. Where C is
-// undefined the choice follows what the generated code does: integer arithmetic wraps,
+// why. A reference evaluator in the tests (eval_ref_test.go) is the semantics the
+// generated code is checked against. Where C is undefined the choice follows what the generated code does: integer arithmetic wraps,
 // x / 0 is 0 and x % 0 is x, INT_MIN / -1 is INT_MIN (so x == x/y*y + x%y always), shift
 // counts are taken modulo 64 and a 32-bit shift by 32..63 gives 0 (<<) or the sign (>>),
 // as slw/sraw do; >> is arithmetic (every type is signed). Comparisons of doubles follow
