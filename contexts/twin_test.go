@@ -2,7 +2,6 @@ package contexts
 
 import (
 	"testing"
-	"testing/quick"
 
 	"github.com/dpclsh/dpclsh/internal/settwin"
 )
@@ -19,8 +18,6 @@ var (
 	sizes   = settwin.Sizes
 	agrees  = settwin.Agrees
 )
-
-func quickConfig(*testing.T) *quick.Config { return settwin.QuickConfig() }
 
 // sets makes the case's three sets.
 func sets(t *testing.T, c setCase) (a, b, cc *Set) {

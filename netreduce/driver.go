@@ -17,15 +17,6 @@ type Process interface {
 	Step(m Msg) []Msg
 }
 
-// NodeProcess is a bare Node as a Process.
-type NodeProcess struct{ *Node }
-
-// Step implements Process.
-func (p NodeProcess) Step(m Msg) []Msg {
-	p.Node.Step(m)
-	return p.Node.Take()
-}
-
 // DriverCosts is the virtual-time model of a Driver's processes and links. A nil
 // DriverCosts makes every message control (see Send).
 type DriverCosts interface {

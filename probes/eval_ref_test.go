@@ -1,5 +1,10 @@
 package probes
 
+import (
+	"encoding/binary"
+	"math"
+)
+
 // Env is what an evaluated expression reads and changes: the reference semantics the
 // generated code must reproduce. Arg and Retval receive the register class and index
 // (see Arg); Call and Send receive converted argument values.
@@ -359,4 +364,21 @@ func evalWhole(a *Array, env Env) []Value {
 		out[i], _ = env.LoadMem(a.ElemAddr(i), elemMem(a.T))
 	}
 	return out
+}
+
+func zero(t Type) Value { return Value{T: t} }
+
+// EncodeMem writes x (of m's value type) as memory of type m, big-endian.
+func EncodeMem(m MemType, x Value) []byte {
+	b := make([]byte, 8)
+	switch m {
+	case MemF32:
+		binary.BigEndian.PutUint32(b, math.Float32bits(float32(x.F)))
+	case MemF64:
+		binary.BigEndian.PutUint64(b, math.Float64bits(x.F))
+	default:
+		binary.BigEndian.PutUint64(b, uint64(x.I))
+		return b[8-m.Size():]
+	}
+	return b[:m.Size()]
 }

@@ -19,8 +19,6 @@ func elemMem(t Type) MemType {
 // ElemMem is the memory type of the elements of an array or stack of t.
 func ElemMem(t Type) MemType { return elemMem(t) }
 
-func zero(t Type) Value { return Value{T: t} }
-
 // Narrow converts x (of m's value type) to what memory of type m holds and reads back:
 // the low bits of an integer, sign- or zero-extended, and a double rounded to float.
 func Narrow(x Value, m MemType) Value {
@@ -62,21 +60,6 @@ func DecodeMem(m MemType, b []byte) Value {
 		return DoubleValue(math.Float64frombits(w))
 	}
 	return Int64Value(int64(w))
-}
-
-// EncodeMem writes x (of m's value type) as memory of type m, big-endian.
-func EncodeMem(m MemType, x Value) []byte {
-	b := make([]byte, 8)
-	switch m {
-	case MemF32:
-		binary.BigEndian.PutUint32(b, math.Float32bits(float32(x.F)))
-	case MemF64:
-		binary.BigEndian.PutUint64(b, math.Float64bits(x.F))
-	default:
-		binary.BigEndian.PutUint64(b, uint64(x.I))
-		return b[8-m.Size():]
-	}
-	return b[:m.Size()]
 }
 
 // typeOf is the type of a node already checked (its type is kept on the node).
