@@ -24,20 +24,7 @@ var (
 func quickConfig(*testing.T) *quick.Config { return settwin.QuickConfig() }
 
 // sets makes the case's three sets.
-func sets(t *testing.T, c setCase) (a, b, cc *Set) {
-	t.Helper()
-	var err error
-	if a, err = FromList(c.N, c.A); err != nil {
-		t.Fatal(err)
-	}
-	if b, err = FromList(c.N, c.B); err != nil {
-		t.Fatal(err)
-	}
-	if cc, err = FromList(c.N, c.C); err != nil {
-		t.Fatal(err)
-	}
-	return a, b, cc
-}
+func sets(t *testing.T, c setCase) (a, b, cc *Set) { return settwin.Sets(t, c, FromList) }
 
 func TestOperationsMatchTwin(t *testing.T) {
 	prop := func(c setCase) bool {

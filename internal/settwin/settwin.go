@@ -105,3 +105,19 @@ func Agrees(t testing.TB, what string, s Set, tw Twin) bool {
 	}
 	return ok
 }
+
+// Sets makes the case's three sets with from (a package's FromList).
+func Sets[S any](t testing.TB, c Case, from func(n int, list []int) (S, error)) (a, b, cc S) {
+	t.Helper()
+	var err error
+	if a, err = from(c.N, c.A); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = from(c.N, c.B); err != nil {
+		t.Fatal(err)
+	}
+	if cc, err = from(c.N, c.C); err != nil {
+		t.Fatal(err)
+	}
+	return a, b, cc
+}
