@@ -64,9 +64,10 @@
 //
 // The machine advances only inside Step, in quanta of virtual time (Options.QuantumNS,
 // 10 us by default); after each quantum the tree handles every message due before the
-// machine's clock, and Step returns (StopPaused) as soon as something reached the
-// front-end. Message.Time is the virtual time it reached the front-end (after the
-// front-end's own cost); messages are delivered once the machine's clock has passed it,
+// machine's clock (in the tree's own time: see how ranks and commands interleave,
+// below), and Step returns (StopPaused) as soon as something reached the front-end.
+// Message.Time is the job time it reached the front-end (after the front-end's own
+// cost); messages are delivered once the machine's clock has passed it,
 // sorted by (time, handle, rank). When the machine cannot move any more (the job ended,
 // or every live rank is held) the tree runs until it is quiet, so the last messages
 // arrive at virtual times after the job's end. Callbacks therefore run with the machine
