@@ -131,12 +131,6 @@ type noCosts struct{}
 func (noCosts) Recv(int, *Msg, int64) int64         { return 0 }
 func (noCosts) Send(int, *Msg) (int64, int64, bool) { return 0, 0, false }
 
-// Topology is the tree's shape.
-func (d *Driver) Topology() *Topology { return d.topo }
-
-// Process is the process of internal node or front-end rank.
-func (d *Driver) Process(rank int) Process { return d.procs[rank-d.nb] }
-
 // Busy is the virtual time process rank has spent handling messages.
 func (d *Driver) Busy(rank int) int64 { return d.busy[rank-d.nb] }
 
@@ -160,21 +154,10 @@ func (d *Driver) Delay(e *Event, at int64) {
 	heap.Fix(&d.q, e.idx)
 }
 
-// Pending is the number of queued events.
-func (d *Driver) Pending() int { return len(d.q) }
-
-// Next is the virtual time of the next event (math.MaxInt64 if none).
-func (d *Driver) Next() int64 {
-	if len(d.q) == 0 {
-		return math.MaxInt64
-	}
-	return d.q[0].At
-}
-
 // Advance handles every event due before virtual time until.
 func (d *Driver) Advance(until int64) {
 	for len(d.q) > 0 && d.q[0].At < until {
-		d.StepOne()
+		d.stepOne()
 	}
 }
 
@@ -185,7 +168,7 @@ func (d *Driver) AdvanceWhile(more func() bool) bool {
 		if len(d.q) == 0 {
 			return true
 		}
-		d.StepOne()
+		d.stepOne()
 	}
 	return false
 }
@@ -193,9 +176,9 @@ func (d *Driver) AdvanceWhile(more func() bool) bool {
 // Quiesce handles every event there is.
 func (d *Driver) Quiesce() { d.Advance(math.MaxInt64) }
 
-// StepOne handles the next event: its process starts when both the message and the
+// stepOne handles the next event: its process starts when both the message and the
 // process are there, spends its receive cost, steps, then sends what it produced.
-func (d *Driver) StepOne() {
+func (d *Driver) stepOne() {
 	e := heap.Pop(&d.q).(*Event)
 	i := e.To - d.nb
 	start := max(e.At, d.busyUntil[i])
