@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/dpclsh/dpclsh/netreduce"
 )
 
@@ -140,19 +142,11 @@ func (t *toolTree) Command(c *Command, ranks *netreduce.RankSet, now int64) (*An
 	t.cmd, t.stoppedAt = nil, -1
 	t.shift += r.report.RoundTrip
 	r.report.Daemons = len(r.report.Arrivals)
-	sortArrivals(r.report.Arrivals)
+	slices.SortFunc(r.report.Arrivals, func(x, y DaemonArrival) int { return x.IONode - y.IONode })
 	if r.answer == nil {
 		r.answer = &Answer{}
 	}
 	return r.answer, r.report
-}
-
-func sortArrivals(a []DaemonArrival) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j].IONode < a[j-1].IONode; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 // LastCommand is what happened to the last command sent to the daemons.
