@@ -238,6 +238,8 @@ func (d *Driver) drain(at int64) {
 		i := to - d.nb
 		d.busyUntil[i] = max(d.busyUntil[i], d.emit(to, d.procs[i].Step(m), max(at, d.busyUntil[i])))
 	}
+	// A broadcast's replies can fill it with one message per back-end: let that go.
+	d.scratch = nil
 }
 
 // send puts m on the link from rank to to, due at virtual time at or, the link being
