@@ -94,9 +94,6 @@ var syscallTable = func() map[abi.Sysno]*Syscall {
 	return m
 }()
 
-// Syscalls returns the CNK's table, ascending by number (for documentation and tests).
-func Syscalls() []Syscall { return append([]Syscall(nil), cnkSyscalls...) }
-
 // syscall serves the system call num for p.
 func (p *Proc) syscall(num abi.Sysno, a Args) Result {
 	s, ok := syscallTable[num]

@@ -3,8 +3,6 @@ package bgl
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/dpclsh/dpclsh/ppc"
 )
@@ -266,22 +264,12 @@ func (d *Debug) ClearFault(addr uint32) {
 func (j *Job) SetDaemon(io int, dm Daemon) { j.ionode[io].daemon = dm }
 
 // Exec runs fn in every I/O node's daemon slot with that node's debug interface, in
-// parallel on GOMAXPROCS workers, while the machine stands still. Each fn may only touch
-// its own I/O node's compute nodes, so the outcome does not depend on the interleaving.
-// The errors are joined in I/O-node order.
+// I/O-node order, while the machine stands still. The errors are joined in that order.
 func (j *Job) Exec(fn func(d *Debug) error) error {
 	errs := make([]error, len(j.ionode))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i := range j.ionode {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			errs[i] = fn(j.Debug(i))
-		}()
+		errs[i] = fn(j.Debug(i))
 	}
-	wg.Wait()
 	return errors.Join(errs...)
 }
 

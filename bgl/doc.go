@@ -34,7 +34,7 @@
 //     each touching only its own state; what they sent is queued. Blocked and held nodes
 //     are not run. A lone runnable node with nothing in flight runs up to 10 ms at once.
 //     Results depend on inputs only, never on GOMAXPROCS.
-//   - CNK: one table, Syscalls(), {number, handler, support, note}. Function-shipped
+//   - CNK: one table, cnkSyscalls, {number, handler, support, note}. Function-shipped
 //     calls block the node: the request reaches the I/O node one tree latency later, the
 //     CIOD serves its nodes one call at a time (2 µs plus 1 ns per byte), the reply takes
 //     another tree latency. Console writes reach the front-end in that serving order, i.e.

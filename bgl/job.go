@@ -25,7 +25,10 @@ const (
 
 // JobConfig describes a job: what to run and on what partition.
 type JobConfig struct {
-	Exe     string   // static PPC32 ELF; argv[0] is this path as given
+	Exe string // static PPC32 ELF; argv[0] is this path as given
+	// Image is Exe already loaded (ppc.LoadELF), so that a tool and the machine share one
+	// parse of it; nil: Launch loads Exe.
+	Image   *ppc.Image
 	Args    []string // argv[1:]
 	Env     []string
 	Nodes   int    // compute nodes = ranks, 1..65536 (default 1)
@@ -102,7 +105,7 @@ func Launch(cfg JobConfig) (*Job, error) {
 	if err := checkDiskQuotaMB(cfg.DiskQuotaMB); err != nil {
 		return nil, err
 	}
-	img, exe, err := loadImage(cfg.Exe)
+	img, exe, err := loadImage(cfg.Exe, cfg.Image)
 	if err != nil {
 		return nil, err
 	}
@@ -155,15 +158,16 @@ func withDefaults(cfg JobConfig) JobConfig {
 	return cfg
 }
 
-func loadImage(path string) (*ppc.Image, string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("bgl: launch: %w", err)
-	}
-	defer f.Close()
-	img, err := ppc.LoadELF(f)
-	if err != nil {
-		return nil, "", fmt.Errorf("bgl: launch %s: %w", path, err)
+func loadImage(path string, img *ppc.Image) (*ppc.Image, string, error) {
+	if img == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("bgl: launch: %w", err)
+		}
+		defer f.Close()
+		if img, err = ppc.LoadELF(f); err != nil {
+			return nil, "", fmt.Errorf("bgl: launch %s: %w", path, err)
+		}
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

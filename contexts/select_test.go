@@ -8,12 +8,14 @@ import (
 	"slices"
 	"testing"
 	"testing/quick"
+
+	"github.com/dpclsh/dpclsh/internal/settwin"
 )
 
 func TestSampleSizeAndSubset(t *testing.T) {
 	pcts := []float64{0, 0.1, 1, 10, 12.5, 33.3, 50, 99.9, 100}
-	prop := func(c setCase, seed uint64) bool {
-		a, _, _ := c.sets(t)
+	prop := func(c settwin.Case, seed uint64) bool {
+		a, _, _ := settwin.Sets(t, c, FromList)
 		ok := true
 		for _, pct := range pcts {
 			s, err := a.Sample(pct, seed)
@@ -101,12 +103,12 @@ func TestSampleBadPercentage(t *testing.T) {
 }
 
 func TestWhere(t *testing.T) {
-	for _, n := range sizes {
+	for _, n := range settwin.Sizes {
 		s, err := Where(n, func(r int) bool { return r%3 == 0 || r == n-1 })
 		if err != nil {
 			t.Fatal(err)
 		}
-		agrees(t, "Where", s, newTwin(n, nil).with(func(r int) bool { return r%3 == 0 || r == n-1 }))
+		settwin.Agrees(t, "Where", s, settwin.New(n, nil).With(func(r int) bool { return r%3 == 0 || r == n-1 }))
 	}
 	calls := 0
 	_, err := TryWhere(100, func(r int) (bool, error) {
@@ -185,7 +187,7 @@ func TestTorusBoxMatchesTwin(t *testing.T) {
 			t.Fatal(err)
 		}
 		X, Y := c.Shape[0], c.Shape[1]
-		return agrees(t, fmt.Sprintf("TorusBox %+v", c), s, newTwin(c.N, nil).with(func(rank int) bool {
+		return settwin.Agrees(t, fmt.Sprintf("TorusBox %+v", c), s, settwin.New(c.N, nil).With(func(rank int) bool {
 			return inBox(rank%X, c.Box.Lo[0], c.Box.Hi[0]) && inBox(rank/X%Y, c.Box.Lo[1], c.Box.Hi[1]) &&
 				inBox(rank/(X*Y), c.Box.Lo[2], c.Box.Hi[2])
 		}))

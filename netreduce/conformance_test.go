@@ -438,14 +438,8 @@ func confBadInput(t *testing.T, tc transportCase) {
 }
 
 func TestConformanceInProcess(t *testing.T) {
-	runConformance(t, transportCase{name: "inproc", make: func(*testing.T) Transport { return InProcess{QueueLen: 4} },
+	runConformance(t, transportCase{name: "inproc", make: func(*testing.T) Transport { return InProcess{} },
 		maxBack: 4096, randRuns: 21})
-}
-
-func TestConformanceInProcessSeparate(t *testing.T) {
-	runConformance(t, transportCase{name: "inproc-separate",
-		make:    func(*testing.T) Transport { return InProcess{QueueLen: 4, Separate: true} },
-		maxBack: 4096, randRuns: 14})
 }
 
 // TestInProcess65536Backends reduces over the full LLNL BG/L shape and a 4-ary tree of

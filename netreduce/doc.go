@@ -18,23 +18,30 @@
 //
 // Node is the protocol of one front-end or internal node as a pure state machine (messages
 // in, messages out; no goroutines, no clock, no I/O), tested by driving whole trees in one
-// goroutine with random interleavings. A runner feeds a Node from two bounded inboxes
-// (from the parent, from the children) and queues its output per destination; the
-// Transport decides where internal nodes run: InProcess (goroutines) or TCP (`dpclsh comm`
-// processes). The front-end and the back-ends always live in the caller's process.
-// Back-ends are not goroutines: the node that delivers to a back-end runs its
-// BackendHandler inline, so 65,536 back-ends cost a few hundred bytes each. In-process,
-// a node whose children are all back-ends also shares its parent's goroutine (unless the
-// parent is the front-end; InProcess.Separate turns this off): messages between them are
-// stepped directly, which cuts goroutine switches per wave by the fan-out.
+// goroutine with random interleavings. Driver steps the Nodes of a whole tree (each one
+// a Process: a Node, or a Node inside a handler of the driver's user) deterministically
+// in virtual time on the caller's goroutine: events in the order (time, priority,
+// sequence), a process busy with one message delays the next, links are FIFO both ways,
+// and what each hop costs is the user's DriverCosts (nil: nothing, every message stepped
+// at once). The runtime steps a job's tool tree with it, costs and commands included; an
+// in-process Network (InProcess) steps its tree with it at no cost, so a Send returns
+// once the tree has done everything that follows from it. Over TCP, a runner feeds the
+// front-end's Node from two bounded inboxes (from the parent, from the children) and
+// queues its output per destination, and each internal node is a `dpclsh comm` process
+// running the same runner: goroutines live only there. The front-end and the back-ends
+// always live in the caller's process. Back-ends are not goroutines: the node that
+// delivers to a back-end runs its BackendHandler inline, so 65,536 back-ends cost a few
+// hundred bytes each.
 //
 // # Choices where DESIGN.md is silent
 //
 //   - Graft(upper, per) hangs per[i] new back-ends under upper's back-end i: a job's tree
 //     is a user's topology above the I/O nodes with the machine's compute nodes below.
-//     The runtime drives Nodes of such a tree synchronously in virtual time (its own
-//     driver, not a Transport); Network and its transports serve netreduce.new and
-//     `dpclsh comm`.
+//     The runtime drives such a tree with the Driver (not a Transport); Network and its
+//     transports serve netreduce.new and `dpclsh comm`.
+//   - MsgUser is a message of the Driver's user (the runtime's commands and answers),
+//     never of the protocol: Node ignores it, the user's Process handles it, and it is
+//     never encoded. Msg.Body carries it.
 //   - Ranks: back-ends 0..N-1 in depth-first order of the topology (so every subtree's
 //     back-ends are a contiguous range), internal nodes breadth-first, front-end last.
 //   - Generators: b:F^D, b:FxGxH, flat:N, k:K@N (N nodes in all, leaves are back-ends),
@@ -63,11 +70,13 @@
 //     once. Other streams are not affected.
 //   - Failure: Network.Kill (or, over TCP, a broken link) tells the parent; it drops the
 //     child from every wave and reports the back-ends below it as lost (Network.Lost).
-//   - Back-pressure: every queue is bounded. A node stops reading its children while its
-//     upstream output is backed up and its parent while either direction is; waits then
-//     point only toward the front-end upstream and toward the back-ends downstream, so
-//     they cannot form a cycle. A front-end that does not read its streams slows the
-//     back-ends down; nothing is dropped.
+//   - Back-pressure (TCP): every queue is bounded. A node stops reading its children while
+//     its upstream output is backed up and its parent while either direction is; waits
+//     then point only toward the front-end upstream and toward the back-ends downstream,
+//     so they cannot form a cycle. A front-end that does not read its streams slows the
+//     back-ends down; nothing is dropped. In-process there are no queues between nodes:
+//     the caller's goroutine steps the tree, and a stream's packets wait for Recv at the
+//     front-end, unbounded (a bound could never drain).
 //   - TCP: the front-end listens on loopback unless told otherwise; every connection
 //     proves knowledge of a shared secret (HMAC-SHA256 over a fresh nonce) before anything
 //     else; the secret reaches comm processes through the DPCLSH_COMM_SECRET environment

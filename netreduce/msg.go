@@ -43,6 +43,7 @@ type Msg struct {
 	Spec   *StreamSpec
 	Ranks  []int32
 	Text   string
+	Body   any // MsgUser: the driver's user's payload (never encoded)
 }
 
 // SyncMode is a stream's synchronization filter.

@@ -11,15 +11,32 @@ import (
 
 // Options configure a Network.
 type Options struct {
-	Transport   Transport      // default InProcess{}
-	Backend     BackendHandler // standalone back-end behaviour; nil: back-ends answer nothing
-	ResultQueue int            // packets buffered per stream at the front-end (default 1024)
+	Transport Transport      // default InProcess{}
+	Backend   BackendHandler // standalone back-end behaviour; nil: back-ends answer nothing
+	// ResultQueue bounds the packets buffered per stream at the front-end over TCP
+	// (default 1024); in-process, the caller's goroutine runs the tree, so the buffer
+	// takes what one call produced.
+	ResultQueue int
+}
+
+// InProcess runs the tree inside the calling process on the deterministic Driver the
+// runtime steps a job's tool tree with: no goroutine per node, no queue between them;
+// each call that sends (a stream's packet, its creation, a barrier, a kill) steps the
+// whole tree, on the caller's goroutine, until nothing is left to do.
+type InProcess struct{}
+
+// Start implements Transport; an in-process tree is no fabric: New runs it on a Driver.
+func (InProcess) Start(*TreeConfig) (Fabric, error) {
+	return nil, fmt.Errorf("netreduce: an in-process tree runs on a Driver, not as a fabric")
 }
 
 // Network is a tree as seen from its front-end: the MRNet network object.
 type Network struct {
 	topo   *Topology
-	fab    Fabric
+	fab    Fabric  // over a transport; nil in-process
+	drv    *Driver // in-process: the tree's processes; nil over a transport
+	dmu    sync.Mutex
+	dead   []bool // in-process: by rank, internal nodes killed
 	host   *backendHost
 	feUp   chan []Msg // from the front-end's children
 	feDown chan []Msg // from the application
@@ -66,6 +83,12 @@ func New(topo *Topology, opts Options) (*Network, error) {
 	n := &Network{topo: topo, feUp: make(chan []Msg, 64), feDown: make(chan []Msg, 64), done: make(chan struct{}), qlen: opts.ResultQueue,
 		streams: map[uint32]*Stream{}, nextID: 1, lost: NewRankSet(topo.Backends()), pings: map[uint64]chan struct{}{}}
 	n.host = newBackendHost(topo, opts.Backend, n.backendFailed)
+	if _, ok := opts.Transport.(InProcess); ok {
+		n.dead = make([]bool, topo.Size())
+		n.drv = NewDriver(topo, func(r int) Process { return inprocNode{n, NewNode(topo, r)} }, nil, n.host,
+			func(m Msg, _ int64) { n.toApp(0, []Msg{m}) })
+		return n, nil
+	}
 	fab, err := opts.Transport.Start(&TreeConfig{Topo: topo, FrontEnd: n.feUp, Backends: n.host})
 	if err != nil {
 		return nil, err
@@ -99,10 +122,7 @@ func (n *Network) toApp(_ int, batch []Msg) {
 		switch m.Kind {
 		case MsgData:
 			if s := n.stream(m.Stream); s != nil {
-				select {
-				case s.q <- m.Packet:
-				case <-n.done:
-				}
+				s.q.push(m.Packet, n.done)
 			}
 		case MsgLost:
 			n.mu.Lock()
@@ -152,6 +172,9 @@ func (n *Network) BackendErr() error {
 func (n *Network) post(ms ...Msg) error {
 	for i := range ms {
 		ms[i].From, ms[i].To = -1, int32(n.topo.Root())
+	}
+	if n.drv != nil {
+		return n.step(ms...)
 	}
 	select {
 	case n.feDown <- ms:
@@ -217,6 +240,16 @@ func (n *Network) Kill(rank int) error {
 		}
 		parent := n.topo.Parent(rank)
 		return n.toNode(parent, Msg{Kind: MsgDied, From: int32(rank), To: int32(parent)})
+	case rank >= 0 && rank < n.topo.Root() && n.drv != nil:
+		n.dmu.Lock()
+		first := !n.dead[rank]
+		n.dead[rank] = true
+		n.dmu.Unlock()
+		if !first {
+			return nil
+		}
+		parent := n.topo.Parent(rank)
+		return n.toNode(parent, Msg{Kind: MsgDied, From: int32(rank), To: int32(parent)})
 	case rank >= 0 && rank < n.topo.Root():
 		return n.fab.Kill(rank)
 	}
@@ -225,6 +258,9 @@ func (n *Network) Kill(rank int) error {
 
 // toNode delivers a message to an internal node (or the front-end) from outside the tree.
 func (n *Network) toNode(rank int, m Msg) error {
+	if n.drv != nil {
+		return n.step(m)
+	}
 	var ch chan<- []Msg
 	if rank == n.topo.Root() {
 		ch = n.feUp
@@ -251,20 +287,57 @@ func (n *Network) Close() error {
 		for _, id := range ids {
 			n.post(Msg{Kind: MsgClose, Stream: id})
 		}
-		synced := make(chan error, 1)
-		go func() { synced <- n.Sync() }()
-		select {
-		case <-synced:
-		case <-time.After(2 * time.Second):
+		if n.drv != nil {
+			n.Sync()
+		} else {
+			synced := make(chan error, 1)
+			go func() { synced <- n.Sync() }()
+			select {
+			case <-synced:
+			case <-time.After(2 * time.Second):
+			}
 		}
 		n.mu.Lock()
 		n.closed = true
 		n.mu.Unlock()
 		close(n.done)
 		n.wg.Wait()
-		n.fab.Close()
+		if n.fab != nil {
+			n.fab.Close()
+		}
 	})
 	return nil
+}
+
+// step runs the in-process tree: each message enters its node at once, and everything
+// that follows is stepped before it returns.
+func (n *Network) step(ms ...Msg) error {
+	n.mu.Lock()
+	closed := n.closed
+	n.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	n.dmu.Lock()
+	defer n.dmu.Unlock()
+	for _, m := range ms {
+		n.drv.Post(m, 0)
+	}
+	return nil
+}
+
+// inprocNode is an in-process tree node: a Node that drops everything once killed.
+type inprocNode struct {
+	n    *Network
+	node *Node
+}
+
+func (p inprocNode) Step(m Msg) []Msg {
+	if p.n.dead[p.node.rank] {
+		return nil
+	}
+	p.node.Step(m)
+	return p.node.Take()
 }
 
 // ErrTimeout is returned by RecvTimeout when the virtual timeout passes with no packet.

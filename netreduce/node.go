@@ -37,6 +37,12 @@ func NewNode(topo *Topology, rank int) *Node {
 // Rank is the node's rank.
 func (n *Node) Rank() int { return n.rank }
 
+// Parent is the rank of the node's parent (-1 at the front-end).
+func (n *Node) Parent() int { return n.parent }
+
+// Children are the ranks of the node's children; the caller must not change them.
+func (n *Node) Children() []int { return n.kids }
+
 // Clock is the node's virtual time in ns.
 func (n *Node) Clock() int64 { return n.clock }
 

@@ -87,9 +87,6 @@ func ParseFormat(s string) (*Format, error) {
 	return f, nil
 }
 
-// String returns the format as written.
-func (f *Format) String() string { return f.src }
-
 // Len is the number of values a packet of this format carries.
 func (f *Format) Len() int { return len(f.elems) }
 

@@ -123,23 +123,6 @@ func (s *sim) deliver(m Msg) {
 	}
 }
 
-// kill takes rank out as a crash would: its links vanish and its parent is told.
-func (s *sim) kill(rank int) {
-	if s.topo.IsBackend(rank) {
-		s.host.kill(rank)
-	} else {
-		delete(s.nodes, rank)
-	}
-	for k := range s.links {
-		if (k[0] == rank || k[1] == rank) && len(s.links[k]) > 0 {
-			s.links[k] = nil
-			s.drop(k)
-		}
-	}
-	p := s.topo.Parent(rank)
-	s.enqueue(Msg{Kind: MsgDied, From: int32(rank), To: int32(p)})
-}
-
 // data returns and forgets the packets that reached the application.
 func (s *sim) data(t *testing.T) []*Packet {
 	var out []*Packet

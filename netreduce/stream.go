@@ -69,7 +69,7 @@ type Stream struct {
 	net  *Network
 	spec *StreamSpec
 	comm *Communicator
-	q    chan *Packet
+	q    *pktQueue
 
 	failOnce sync.Once
 	failed   chan struct{}
@@ -104,7 +104,11 @@ func (n *Network) NewStream(c *Communicator, cfg StreamConfig) (*Stream, error) 
 	id := n.nextID
 	n.nextID++
 	spec := &StreamSpec{ID: id, Backends: c.set, Up: cfg.Up, Down: cfg.Down, Sync: cfg.Sync, Timeout: cfg.Timeout}
-	s := &Stream{net: n, spec: spec, comm: c, q: make(chan *Packet, n.qlen), failed: make(chan struct{})}
+	qlen := n.qlen
+	if n.drv != nil {
+		qlen = 0 // the caller's goroutine runs the tree: a full queue would never drain
+	}
+	s := &Stream{net: n, spec: spec, comm: c, q: newPktQueue(qlen), failed: make(chan struct{})}
 	n.streams[id] = s
 	n.mu.Unlock()
 	if err := n.post(Msg{Kind: MsgOpen, Stream: id, Spec: spec}); err != nil {
@@ -163,28 +167,27 @@ func (s *Stream) SendPacket(p *Packet) error {
 // TryRecv returns a pending packet, or nil when there is none; the stream's failure once
 // nothing is left to read.
 func (s *Stream) TryRecv() (*Packet, error) {
-	select {
-	case p := <-s.q:
+	if p := s.q.pop(); p != nil {
 		return p, nil
-	default:
 	}
 	return nil, s.Err()
 }
 
 // Recv waits for the next packet.
 func (s *Stream) Recv(ctx context.Context) (*Packet, error) {
-	if p, err := s.TryRecv(); p != nil || err != nil {
-		return p, err
-	}
-	select {
-	case p := <-s.q:
-		return p, nil
-	case <-s.failed:
-		return s.TryRecv()
-	case <-s.net.done:
-		return nil, ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for {
+		if p, err := s.TryRecv(); p != nil || err != nil {
+			return p, err
+		}
+		select {
+		case <-s.q.avail:
+		case <-s.failed:
+			return s.TryRecv()
+		case <-s.net.done:
+			return nil, ErrClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -226,18 +229,86 @@ func (s *Stream) recvAfterSync() (*Packet, error) {
 	if p, err := s.TryRecv(); p != nil || err != nil {
 		return p, err
 	}
-	synced := make(chan error, 1)
-	go func() { synced <- s.net.Sync() }()
-	select {
-	case p := <-s.q:
-		return p, nil
-	case <-s.failed:
-		return s.TryRecv()
-	case err := <-synced:
-		if err != nil {
+	if s.net.drv != nil {
+		// In-process, the barrier runs to its end inside Sync.
+		if err := s.net.Sync(); err != nil {
 			return nil, err
 		}
 		return s.TryRecv()
+	}
+	synced := make(chan error, 1)
+	go func() { synced <- s.net.Sync() }()
+	for {
+		select {
+		case <-s.q.avail:
+			if p := s.q.pop(); p != nil {
+				return p, nil
+			}
+		case <-s.failed:
+			return s.TryRecv()
+		case err := <-synced:
+			if err != nil {
+				return nil, err
+			}
+			return s.TryRecv()
+		}
+	}
+}
+
+// pktQueue is a stream's packets at the front-end: bounded (over TCP, so that a
+// front-end that does not read slows the back-ends down) or not (in-process).
+type pktQueue struct {
+	mu    sync.Mutex
+	items []*Packet
+	limit int           // 0: unbounded
+	avail chan struct{} // a token when packets may be there
+	space chan struct{} // a token when room may have been made
+}
+
+func newPktQueue(limit int) *pktQueue {
+	return &pktQueue{limit: limit, avail: make(chan struct{}, 1), space: make(chan struct{}, 1)}
+}
+
+// push appends p, waiting for room while the queue is full, unless done closes.
+func (q *pktQueue) push(p *Packet, done <-chan struct{}) {
+	for {
+		q.mu.Lock()
+		if q.limit == 0 || len(q.items) < q.limit {
+			q.items = append(q.items, p)
+			q.mu.Unlock()
+			signal(q.avail)
+			return
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.space:
+		case <-done:
+			return
+		}
+	}
+}
+
+// pop takes the first packet, or nil.
+func (q *pktQueue) pop() *Packet {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) == 0 {
+		return nil
+	}
+	p := q.items[0]
+	q.items[0] = nil
+	q.items = q.items[1:]
+	if len(q.items) > 0 {
+		signal(q.avail)
+	}
+	signal(q.space)
+	return p
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
 	}
 }
 

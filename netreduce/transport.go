@@ -66,11 +66,6 @@ type runner struct {
 	upQ     []outBatch
 	downQ   []outBatch
 	killed  atomic.Bool
-	// local holds nodes colocated with node (its children whose own children are all
-	// back-ends): they share this runner's goroutine and inboxes, and messages between
-	// them are stepped directly. nil when node runs alone.
-	local map[int32]*Node
-	work  []*Node
 }
 
 type outBatch struct {
@@ -81,28 +76,8 @@ type outBatch struct {
 // maxOut bounds the batches a node holds per direction while its destinations are full.
 const maxOut = 64
 
-// msgKill is a driver-only message (never on the wire, ignored by Node): the colocated
-// node To is to fail.
-const msgKill MsgKind = 255
-
 func newRunner(node *Node, host BackendSink, route func(int, bool) chan<- []Msg, inline func(int, []Msg)) *runner {
 	return &runner{node: node, host: host, route: route, inline: inline, pending: map[int][]Msg{}}
-}
-
-// colocate adds a child node to this runner's goroutine.
-func (r *runner) colocate(n *Node) {
-	if r.local == nil {
-		r.local = map[int32]*Node{}
-	}
-	r.local[int32(n.rank)] = n
-}
-
-// target is the node of this runner a message is for, or nil.
-func (r *runner) target(to int32) *Node {
-	if to == int32(r.node.rank) {
-		return r.node
-	}
-	return r.local[to]
 }
 
 // handle steps one inbound batch and queues everything it produced.
@@ -116,60 +91,25 @@ func (r *runner) handle(batch []Msg) {
 	r.flush()
 }
 
-// deliver steps m in the node it is addressed to (by default the runner's own node).
-func (r *runner) deliver(m Msg) {
-	n := r.node
-	if r.local != nil {
-		if n = r.target(m.To); n == nil {
-			return
-		}
-		if m.Kind == msgKill {
-			r.killLocal(n)
-			return
-		}
-	}
-	n.Step(m)
-	if n != r.node {
-		r.work = append(r.work, n)
-	}
-}
+func (r *runner) deliver(m Msg) { r.node.Step(m) }
 
-// killLocal drops a colocated node as a crash would: its parent (this runner's node)
-// learns it died.
-func (r *runner) killLocal(n *Node) {
-	if n == r.node {
-		return
-	}
-	delete(r.local, int32(n.rank))
-	r.node.Step(Msg{Kind: MsgDied, From: int32(n.rank), To: int32(r.node.rank)})
-}
-
+// flush queues what the node produced, batched per destination; messages for back-ends
+// hosted here run inline, and their replies step the node again.
 func (r *runner) flush() {
 	topo := r.node.topo
-	r.work = append(r.work, r.node)
-	for len(r.work) > 0 {
-		n := r.work[len(r.work)-1]
-		r.work = r.work[:len(r.work)-1]
-		out := n.Take()
+	for len(r.node.out) > 0 {
+		out := r.node.Take()
 		for i := range out {
 			m := out[i]
 			to := int(m.To)
-			switch {
-			case r.host != nil && to >= 0 && topo.IsBackend(to):
-				r.host.Deliver(m, n.Step)
-			case r.local != nil && r.target(m.To) != nil:
-				t := r.target(m.To)
-				t.Step(m)
-				r.work = append(r.work, t)
-			default:
-				if _, ok := r.pending[to]; !ok {
-					r.order = append(r.order, to)
-				}
-				r.pending[to] = append(r.pending[to], m)
+			if r.host != nil && to >= 0 && topo.IsBackend(to) {
+				r.host.Deliver(m, r.node.Step)
+				continue
 			}
-		}
-		if len(n.out) > 0 {
-			r.work = append(r.work, n)
+			if _, ok := r.pending[to]; !ok {
+				r.order = append(r.order, to)
+			}
+			r.pending[to] = append(r.pending[to], m)
 		}
 	}
 	for _, to := range r.order {

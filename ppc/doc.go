@@ -60,6 +60,10 @@
 // A file debug/elf cannot parse is examined again by explainELF, whose *ELFError names the
 // damaged header field and its file offset (a truncated header, a program or section
 // header table past the end of the file, a bad e_shstrndx) instead of a bare "EOF".
+// The image is the one program model of the tools too: its Symbols (with binding and
+// symbol-table order), the bytes of its executable sections (Code, CodeAt) and its DWARF
+// are read in the same parse, and probes builds its view of the program on them. The
+// auxiliary vector's numbers (AT_*, HWCAP440) live here only, as ppc imports nothing.
 // A CPU then runs in slices:
 //
 //	img, err := ppc.LoadELF(f)

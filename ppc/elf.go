@@ -1,6 +1,7 @@
 package ppc
 
 import (
+	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -32,22 +33,6 @@ type Segment struct {
 	Perm         Perm
 }
 
-// SymbolKind tells functions from data objects.
-type SymbolKind uint8
-
-// Symbol kinds, from the ELF symbol type.
-const (
-	SymFunc SymbolKind = iota + 1
-	SymObject
-)
-
-// Symbol is an ELF symbol with an address (functions and objects; sorted by address).
-type Symbol struct {
-	Name       string
-	Addr, Size uint32
-	Kind       SymbolKind
-}
-
 // Image is a loaded static PPC32 executable: its segments in one shared base Memory that
 // every process maps copy-on-write, its symbols, and the address-space layout every process
 // gets (the same on every node).
@@ -62,6 +47,10 @@ type Image struct {
 	InstrRegion Region
 	// Stack is the stack mapping of every process; its top holds the strings and auxv.
 	Stack Region
+	// Code holds the executable sections' bytes: the instructions tools read.
+	Code []TextSection
+	// DWARF is the executable's debugging information, nil when it has none.
+	DWARF *dwarf.Data
 
 	phdr, phnum uint32
 	brk         uint32
@@ -145,6 +134,12 @@ func LoadELF(r io.ReaderAt) (*Image, error) {
 		return nil, elfErr(-1, "entry point 0x%08x is not in an executable segment", img.Entry)
 	}
 	img.Symbols = readSymbols(f)
+	if err := img.readCode(f); err != nil {
+		return nil, err
+	}
+	if d, err := f.DWARF(); err == nil {
+		img.DWARF = d
+	}
 	img.base.freeze()
 	return img, nil
 }
@@ -310,39 +305,4 @@ func (img *Image) layout() error {
 		return err
 	}
 	return img.base.Map(img.InstrRegion.Start, img.InstrRegion.Size, PermRWX)
-}
-
-func readSymbols(f *elf.File) []Symbol {
-	syms, err := f.Symbols()
-	if err != nil {
-		return nil // stripped: no symbols, which is not an error for running it
-	}
-	var out []Symbol
-	for _, s := range syms {
-		var k SymbolKind
-		switch elf.ST_TYPE(s.Info) {
-		case elf.STT_FUNC:
-			k = SymFunc
-		case elf.STT_OBJECT, elf.STT_TLS:
-			k = SymObject
-		default:
-			continue
-		}
-		if s.Section == elf.SHN_UNDEF || s.Name == "" {
-			continue
-		}
-		out = append(out, Symbol{Name: s.Name, Addr: uint32(s.Value), Size: uint32(s.Size), Kind: k})
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
-	return out
-}
-
-// Lookup returns the symbol named name.
-func (img *Image) Lookup(name string) (Symbol, bool) {
-	for _, s := range img.Symbols {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return Symbol{}, false
 }

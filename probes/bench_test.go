@@ -1,7 +1,6 @@
 package probes
 
 import (
-	"bytes"
 	"os"
 	"testing"
 )
@@ -76,7 +75,7 @@ func BenchmarkPoints(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	prog, err := OpenProgram(bytes.NewReader(data))
+	prog, err := loadProgram(data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -169,8 +169,6 @@ func (m MemType) Size() uint32 { return memTypes[m].size }
 // ValueType is the expression type a value of m is computed in.
 func (m MemType) ValueType() Type { return memTypes[m].val }
 
-func (m MemType) signed() bool { return m == MemI8 || m == MemI16 }
-
 // ParseMemType maps a C type name to its MemType: char, uchar, short, ushort, int,
 // unsigned, int64 (long long), uint64, float, double, pointer, and the usual spellings.
 func ParseMemType(s string) (MemType, error) {

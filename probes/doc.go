@@ -5,7 +5,8 @@
 //
 // Usage:
 //
-//	prog, _ := probes.OpenProgram(f)                      // symbols, code, DWARF lines
+//	img, _ := ppc.LoadELF(f)                               // the one parse, the machine's too
+//	prog := probes.NewProgram(img)                         // symbols, code, DWARF lines
 //	fn, _ := prog.Lookup("MPI_Send")
 //	entry, _ := prog.Points(fn, probes.PointEntry)
 //	slots := probes.NewSlots(region.Start, 4096)           // probe variables
@@ -15,13 +16,22 @@
 //	tr, _ := probes.BuildTrampoline(entry[0], []*probes.Code{code}, []bool{false}, base, guard)
 //	// write tr.Bytes() at base, then tr.Patch at entry[0].Addr; toggle with tr.Toggles.
 //
+// # One program model
+//
+// A Program is a view of the ppc.Image the machine runs: ppc.LoadELF parses the
+// executable once, and probes takes the image's symbols (ppc.Symbol, which Func embeds
+// with the entry's file and line), its executable sections and its DWARF, instead of
+// reading the file again. To resolve a pc to a function and file:line (a fault report,
+// a profile), use Program.FuncAt(pc) and Program.LineOf(pc) on the job's program, or
+// build one from the job's image with NewProgram(job.Image()).
+//
 // # Expressions
 //
 // Three value types: Int (32-bit), Int64, Double; Void for send and when without else.
 // Mixed operands widen int -> int64 -> double (C's usual conversions); assignment only
 // widens ("cannot assign double to int variable n"). Check reports the offending node and
-// why. Eval is the reference semantics the generated code is tested against. Where C is
-// undefined the choice follows what the generated code does: integer arithmetic wraps,
+// why. A reference evaluator in the tests (eval_ref_test.go) is the semantics the
+// generated code is checked against. Where C is undefined the choice follows what the generated code does: integer arithmetic wraps,
 // x / 0 is 0 and x % 0 is x, INT_MIN / -1 is INT_MIN (so x == x/y*y + x%y always), shift
 // counts are taken modulo 64 and a 32-bit shift by 32..63 gives 0 (<<) or the sign (>>),
 // as slw/sraw do; >> is arithmetic (every type is signed). Comparisons of doubles follow

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/dpclsh/dpclsh/ppc"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -43,11 +44,12 @@ func ExampleProgram_Points() {
 		return
 	}
 	defer f.Close()
-	prog, err := probes.OpenProgram(f)
+	img, err := ppc.LoadELF(f)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	prog := probes.NewProgram(img)
 	fn, _ := prog.Lookup("tail")
 	exits, _ := prog.Points(fn, probes.PointExit)
 	for _, p := range exits {

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// FuzzOpenProgram feeds mangled ELF files to the reader and the point scanner: errors are
+// FuzzLoadProgram feeds mangled ELF files to the loader and the point scanner: errors are
 // fine, panics are not.
-func FuzzOpenProgram(f *testing.F) {
+func FuzzLoadProgram(f *testing.F) {
 	for _, name := range []string{"points-O2.elf"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
@@ -19,7 +19,7 @@ func FuzzOpenProgram(f *testing.F) {
 	}
 	f.Add([]byte("\x7fELF\x01\x02\x01"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		prog, err := OpenProgram(bytes.NewReader(data))
+		prog, err := loadProgram(data)
 		if err != nil {
 			return
 		}
@@ -48,7 +48,7 @@ func FuzzGlobals(f *testing.F) {
 	f.Fuzz(func(t *testing.T, at uint32, b byte) {
 		mangled := bytes.Clone(data)
 		mangled[int(at)%len(mangled)] ^= b
-		prog, err := OpenProgram(bytes.NewReader(mangled))
+		prog, err := loadProgram(mangled)
 		if err != nil {
 			return
 		}

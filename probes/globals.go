@@ -2,7 +2,6 @@ package probes
 
 import (
 	"debug/dwarf"
-	"debug/elf"
 	"errors"
 	"fmt"
 	"sort"
@@ -54,23 +53,6 @@ func (t *CType) Field(name string) (CField, bool) {
 // object is a data symbol of the program.
 type object struct {
 	addr, size uint32
-}
-
-// readData keeps what Global needs: the data symbols and the DWARF data.
-func (b *Program) readData(f *elf.File) {
-	b.objects = map[string]object{}
-	syms, _ := f.Symbols()
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) != elf.STT_OBJECT || s.Section == elf.SHN_UNDEF {
-			continue
-		}
-		if _, ok := b.objects[s.Name]; !ok || elf.ST_BIND(s.Info) != elf.STB_LOCAL {
-			b.objects[s.Name] = object{uint32(s.Value), uint32(s.Size)}
-		}
-	}
-	if d, err := f.DWARF(); err == nil {
-		b.dwarf = d
-	}
 }
 
 // GlobalError is a program global that does not exist or whose type cannot be expressed.

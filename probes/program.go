@@ -2,39 +2,35 @@ package probes
 
 import (
 	"debug/dwarf"
-	"debug/elf"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"path"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/dpclsh/dpclsh/ppc"
 )
 
-// Func is a function of the program, from the ELF symbol table.
+// Func is a function of the program: its symbol in the executable's image, and the
+// source file and line of its entry (DWARF; "", 0 when unknown).
 type Func struct {
-	Name string
-	Addr uint32
-	Size uint32
-	File string // source file of the entry (DWARF), "" when unknown
+	ppc.Symbol
+	File string
 	Line int
 }
 
-// Program is a program's code and symbols, read once and shared by every node running it.
+// Program is a program's code and symbols as probes see them: a view of the image the
+// machine loaded (ppc.LoadELF parses the executable once), shared by every node running
+// it.
 type Program struct {
 	Funcs []Func            // sorted by address; one per address, under its preferred name
 	names map[string]uint32 // every function symbol, aliases included
-	text  []segment
+	img   *ppc.Image
 	lines []lineEntry
 
 	objects map[string]object // data symbols, for Global
 	dwarf   *dwarf.Data       // nil without DWARF
-}
-
-type segment struct {
-	addr uint32
-	data []byte
 }
 
 // lineEntry is one row of the DWARF line table: addresses from addr up to the next row
@@ -46,79 +42,57 @@ type lineEntry struct {
 	stmt bool // a recommended breakpoint location (DWARF is_stmt)
 }
 
-// OpenProgram reads a 32-bit big-endian PowerPC ELF executable: its executable sections,
-// function symbols and, when present, its DWARF line table.
-func OpenProgram(r io.ReaderAt) (*Program, error) {
-	f, err := elf.NewFile(r)
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, fmt.Errorf("probes: read ELF: too short for an ELF header: %w", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("probes: read ELF: %w", err)
-	}
-	defer f.Close()
-	if f.Class != elf.ELFCLASS32 || f.Data != elf.ELFDATA2MSB || f.Machine != elf.EM_PPC {
-		return nil, fmt.Errorf("probes: read ELF: not a 32-bit big-endian PowerPC executable (%v %v %v)", f.Class, f.Data, f.Machine)
-	}
-	b := &Program{}
-	for _, s := range f.Sections {
-		if s.Type != elf.SHT_PROGBITS || s.Flags&elf.SHF_EXECINSTR == 0 {
-			continue
-		}
-		data, err := s.Data()
-		if err != nil {
-			return nil, fmt.Errorf("probes: read section %s: %w", s.Name, err)
-		}
-		b.text = append(b.text, segment{uint32(s.Addr), data})
-	}
-	if err := b.readSymbols(f); err != nil {
-		return nil, err
-	}
-	b.readData(f)
-	if d, err := f.DWARF(); err == nil {
-		b.lines = readLines(d)
+// NewProgram is the program of a loaded executable: its function symbols, its code and,
+// when present, its DWARF line table and variables.
+func NewProgram(img *ppc.Image) *Program {
+	b := &Program{img: img, dwarf: img.DWARF}
+	b.readSymbols(img.Symbols)
+	if b.dwarf != nil {
+		b.lines = readLines(b.dwarf)
 	}
 	for i := range b.Funcs {
 		b.Funcs[i].File, b.Funcs[i].Line = b.LineOf(b.Funcs[i].Addr)
 	}
-	return b, nil
+	return b
 }
 
-func (b *Program) readSymbols(f *elf.File) error {
-	syms, err := f.Symbols()
-	if err != nil && !errors.Is(err, elf.ErrNoSymbols) {
-		return fmt.Errorf("probes: read ELF symbols: %w", err)
+// Image is the executable the program was made from.
+func (b *Program) Image() *ppc.Image { return b.img }
+
+// readSymbols takes the functions (one per address, under its preferred name; every
+// name for lookups) and the data objects. Of several symbols of one name, a global one
+// wins, else the first in the symbol table.
+func (b *Program) readSymbols(syms []ppc.Symbol) {
+	byIndex := slices.Clone(syms)
+	slices.SortFunc(byIndex, func(x, y ppc.Symbol) int { return x.Index - y.Index })
+	best := map[uint32]ppc.Symbol{}
+	b.names, b.objects = map[string]uint32{}, map[string]object{}
+	for _, s := range byIndex {
+		switch {
+		case s.Kind == ppc.SymFunc && s.Size != 0:
+			if old, ok := best[s.Addr]; !ok || nameRank(s) < nameRank(old) {
+				best[s.Addr] = s
+			}
+			if _, ok := b.names[s.Name]; !ok || s.Bind != ppc.BindLocal {
+				b.names[s.Name] = s.Addr
+			}
+		case s.Kind == ppc.SymObject:
+			if _, ok := b.objects[s.Name]; !ok || s.Bind != ppc.BindLocal {
+				b.objects[s.Name] = object{s.Addr, s.Size}
+			}
+		}
 	}
-	best := map[uint32]elf.Symbol{}
-	b.names = map[string]uint32{}
-	for _, s := range syms {
-		if elf.ST_TYPE(s.Info) != elf.STT_FUNC || s.Size == 0 || s.Section == elf.SHN_UNDEF {
-			continue
-		}
-		addr := uint32(s.Value)
-		if old, ok := best[addr]; !ok || nameRank(s) < nameRank(old) {
-			best[addr] = s
-		}
-		if _, ok := b.names[s.Name]; !ok || elf.ST_BIND(s.Info) != elf.STB_LOCAL {
-			b.names[s.Name] = addr
-		}
-	}
-	for addr, s := range best {
-		b.Funcs = append(b.Funcs, Func{Name: s.Name, Addr: addr, Size: uint32(s.Size)})
+	for _, s := range best {
+		b.Funcs = append(b.Funcs, Func{Symbol: s})
 	}
 	sort.Slice(b.Funcs, func(i, j int) bool { return b.Funcs[i].Addr < b.Funcs[j].Addr })
-	return nil
 }
 
 // nameRank orders the names of one address: global before weak before local, then the
 // name with fewer leading underscores, then the shorter, then alphabetical.
-func nameRank(s elf.Symbol) string {
-	bind := map[elf.SymBind]byte{elf.STB_GLOBAL: '0', elf.STB_WEAK: '1'}[elf.ST_BIND(s.Info)]
-	if bind == 0 {
-		bind = '2'
-	}
+func nameRank(s ppc.Symbol) string {
 	under := len(s.Name) - len(strings.TrimLeft(s.Name, "_"))
-	return fmt.Sprintf("%c%03d%06d%s", bind, under, len(s.Name), s.Name)
+	return fmt.Sprintf("%c%03d%06d%s", '0'+s.Bind, under, len(s.Name), s.Name)
 }
 
 func readLines(d *dwarf.Data) []lineEntry {
@@ -172,14 +146,7 @@ func (b *Program) Word(addr uint32) (uint32, bool) {
 }
 
 // code returns the n bytes of code at addr, all within one executable section.
-func (b *Program) code(addr, n uint32) ([]byte, bool) {
-	for _, s := range b.text {
-		if addr >= s.addr && uint64(addr-s.addr)+uint64(n) <= uint64(len(s.data)) {
-			return s.data[addr-s.addr : addr-s.addr+n], true
-		}
-	}
-	return nil, false
-}
+func (b *Program) code(addr, n uint32) ([]byte, bool) { return b.img.CodeAt(addr, n) }
 
 // Lookup returns the function named name (any of its aliases).
 func (b *Program) Lookup(name string) (Func, bool) {

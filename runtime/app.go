@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/ppc"
 	"github.com/dpclsh/dpclsh/probes"
 )
@@ -51,12 +52,11 @@ const (
 // daemon per I/O node, the reduction tree whose leaves are the ranks, and the probes.
 // An App is used from one goroutine (the session's); the machine advances only in Step.
 type App struct {
-	opts    Options
-	Job     *bgl.Job
-	Prog    *probes.Program
-	tree    *toolTree
-	daemons []*Daemon
-	region  ppc.Region
+	opts   Options
+	Job    *bgl.Job
+	Prog   *probes.Program
+	tree   *toolTree
+	region ppc.Region
 
 	quantum  uint64
 	timeouts int // handles whose waves close on virtual time
@@ -78,7 +78,7 @@ type App struct {
 	byStream      map[uint32]*Handle
 	rejected      []Rejected // packets the daemons dropped, for the next batch
 	rejectedTotal int
-	lastCmd       CommandTiming
+	lastCmd       CommandReport
 
 	started, suspended, terminated, closed bool
 	ended                                  map[int]bgl.Event // exit or fault per rank
@@ -98,17 +98,17 @@ func Launch(o Options) (*App, error) {
 	if o.Costs == nil {
 		o.Costs, _ = NamedCosts("default")
 	}
-	prog, err := openProgram(o.Exe)
+	img, err := loadImage(o.Exe)
 	if err != nil {
 		return nil, err
 	}
-	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
+	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Image: img, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
 		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
 		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opts: o, Job: job, Prog: prog, region: job.Image().InstrRegion, points: map[uint32]*pointState{},
+	a := &App{opts: o, Job: job, Prog: probes.NewProgram(img), region: job.Image().InstrRegion, points: map[uint32]*pointState{},
 		ended: map[int]bgl.Event{}, byStream: map[uint32]*Handle{},
 		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
 	a.quantum = o.QuantumNS
@@ -130,17 +130,19 @@ func Launch(o Options) (*App, error) {
 	return a, nil
 }
 
-func openProgram(path string) (*probes.Program, error) {
+// loadImage parses the executable once: the machine runs this image and probes read
+// its symbols, code and DWARF.
+func loadImage(path string) (*ppc.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: launch: %w", err)
 	}
 	defer f.Close()
-	p, err := probes.OpenProgram(f)
+	img, err := ppc.LoadELF(f)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: launch %s: %w", path, err)
 	}
-	return p, nil
+	return img, nil
 }
 
 // buildTree makes the tool's tree (leaves = ranks, level 2 = the I/O-node daemons, the
@@ -150,35 +152,33 @@ func (a *App) buildTree() error {
 	if err != nil {
 		return err
 	}
-	a.daemons = make([]*Daemon, a.Job.Partition().IONodes())
-	for i := range a.daemons {
-		a.daemons[i] = NewDaemon(i, a.opts.Nodes, a.region.Contains)
-		a.Job.SetDaemon(i, slot{a, a.daemons[i]})
-	}
-	a.tree = newToolTree(topo, a.opts.Costs)
+	a.tree = newToolTree(topo, a.opts.Costs, func(io int, n *netreduce.Node) *Daemon {
+		d := NewDaemon(io, a.opts.Nodes, a.Job.Debug(io), a.region.Contains, n)
+		a.Job.SetDaemon(io, slot{a, d})
+		return d
+	})
 	a.tree.skewClocks(a.opts.Clocks)
 	return nil
 }
 
-// slot is a daemon as the machine sees it: what it takes from its ranks it pushes up
-// the tree at once.
+// slot is a daemon as the machine sees it: the machine hands it what its ranks sent
+// and their events; the slot carries out what the daemon returns (its Ready): packets
+// go up the tree at once, rejections into the next batch.
 type slot struct {
 	a *App
 	d *Daemon
 }
 
-func (s slot) Packet(dbg *bgl.Debug, p bgl.Packet) {
-	s.d.Packet(dbg, p)
-	for _, o := range s.d.TakeOutgoing() {
+func (s slot) Packet(_ *bgl.Debug, p bgl.Packet) {
+	rd := s.d.Packet(p)
+	for _, o := range rd.Up {
 		s.a.inject(o)
 	}
-	for _, r := range s.d.TakeRejected() {
-		s.a.rejected = append(s.a.rejected, r)
-		s.a.rejectedTotal++
-	}
+	s.a.rejected = append(s.a.rejected, rd.Rejected...)
+	s.a.rejectedTotal += len(rd.Rejected)
 }
 
-func (s slot) Event(dbg *bgl.Debug, ev bgl.Event) { s.d.Event(dbg, ev) }
+func (s slot) Event(_ *bgl.Debug, ev bgl.Event) { s.d.Event(ev) }
 
 func (a *App) onEvent(ev bgl.Event) {
 	if ev.Kind == bgl.EventExit || ev.Kind == bgl.EventFault {

@@ -21,8 +21,8 @@ func (t *toolTree) skewClocks(c ClockSkew) {
 		return
 	}
 	r := rand.New(rand.NewPCG(c.Seed, 0x5eed))
-	for _, p := range t.procs {
-		if p.kind != procFrontEnd {
+	for i := range t.info {
+		if p := &t.info[i]; p.kind != procFrontEnd {
 			p.offset = r.Int64N(2*c.MaxNS+1) - c.MaxNS
 		}
 	}
@@ -44,11 +44,11 @@ type TreeNode struct {
 func (a *App) TreeNodes() []TreeNode {
 	t := a.tree
 	nb := t.topo.Backends()
-	out := make([]TreeNode, 0, len(t.procs))
+	out := make([]TreeNode, 0, len(t.info))
 	for r := nb; r < t.topo.Size(); r++ {
 		p := t.proc(r)
 		n := TreeNode{Name: t.name(r), Kind: [...]string{"daemon", "comm", "front-end"}[p.kind], Index: p.index,
-			OffsetNS: p.offset, BusyNS: p.busy}
+			OffsetNS: p.offset, BusyNS: t.drv.Busy(r)}
 		for q := t.topo.Parent(r); q >= 0; q = t.topo.Parent(q) {
 			if n.Depth == 0 {
 				n.Parent = t.name(q)

@@ -34,9 +34,6 @@ type Failure struct {
 	Reason string
 }
 
-// LastCommand is the modeled timing of the last command sent to the daemons.
-func (a *App) LastCommand() CommandTiming { return a.lastCmd }
-
 // Rejected is how many packets the daemons have dropped so far.
 func (a *App) Rejected() int { return a.rejectedTotal }
 
@@ -270,32 +267,4 @@ func (a *App) drain(until int64) ([]Message, []Failure) {
 		fails = append(fails, Failure{Handle: h, Node: f.Node, Reason: f.Text})
 	}
 	return out, fails
-}
-
-// command applies c to ranks: once to each daemon that serves some of them (the
-// covering subtree), as a typed value, and returns the merged answer. The command takes
-// effect at the machine's current virtual time; its modeled latency through the tree is
-// recorded (LastCommand).
-func (a *App) command(c *Command, ranks []int) (*Answer, error) {
-	if len(ranks) == 0 {
-		return &Answer{}, nil
-	}
-	a.seq++
-	c.Seq = a.seq
-	sum := &Answer{}
-	part := a.Job.Partition()
-	perIO := map[int]int{}
-	for i := 0; i < len(ranks); {
-		io := part.IONodeOf(ranks[i])
-		j := i
-		for j < len(ranks) && part.IONodeOf(ranks[j]) == io {
-			j++
-		}
-		sum.Merge(a.daemons[io].HandleAll(a.Job.Debug(io), c, ranks[i:j]))
-		perIO[io] += j - i
-		i = j
-	}
-	a.lastCmd = a.tree.CommandTiming(c.Op, perIO)
-	a.released(sum.Freed)
-	return sum, nil
 }

@@ -3,10 +3,10 @@ package runtime
 import (
 	"encoding/binary"
 	"fmt"
-	"sync"
 
 	"github.com/dpclsh/dpclsh/bgl"
 	"github.com/dpclsh/dpclsh/contexts"
+	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -38,25 +38,28 @@ type Outgoing struct {
 	Values []any
 }
 
-// Daemon is the tool daemon of one I/O node (the mutator of the BG/L paper): it applies
-// commands to the compute nodes it serves through their debug interface, and forwards
-// what probes send. It is a state machine: commands (typed values) and packets in,
-// answers and outgoing packets out; the caller owns the tree.
+// Daemon is the tool daemon of one I/O node (the mutator of the BG/L paper), one tool
+// process: it owns its place in the tool's tree (a netreduce.Node, whose stream filters
+// run here), applies the commands that reach it to the compute nodes it serves through
+// their debug interface and answers up the tree, and validates what probes send before
+// its Node takes it. It is a state machine that returns its effects (as etcd raft's
+// Ready): Step (a netreduce.Process) returns the messages it sends, Packet what to push
+// up and what it rejected; whoever drives it delivers them. It has no lock and no
+// goroutine.
 type Daemon struct {
 	IONode int
 	size   int // ranks in the job (rank specs are over [0, size))
 	inReg  func(uint32) bool
+	m      Machine
+	node   *netreduce.Node // nil when the daemon stands alone (tests)
 
-	mu       sync.Mutex
 	handles  map[uint32]*handleRanks
-	placed   map[int]map[uint32]span // rank -> point -> its trampoline
-	unlinked map[int][]span          // rank -> trampolines unlinked, not yet freed
-	pending  map[int]*pendingExec    // blocked ranks waiting to run a one-shot snippet
-	streams  map[uint32]uint32       // handle -> stream
-	images   map[string][]byte       // trampoline bytes per (plan, toggles) of the command
-	out      []Outgoing
+	placed   map[int]map[uint32]span     // rank -> point -> its trampoline
+	unlinked map[int][]span              // rank -> trampolines unlinked, not yet freed
+	pending  map[int]*pendingExec        // blocked ranks waiting to run a one-shot snippet
+	streams  map[uint32]uint32           // handle -> stream
+	images   map[string][]byte           // trampoline bytes per (plan, toggles) of the command
 	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
-	rejected []Rejected
 }
 
 // codeSpan is a trampoline on one node and the handles whose snippets it holds: only
@@ -71,10 +74,11 @@ type handleRanks struct {
 	active bool
 }
 
-// NewDaemon returns the daemon of I/O node io in a job of size ranks; inRegion tells
-// whether an address lies in the instrumentation region (trampoline frames live there).
-func NewDaemon(io, size int, inRegion func(uint32) bool) *Daemon {
-	return &Daemon{IONode: io, size: size, inReg: inRegion, handles: map[uint32]*handleRanks{},
+// NewDaemon returns the daemon of I/O node io in a job of size ranks, working through
+// m; inRegion tells whether an address lies in the instrumentation region (trampoline
+// frames live there); node is its place in the tool's tree (nil: none, for tests).
+func NewDaemon(io, size int, m Machine, inRegion func(uint32) bool, node *netreduce.Node) *Daemon {
+	return &Daemon{IONode: io, size: size, m: m, inReg: inRegion, node: node, handles: map[uint32]*handleRanks{},
 		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
 		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}}
 }
@@ -101,11 +105,41 @@ func (d *Daemon) prepare(c *Command) error {
 	return nil
 }
 
-// HandleAll applies command c to the daemon's ranks among ranks (the command reaches the
+// Step implements netreduce.Process: a command is carried out on the daemon's compute
+// nodes it concerns and answered up the tree; anything else is the tree protocol's, for
+// its Node.
+func (d *Daemon) Step(msg netreduce.Msg) []netreduce.Msg {
+	if msg.Kind != netreduce.MsgUser {
+		d.node.Step(msg)
+		return d.node.Take()
+	}
+	cm := msg.Body.(*cmdMsg)
+	var ranks []int
+	for _, r := range d.node.Children() {
+		if cm.ranks.Contains(r) {
+			ranks = append(ranks, r)
+		}
+	}
+	ans := d.Handle(cm.cmd, ranks)
+	return []netreduce.Msg{{Kind: netreduce.MsgUser, From: int32(d.node.Rank()), To: int32(d.node.Parent()), Seq: msg.Seq,
+		Body: &cmdMsg{cmd: cm.cmd, answer: ans}}}
+}
+
+// count is how many of the daemon's compute nodes lie in set.
+func (d *Daemon) count(set *netreduce.RankSet) int {
+	n := 0
+	for _, r := range d.node.Children() {
+		if set.Contains(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// Handle applies command c to the daemon's ranks among ranks (the command reaches the
 // daemon once, whatever the number of its ranks) and answers for all of them.
-func (d *Daemon) HandleAll(m Machine, c *Command, ranks []int) *Answer {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+func (d *Daemon) Handle(c *Command, ranks []int) *Answer {
+	m := d.m
 	sum := &Answer{}
 	if _, ok := opNames[c.Op]; !ok {
 		err := fmt.Errorf("runtime: daemon %d: unknown command op %d", d.IONode, c.Op)
@@ -327,11 +361,7 @@ func busy(s span, pc uint32, returns []uint32) bool {
 }
 
 // Unlinked is the number of trampolines unlinked on rank and not yet freed.
-func (d *Daemon) Unlinked(rank int) int {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.unlinked[rank])
-}
+func (d *Daemon) Unlinked(rank int) int { return len(d.unlinked[rank]) }
 
 func wordBytes(ws ...uint32) []byte {
 	b := make([]byte, 4*len(ws))

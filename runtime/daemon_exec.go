@@ -141,26 +141,31 @@ func beWord(b []byte) uint32 {
 	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }
 
-// Packet takes what a probe on one of the daemon's nodes sent (an ais_send packet) and
-// queues it for the tree on its handle's stream. Only the handle's own code may send on
-// its stream: a packet whose sc lies outside every trampoline holding that handle's
-// snippet (the program calling the hypercall itself), or that does not decode, is
-// dropped and reported (Rejected), never forwarded.
-func (d *Daemon) Packet(_ *bgl.Debug, p bgl.Packet) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+// Ready is what one step of a daemon asks its driver to do (as etcd raft's Ready): push
+// packets up the tree, report packets it rejected.
+type Ready struct {
+	Up       []Outgoing
+	Rejected []Rejected
+}
+
+// Packet takes what a probe on one of the daemon's nodes sent (an ais_send packet), as
+// the machine hands it over: a packet for a handle's stream goes up (Ready.Up). Only the
+// handle's own code may send on its stream: a packet whose sc lies outside every
+// trampoline holding that handle's snippet (the program calling the hypercall itself),
+// or that does not decode, is dropped and reported (Ready.Rejected), never forwarded.
+// Packets are checked against the daemon's state when the machine hands them over,
+// which is the state the sending rank ran with (commands reach daemons only while the
+// job stands still).
+func (d *Daemon) Packet(p bgl.Packet) Ready {
 	tag, vals, err := probes.DecodeSend(p.Data)
 	stream, ok := d.streams[tag]
 	switch {
 	case err != nil:
-		d.reject(p, fmt.Sprintf("malformed packet: %v", err))
-		return
+		return reject(p, fmt.Sprintf("malformed packet: %v", err))
 	case !ok:
-		d.reject(p, fmt.Sprintf("packet for probe %d, which this daemon does not know", tag))
-		return
+		return reject(p, fmt.Sprintf("packet for probe %d, which this daemon does not know", tag))
 	case !d.owns(p.Rank, p.PC, tag):
-		d.reject(p, fmt.Sprintf("packet for probe %d sent from outside its code", tag))
-		return
+		return reject(p, fmt.Sprintf("packet for probe %d sent from outside its code", tag))
 	}
 	values := make([]any, len(vals))
 	for i, v := range vals {
@@ -170,17 +175,12 @@ func (d *Daemon) Packet(_ *bgl.Debug, p bgl.Packet) {
 			values[i] = v.I
 		}
 	}
-	d.out = append(d.out, Outgoing{Rank: p.Rank, Stream: stream, Handle: tag, Time: p.Time, Values: values})
+	return Ready{Up: []Outgoing{{Rank: p.Rank, Stream: stream, Handle: tag, Time: p.Time, Values: values}}}
 }
 
 // Event runs a pending one-shot snippet on a rank that reached its breakpoint.
-func (d *Daemon) Event(dbg *bgl.Debug, ev bgl.Event) {
-	d.eventOn(dbg, ev)
-}
-
-func (d *Daemon) eventOn(m Machine, ev bgl.Event) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+func (d *Daemon) Event(ev bgl.Event) {
+	m := d.m
 	x := d.pending[ev.Rank]
 	if x == nil || ev.Kind != bgl.EventBreakpoint {
 		if ev.Kind == bgl.EventExit || ev.Kind == bgl.EventFault {
@@ -197,22 +197,6 @@ func (d *Daemon) eventOn(m Machine, ev bgl.Event) {
 	}
 }
 
-// TakeOutgoing returns and clears the packets queued for the tree.
-func (d *Daemon) TakeOutgoing() []Outgoing {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	out := d.out
-	d.out = nil
-	return out
-}
-
-// Holding reports whether packets wait for the tree.
-func (d *Daemon) Holding() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return len(d.out) > 0
-}
-
 // Rejected is a packet a daemon dropped: malformed, for an unknown probe, or not sent
 // by the probe's own code.
 type Rejected struct {
@@ -222,15 +206,6 @@ type Rejected struct {
 	Reason string
 }
 
-func (d *Daemon) reject(p bgl.Packet, why string) {
-	d.rejected = append(d.rejected, Rejected{Rank: p.Rank, PC: p.PC, Time: p.Time, Reason: why})
-}
-
-// TakeRejected returns and clears the packets dropped since the last call.
-func (d *Daemon) TakeRejected() []Rejected {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	r := d.rejected
-	d.rejected = nil
-	return r
+func reject(p bgl.Packet, why string) Ready {
+	return Ready{Rejected: []Rejected{{Rank: p.Rank, PC: p.PC, Time: p.Time, Reason: why}}}
 }

@@ -72,7 +72,10 @@ func (m *twin) ClearBreakpoint(r int, a uint32) error { return nil }
 func send(t *testing.T, d *Daemon, m Machine, c *Command, seq uint64, ranks ...int) *Answer {
 	t.Helper()
 	c.Seq = seq
-	return d.HandleAll(m, c, ranks)
+	if d.m != m {
+		t.Fatal("the daemon works through another machine")
+	}
+	return d.Handle(c, ranks)
 }
 
 // TestDaemonProtocol drives one daemon through install, activate, a second probe at the
@@ -80,7 +83,7 @@ func send(t *testing.T, d *Daemon, m Machine, c *Command, seq uint64, ranks ...i
 func TestDaemonProtocol(t *testing.T) {
 	const point, orig, base1, base2 = 0x1000, 0x7c0802a6, 0x20000, 0x20100
 	m := newTwin(0, 1)
-	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
+	d := NewDaemon(0, 8, m, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 }, nil)
 	m.WriteMem(0, point, wordBytes(orig))
 	m.WriteMem(1, point, wordBytes(orig))
 	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: ranks(t, "0-1")}
@@ -133,7 +136,7 @@ func TestDaemonFailuresAndReads(t *testing.T) {
 	m := newTwin(0, 1, 2)
 	m.state[2] = "exited"
 	m.WriteMem(1, 0x500, []byte("abcd"))
-	d := NewDaemon(0, 4, func(uint32) bool { return false })
+	d := NewDaemon(0, 4, m, func(uint32) bool { return false }, nil)
 	a := send(t, d, m, &Command{Op: OpRead, Addr: 0x500, Size: 4}, 1, 1, 3)
 	if a.Done != 1 || string(a.Data[1]) != "abcd" || !strings.Contains(a.Failed[3], "not served") {
 		t.Fatalf("read answer %+v", a)
@@ -145,7 +148,7 @@ func TestDaemonFailuresAndReads(t *testing.T) {
 	if err := a.Err("write"); err == nil || !strings.Contains(err.Error(), "1 of 2 ranks failed: rank 2: process has exited") {
 		t.Fatalf("summary %v", err)
 	}
-	if !strings.Contains(d.HandleAll(m, &Command{Op: 99}, []int{0}).Failed[0], "unknown command op 99") {
+	if !strings.Contains(d.Handle(&Command{Op: 99}, []int{0}).Failed[0], "unknown command op 99") {
 		t.Fatal("a bad command must fail the rank")
 	}
 }
@@ -192,22 +195,27 @@ func sendBytes(tag uint32, v int32) []byte {
 func TestDaemonDropsForgedPackets(t *testing.T) {
 	const point, orig, base = 0x1000, 0x7c0802a6, 0x20000
 	m := newTwin(0, 1)
-	d := NewDaemon(0, 8, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 })
+	d := NewDaemon(0, 8, m, func(a uint32) bool { return a >= 0x20000 && a < 0x30000 }, nil)
 	m.WriteMem(0, point, wordBytes(orig))
 	h1 := HandleRanks{Handle: 1, Stream: 7, Ranks: ranks(t, "0")}
 	plan := PointPlan{Addr: point, Orig: orig, Patch: 0x4801f000, Base: base, Words: []uint32{1, 2, 3},
 		Toggles: []ToggleWord{{Handle: 1, Addr: base + 4, On: 0x60000000, Off: 0x48000008}}}
 	h2 := HandleRanks{Handle: 2, Stream: 8, Ranks: ranks(t, "1")}
 	send(t, d, m, &Command{Op: OpPatch, Points: []PointPlan{plan}, Handles: []HandleRanks{h1, h2}}, 1, 0)
-	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(1, 5)})
-	d.Packet(nil, bgl.Packet{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)})   // the program itself
-	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: sendBytes(2, 7)}) // probe 2 has no code here
-	d.Packet(nil, bgl.Packet{Rank: 0, PC: base + 8, Data: []byte{1, 2, 3}})
-	out := d.TakeOutgoing()
+	var out []Outgoing
+	var rej []Rejected
+	for _, p := range []bgl.Packet{
+		{Rank: 0, PC: base + 8, Data: sendBytes(1, 5)},
+		{Rank: 0, PC: 0x1800, Data: sendBytes(1, 6)},   // the program itself
+		{Rank: 0, PC: base + 8, Data: sendBytes(2, 7)}, // probe 2 has no code here
+		{Rank: 0, PC: base + 8, Data: []byte{1, 2, 3}},
+	} {
+		rd := d.Packet(p)
+		out, rej = append(out, rd.Up...), append(rej, rd.Rejected...)
+	}
 	if len(out) != 1 || out[0].Handle != 1 || out[0].Values[0] != int64(5) {
 		t.Fatalf("forwarded %+v", out)
 	}
-	rej := d.TakeRejected()
 	want := []string{"sent from outside its code", "probe 2 sent from outside", "malformed packet"}
 	if len(rej) != len(want) {
 		t.Fatalf("rejected %+v", rej)

@@ -31,9 +31,13 @@
 // interface and answers for them; the answers merge into one (ranks done, failed ranks
 // with their reasons, trampolines freed).
 //
-// The Daemon is a state machine: HandleAll(machine, command, ranks) in, Answer out;
-// Packet in, Outgoing out. It never starts a goroutine and is tested with a plain twin
-// of the debug interface. A patch writes, per rank, the point's new trampoline with each
+// The Daemon is one tool process: it owns its netreduce.Node (its place in the tool's
+// tree, where its streams' filters run), carries out the commands that reach it, and
+// validates what its ranks send. It is a state machine that returns its effects, as
+// etcd raft's Ready: Step (a command or a protocol message in, the messages it sends
+// out) and Packet (an ais_send packet in, what to push up and what it rejected out).
+// It holds no lock, starts no goroutine, and is tested with a plain twin of the debug
+// interface. A patch writes, per rank, the point's new trampoline with each
 // snippet's toggle on only when its handle covers the rank and is active; points where
 // no handle covers the rank keep (or get back) their original word. Replaced trampolines
 // are unlinked and freed (zero-filled) by the next patch that finds no PC, LR, saved
@@ -42,10 +46,11 @@
 // # The tool's tree inside the simulation
 //
 // The tree's leaves are the ranks, level 2 the I/O-node daemons, then the comm nodes of
-// the topology, then the front-end (toolTree). Every tool process is netreduce's pure
-// Node plus a virtual clock; the tree steps them synchronously, etcd-raft style (step a
-// message, take the Node's output, apply it), in the order (virtual time, priority,
-// sequence), on the goroutine that drives the machine. A probe's ais_send packet
+// the topology, then the front-end (toolTree). Every tool process is a netreduce.Process
+// (a Node, or a Node inside its handler: the daemons, and the comm nodes and front-end,
+// which relay commands and merge answers) stepped by netreduce's deterministic Driver,
+// etcd-raft style (step a message, take what the process returns, deliver it), in the
+// order (virtual time, priority, sequence), on the goroutine that drives the machine. A probe's ais_send packet
 // reaches its I/O node one collective-network latency after the send (the machine's);
 // the daemon decodes it and pushes it up at once: it enters the daemon's Node, whose
 // stream filter runs there, and what comes out travels to the parent. Each hop costs
@@ -59,9 +64,10 @@
 //
 // The machine advances only inside Step, in quanta of virtual time (Options.QuantumNS,
 // 10 us by default); after each quantum the tree handles every message due before the
-// machine's clock, and Step returns (StopPaused) as soon as something reached the
-// front-end. Message.Time is the virtual time it reached the front-end (after the
-// front-end's own cost); messages are delivered once the machine's clock has passed it,
+// machine's clock (in the tree's own time: see how ranks and commands interleave,
+// below), and Step returns (StopPaused) as soon as something reached the front-end.
+// Message.Time is the job time it reached the front-end (after the front-end's own
+// cost); messages are delivered once the machine's clock has passed it,
 // sorted by (time, handle, rank). When the machine cannot move any more (the job ended,
 // or every live rank is held) the tree runs until it is quiet, so the last messages
 // arrive at virtual times after the job's end. Callbacks therefore run with the machine
@@ -75,10 +81,34 @@
 //     bgl:N:PER_IO:F generator; any other generator spec or an MRNet topology file must
 //     have one back-end per I/O node, and the I/O nodes' ranks are grafted under them
 //     (netreduce.Graft).
-//   - Commands take effect at the machine's current virtual time (the machine is paused
-//     while the session acts); their modeled latency through the tree, down to the last
-//     daemon and back with the merged answer, is computed by the same cost model
-//     (CommandTiming, App.LastCommand) rather than delaying their effect.
+//   - Commands travel the tree. A command enters the front-end as a message at the
+//     virtual time it is issued (fe_cmd), goes down to every comm node and daemon
+//     whose subtree holds ranks it concerns (comm_recv at a comm node, comm_fwd per
+//     child sent to; link latency per hop, the same both ways of a link), and each
+//     daemon carries it out (daemon_recv, then daemon_cmd_rank per compute node) and
+//     answers (daemon_fwd, its link). Comm nodes merge the answers of their children
+//     (comm_recv each) and send one up when the last is in (comm_fwd); the front-end
+//     takes each (fe_recv) and the merged answer is the command's. Commands and packets
+//     share processes and links: a command queues behind packets that reached a
+//     process before it, at each process it crosses, and behind them on FIFO links.
+//     App.LastCommand reports what happened: when the command reached each daemon,
+//     when each had applied it (Down: the last), and when the answer was back
+//     (RoundTrip). Command bodies are not charged per byte.
+//   - How ranks and commands interleave. The machine advances only inside Step; a
+//     command is issued while it is paused at job time t (the session acts: a call, a
+//     callback, a phase firing at a quantum's end). The job stands still while the
+//     command is out: the call runs the tool's tree alone (every message in order,
+//     packets already on their way included) until the merged answer is back at the
+//     front-end, and no rank executes meanwhile, so each daemon applies the command to
+//     its ranks where they stand at t, as DPCL's daemon does when it stops its ranks,
+//     patches and resumes them. The tree therefore keeps its own clock, ahead of the
+//     job's by the round trips of the commands so far (toolTree.shift): a packet a
+//     rank sends at job time t' enters the tree at t' + shift, and every time shown
+//     (Message.Time, a filter's packet stamps, protocol clocks, handle stats) is job
+//     time; what reaches the front-end while a command is out is stamped t. So a
+//     command leaves the tree idle behind it, packets sent after it never wait for it,
+//     and the ranks' execution is exactly what it was when commands took no time. Both
+//     clocks depend only on the inputs: runs stay deterministic.
 //   - Ended ranks leave the tree through their daemon (Node's Died message) one
 //     collective-network latency after their exit or fault, behind every packet they sent
 //     (a long packet sent just before the end, which the machine hands over after the

@@ -1,9 +1,7 @@
 package runtime
 
 import (
-	"container/heap"
 	"fmt"
-	"math"
 
 	"github.com/dpclsh/dpclsh/bgl"
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -23,47 +21,12 @@ const (
 	procFrontEnd
 )
 
-// toolProc is one simulated tool process: netreduce's pure Node (the protocol) and a
-// virtual clock. A process busy with one message delays the next (busyUntil).
-type toolProc struct {
-	node      *netreduce.Node
-	kind      procKind
-	index     int   // I/O node for a daemon, comm index for a comm node
-	busyUntil int64 // virtual ns
-	busy      int64 // virtual ns spent handling messages
-	linkFree  int64 // the link to the parent is FIFO: nothing arrives before this
-	offset    int64 // its clock reads virtual time + offset
-}
-
-// treeEvent is a message on its way to a tool process, due at virtual time at.
-type treeEvent struct {
-	at   int64
-	prio uint8 // at equal times data (0) before a child's death (1)
-	seq  uint64
-	to   int // topology rank
-	msg  netreduce.Msg
-}
-
-type eventQueue []*treeEvent
-
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
-	a, b := q[i], q[j]
-	if a.at != b.at {
-		return a.at < b.at
-	}
-	if a.prio != b.prio {
-		return a.prio < b.prio
-	}
-	return a.seq < b.seq
-}
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*treeEvent)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
+// procInfo is what the tree knows of one tool process besides its Process: its kind,
+// its number, and its clock's offset.
+type procInfo struct {
+	kind   procKind
+	index  int   // I/O node for a daemon, comm index for a comm node
+	offset int64 // its clock reads virtual time + offset
 }
 
 // treeFault is a stream failure that reached the front-end: which tree node's filter
@@ -75,36 +38,45 @@ type treeFault struct {
 }
 
 // toolTree is the tool's tree inside the simulation: every process above the compute
-// nodes steps its Node synchronously, in virtual-time order (time, priority, sequence),
-// with the costs of the model; what reaches the front-end waits there with its arrival
-// time until the machine's clock has passed it. It has no goroutines and is used from
-// the goroutine that drives the machine.
+// nodes is a netreduce.Node, or a Node inside a handler (the daemons, which own theirs;
+// the comm nodes and the front-end, which relay commands), stepped by netreduce's
+// deterministic Driver in virtual-time order with the costs of the model; what reaches
+// the front-end waits there with its arrival time until the machine's clock has passed
+// it. It has no goroutines and is used from the goroutine that drives the machine.
+//
+// The tree keeps its own time: job time (the machine's clock) plus shift, the virtual
+// time the job has stood stopped while commands went through the tree. Every time it
+// shows (packet stamps, arrivals, protocol clocks) is job time.
 type toolTree struct {
 	topo    *netreduce.Topology
 	costs   *Costs
-	procs   []*toolProc // by topology rank - Backends()
-	q       eventQueue
-	seq     uint64
-	filters map[uint32]bool // streams with a transformation filter
-	next    uint32          // next stream id
+	drv     *netreduce.Driver
+	info    []procInfo // by topology rank - Backends()
+	daemons []*Daemon  // by I/O node
+	filters map[uint32]bool
+	next    uint32 // next stream id
+	pings   uint64 // clock pings sent
 
-	arrived   []*netreduce.Packet // at the front-end, in arrival order
-	faults    []treeFault
-	lastAt    []int64            // per rank: arrival of its latest packet at its daemon
-	died      map[int]*treeEvent // per rank: its end notice, while still queued
-	feBusy    map[uint32]int64
-	scratch   []netreduce.Msg
-	delivered int // packets handed to the front-end so far
+	shift     int64 // tree time = job time + shift
+	stoppedAt int64 // while a command is out: the job time the job stands still at; else -1
+	cmd       *cmdRun
+
+	arrived []*netreduce.Packet // at the front-end, in arrival order
+	faults  []treeFault
+	lastAt  []int64                  // per rank: arrival of its latest packet at its daemon (tree time)
+	died    map[int]*netreduce.Event // per rank: its end notice
+	feBusy  map[uint32]int64
 }
 
-// newToolTree builds the processes of topo (level 2 = the parents of the back-ends).
-func newToolTree(topo *netreduce.Topology, costs *Costs) *toolTree {
+// newToolTree builds the processes of topo (level 2 = the parents of the back-ends):
+// daemon(io, node) makes I/O node io's daemon around its Node.
+func newToolTree(topo *netreduce.Topology, costs *Costs, daemon func(io int, n *netreduce.Node) *Daemon) *toolTree {
 	nb := topo.Backends()
-	t := &toolTree{topo: topo, costs: costs, procs: make([]*toolProc, topo.Size()-nb),
-		filters: map[uint32]bool{}, lastAt: make([]int64, nb), died: map[int]*treeEvent{}, feBusy: map[uint32]int64{}, next: 1}
+	t := &toolTree{topo: topo, costs: costs, info: make([]procInfo, topo.Size()-nb), stoppedAt: -1,
+		filters: map[uint32]bool{}, lastAt: make([]int64, nb), died: map[int]*netreduce.Event{}, feBusy: map[uint32]int64{}, next: 1}
 	comm := 0
 	for r := nb; r < topo.Size(); r++ {
-		p := &toolProc{node: netreduce.NewNode(topo, r)}
+		p := &t.info[r-nb]
 		switch {
 		case r == topo.Root():
 			p.kind = procFrontEnd
@@ -114,7 +86,6 @@ func newToolTree(topo *netreduce.Topology, costs *Costs) *toolTree {
 			p.kind, p.index = procComm, comm
 			comm++
 		}
-		t.procs[r-nb] = p
 	}
 	// Daemons are numbered as the I/O nodes are: in the order of their ranks (back-ends
 	// are numbered depth-first), whatever their depth in the tree.
@@ -125,10 +96,20 @@ func newToolTree(topo *netreduce.Topology, costs *Costs) *toolTree {
 			io++
 		}
 	}
+	t.daemons = make([]*Daemon, io)
+	t.drv = netreduce.NewDriver(topo, func(r int) netreduce.Process {
+		n := netreduce.NewNode(topo, r)
+		if p := t.proc(r); p.kind == procDaemon {
+			t.daemons[p.index] = daemon(p.index, n)
+			return t.daemons[p.index]
+		}
+		return &relay{node: n, topo: topo, open: map[uint64]*pendingAnswer{}}
+	}, t, nil, t.toApp)
+	t.drv.Handled = t.handled
 	return t
 }
 
-func (t *toolTree) proc(rank int) *toolProc { return t.procs[rank-t.topo.Backends()] }
+func (t *toolTree) proc(rank int) *procInfo { return &t.info[rank-t.topo.Backends()] }
 
 // name says which tool process rank is, for reports.
 func (t *toolTree) name(rank int) string {
@@ -148,12 +129,12 @@ func (t *toolTree) name(rank int) string {
 // daemonOf is the topology rank of the daemon above back-end rank.
 func (t *toolTree) daemonOf(rank int) int { return t.topo.Parent(rank) }
 
-// push schedules msg for process to at virtual time at.
-func (t *toolTree) push(to int, at int64, prio uint8, msg netreduce.Msg) *treeEvent {
-	t.seq++
-	e := &treeEvent{at: at, prio: prio, seq: t.seq, to: to, msg: msg}
-	heap.Push(&t.q, e)
-	return e
+// jobTime is the job time of tree time at: while a command is out the job stands still.
+func (t *toolTree) jobTime(at int64) int64 {
+	if t.stoppedAt >= 0 {
+		return t.stoppedAt
+	}
+	return at - t.shift
 }
 
 // packetBytes is a packet's size on a link: a 16-byte header and 8 bytes per value.
@@ -172,153 +153,106 @@ func packetBytes(p *netreduce.Packet) int {
 	return n
 }
 
-// Inject hands the tree a probe packet of rank that reached its I/O node at virtual
-// time at (the machine's collective-network latency included): it enters the rank's
-// daemon, which pushes it up.
+// Inject hands the tree a probe packet of rank that reached its I/O node at job time at
+// (the machine's collective-network latency included): it enters the rank's daemon,
+// which pushes it up.
 func (t *toolTree) Inject(rank int, stream uint32, at int64, values []any) {
 	p := &netreduce.Packet{Stream: stream, Tag: netreduce.FirstAppTag, Src: int32(rank), Count: 1, Values: values}
 	extra := max(0, t.costs.ns(cnLatency)-cnMachineLatency) + t.costs.bytes(cnPerByte, packetBytes(p))
 	at += extra
-	t.lastAt[rank] = max(t.lastAt[rank], at)
-	p.Time = at + t.proc(t.daemonOf(rank)).offset
 	d := t.daemonOf(rank)
-	t.push(d, at, 0, netreduce.Msg{Kind: netreduce.MsgData, From: int32(rank), To: int32(d), Stream: stream, Packet: p})
-	t.behind(rank, at)
-}
-
-// behind keeps rank's end notice behind a packet the machine handed over after the rank
-// ended (a probe sending at _exit): the link is FIFO, so a notice queued for an earlier
-// time waits for the packet, and the waves it is in close with it.
-func (t *toolTree) behind(rank int, at int64) {
-	e := t.died[rank]
-	if e == nil || e.at >= at {
-		return
-	}
-	e.at = at
-	for i, q := range t.q {
-		if q == e {
-			heap.Fix(&t.q, i)
-			return
-		}
+	p.Time = at + t.proc(d).offset
+	tat := at + t.shift
+	t.lastAt[rank] = max(t.lastAt[rank], tat)
+	t.drv.Push(d, tat, 0, netreduce.Msg{Kind: netreduce.MsgData, From: int32(rank), To: int32(d), Stream: stream, Packet: p})
+	if e := t.died[rank]; e != nil {
+		// The link is FIFO: a notice queued for an earlier time waits for the packet (a
+		// probe sending at _exit), and the waves it is in close with it.
+		t.drv.Delay(e, tat)
 	}
 }
 
-// Kill tells rank's daemon that rank ended at virtual time at: after everything the rank
+// Kill tells rank's daemon that rank ended at job time at: after everything the rank
 // sent before (its packets are ahead of the notice on the same link).
 func (t *toolTree) Kill(rank int, at int64) {
-	at = max(at+t.costs.ns(cnLatency), t.lastAt[rank])
+	tat := max(at+t.shift+t.costs.ns(cnLatency), t.lastAt[rank])
 	d := t.daemonOf(rank)
-	t.died[rank] = t.push(d, at, 1, netreduce.Msg{Kind: netreduce.MsgDied, From: int32(rank), To: int32(d)})
+	t.died[rank] = t.drv.Push(d, tat, 1, netreduce.Msg{Kind: netreduce.MsgDied, From: int32(rank), To: int32(d)})
 }
 
-// Advance handles every message due before virtual time until.
-func (t *toolTree) Advance(until int64) {
-	for len(t.q) > 0 && t.q[0].at < until {
-		e := heap.Pop(&t.q).(*treeEvent)
-		t.handle(e)
-	}
-}
+// Advance handles every message due before job time until.
+func (t *toolTree) Advance(until int64) { t.drv.Advance(until + t.shift) }
 
 // Quiesce handles every message there is.
-func (t *toolTree) Quiesce() { t.Advance(math.MaxInt64) }
+func (t *toolTree) Quiesce() { t.drv.Quiesce() }
 
-// handle steps the process e is for: it starts when both the message and the process
-// are there, spends the model's receive (and filter) cost, then forwards what the Node
-// produced, one send cost each.
-func (t *toolTree) handle(e *treeEvent) {
-	if e.msg.Kind == netreduce.MsgDied && t.died[int(e.msg.From)] == e {
-		delete(t.died, int(e.msg.From))
-	}
-	p := t.proc(e.to)
-	start := max(e.at, p.busyUntil)
-	done := start
-	if e.msg.Kind == netreduce.MsgData && e.msg.Packet != nil {
-		done += t.recvCost(p, e.msg.Stream, e.msg.Packet)
-		// The packet is stamped on arrival with the receiving process's own clock.
-		e.msg.Packet.Time = e.at + p.offset
-	}
-	p.node.Step(e.msg)
-	done = t.emit(e.to, p, done)
-	if p.kind == procFrontEnd && e.msg.Kind == netreduce.MsgData {
-		t.feBusy[e.msg.Stream] += done - start
-	}
-	p.busy += done - start
-	p.busyUntil = done
+// kindCosts are the model's keys for one kind of process: receive, per byte, filter
+// call, filter per value.
+var kindCosts = [3][4]costKey{
+	procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue},
+	procComm:     {commRecv, commPerByte2, commFilter, commFilterValue},
+	procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue},
 }
 
-// recvCost is what receiving (and filtering) one packet costs process p.
-func (t *toolTree) recvCost(p *toolProc, stream uint32, pk *netreduce.Packet) int64 {
-	keys := [3][4]costKey{
-		procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue},
-		procComm:     {commRecv, commPerByte2, commFilter, commFilterValue},
-		procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue},
-	}[p.kind]
-	c := t.costs.ns(keys[0]) + t.costs.bytes(keys[1], packetBytes(pk))
-	if t.filters[stream] {
-		c += t.costs.ns(keys[2]) + t.costs.bytes(keys[3], len(pk.Values))
-	}
-	return c
-}
-
-// emit sends what process rank's Node produced, starting at virtual time at; it
-// returns when the process is done sending.
-func (t *toolTree) emit(rank int, p *toolProc, at int64) int64 {
-	out := p.node.Take()
-	for _, m := range out {
-		switch {
-		case m.To < 0:
-			t.toApp(m, at)
-		case t.topo.IsBackend(int(m.To)):
-			if m.Kind == netreduce.MsgPing {
-				// A compute node has nothing of the tree's to flush: it answers at once.
-				t.scratch = append(t.scratch, netreduce.Msg{Kind: netreduce.MsgPong, From: m.To, To: int32(rank), Seq: m.Seq})
-			}
-		case m.Kind == netreduce.MsgData && int(m.To) == t.topo.Parent(rank):
-			at += t.sendCost(p, m.Packet)
-			t.up(p, at+t.linkCost(p, m.Packet), m)
-		case m.Kind == netreduce.MsgLost || m.Kind == netreduce.MsgFault || m.Kind == netreduce.MsgDied:
-			t.up(p, at+t.linkCost(p, nil), m)
-		default:
-			// Stream setup and the clock ping are control, not data: they take no modeled
-			// time (streams open while the session acts, with the machine paused; the
-			// ping only moves protocol clocks so that timeout waves close).
-			t.scratch = append(t.scratch, m)
-		}
-	}
-	for len(t.scratch) > 0 {
-		m := t.scratch[0]
-		t.scratch = t.scratch[1:]
-		q := t.proc(int(m.To))
-		q.node.Step(m)
-		q.busyUntil = max(q.busyUntil, t.emit(int(m.To), q, max(at, q.busyUntil)))
-	}
-	return at
-}
-
-// up puts m on p's link to its parent, due at virtual time at or, the link being FIFO,
-// when what p sent before has arrived.
-func (t *toolTree) up(p *toolProc, at int64, m netreduce.Msg) {
-	at = max(at, p.linkFree)
-	p.linkFree = at
-	t.push(int(m.To), at, 0, m)
-}
-
-// sendCost is what forwarding one packet costs process p.
-func (t *toolTree) sendCost(p *toolProc, pk *netreduce.Packet) int64 {
-	switch p.kind {
+// fwdCost is what sending one message costs a process of kind k: the front-end's sends
+// are part of what it does with the message (fe_recv, fe_cmd).
+func (t *toolTree) fwdCost(k procKind) int64 {
+	switch k {
 	case procDaemon:
-		return t.costs.ns(daemonFwd) + t.costs.bytes(daemonPerByte, packetBytes(pk))
+		return t.costs.ns(daemonFwd)
 	case procComm:
-		return t.costs.ns(commFwd) + t.costs.bytes(commPerByte2, packetBytes(pk))
+		return t.costs.ns(commFwd)
 	}
 	return 0
 }
 
-// linkCost is the latency (and transfer time of pk, if any) of p's link to its parent:
-// Gigabit Ethernet from an I/O node, the comm nodes' network above.
-func (t *toolTree) linkCost(p *toolProc, pk *netreduce.Packet) int64 {
+// Recv implements netreduce.DriverCosts: receiving (and filtering) a packet, or taking
+// a command or an answer. A packet is stamped on arrival with the process's own clock.
+func (t *toolTree) Recv(rank int, m *netreduce.Msg, at int64) int64 {
+	p := t.proc(rank)
+	switch {
+	case m.Kind == netreduce.MsgData && m.Packet != nil:
+		keys := kindCosts[p.kind]
+		c := t.costs.ns(keys[0]) + t.costs.bytes(keys[1], packetBytes(m.Packet))
+		if t.filters[m.Stream] {
+			c += t.costs.ns(keys[2]) + t.costs.bytes(keys[3], len(m.Packet.Values))
+		}
+		m.Packet.Time = t.jobTime(at) + p.offset
+		return c
+	case m.Kind == netreduce.MsgUser:
+		return t.commandCost(rank, p, m, at)
+	}
+	return 0
+}
+
+// Send implements netreduce.DriverCosts: a packet up costs its sender a forward and
+// travels its link; a lost, fault or death notice only travels; commands and answers
+// cost a forward (none at the front-end, whose fe_cmd covers the multicast) and travel;
+// stream setup and the clock ping are control, not data: they take no modeled time
+// (streams open while the session acts; the ping only moves protocol clocks so that
+// timeout waves close).
+func (t *toolTree) Send(rank int, m *netreduce.Msg) (busy, transit int64, timed bool) {
+	p := t.proc(rank)
+	up := int(m.To) == t.topo.Parent(rank)
+	switch {
+	case m.Kind == netreduce.MsgData && up:
+		return t.fwdCost(p.kind) + t.costs.bytes(kindCosts[p.kind][1], packetBytes(m.Packet)), t.linkCost(p.kind, m.Packet), true
+	case m.Kind == netreduce.MsgLost || m.Kind == netreduce.MsgFault || m.Kind == netreduce.MsgDied:
+		return 0, t.linkCost(p.kind, nil), true
+	case m.Kind == netreduce.MsgUser && up:
+		return t.fwdCost(p.kind), t.linkCost(p.kind, nil), true
+	case m.Kind == netreduce.MsgUser:
+		return t.fwdCost(p.kind), t.linkCost(t.proc(int(m.To)).kind, nil), true
+	}
+	return 0, 0, false
+}
+
+// linkCost is the latency (and transfer time of pk, if any) of the link between a
+// process of kind k and its parent, either way: Gigabit Ethernet from an I/O node, the
+// comm nodes' network above.
+func (t *toolTree) linkCost(k procKind, pk *netreduce.Packet) int64 {
 	lat, per := ioLatency, ioPerByte
-	if p.kind == procComm {
+	if k == procComm {
 		lat, per = commLatency, commPerByte
 	}
 	c := t.costs.ns(lat)
@@ -328,15 +262,24 @@ func (t *toolTree) linkCost(p *toolProc, pk *netreduce.Packet) int64 {
 	return c
 }
 
-// toApp takes what the front-end hands the application.
+// handled counts the front-end's time per stream.
+func (t *toolTree) handled(rank int, m *netreduce.Msg, start, done int64) {
+	if rank == t.topo.Root() && m.Kind == netreduce.MsgData {
+		t.feBusy[m.Stream] += done - start
+	}
+}
+
+// toApp takes what the front-end hands the application at tree time at.
 func (t *toolTree) toApp(m netreduce.Msg, at int64) {
 	switch m.Kind {
 	case netreduce.MsgData:
-		m.Packet.Time = at
+		m.Packet.Time = t.jobTime(at)
 		m.Packet.Stream = m.Stream
 		t.arrived = append(t.arrived, m.Packet)
 	case netreduce.MsgFault:
 		t.faults = append(t.faults, treeFault{Stream: m.Stream, Node: t.name(int(m.Origin)), Text: m.Text})
+	case netreduce.MsgUser:
+		t.answered(m, at)
 	}
 }
 
@@ -349,30 +292,27 @@ func (t *toolTree) Open(backends *netreduce.RankSet, up *netreduce.FilterSpec, s
 	}
 	spec := &netreduce.StreamSpec{ID: id, Backends: backends, Up: up, Sync: sync, Timeout: timeout}
 	root := t.topo.Root()
-	t.scratch = append(t.scratch, netreduce.Msg{Kind: netreduce.MsgOpen, From: -1, To: int32(root), Stream: id, Spec: spec})
-	t.emit(root, t.proc(root), t.proc(root).busyUntil)
+	t.drv.Post(netreduce.Msg{Kind: netreduce.MsgOpen, From: -1, To: int32(root), Stream: id, Spec: spec}, t.drv.BusyUntil(root))
 	return id
 }
 
 // Close removes a stream from every process.
 func (t *toolTree) Close(id uint32) {
 	root := t.topo.Root()
-	t.scratch = append(t.scratch, netreduce.Msg{Kind: netreduce.MsgClose, From: -1, To: int32(root), Stream: id})
-	t.emit(root, t.proc(root), t.proc(root).busyUntil)
+	t.drv.Post(netreduce.Msg{Kind: netreduce.MsgClose, From: -1, To: int32(root), Stream: id}, t.drv.BusyUntil(root))
 	delete(t.filters, id)
 }
 
-// Tick moves every process's protocol clock to virtual time now, closing timeout waves
+// Tick moves every process's protocol clock to job time now, closing timeout waves
 // that expired (leaves first, as netreduce's ping barrier does).
 func (t *toolTree) Tick(now int64) {
 	root := t.topo.Root()
-	t.seq++
-	t.scratch = append(t.scratch, netreduce.Msg{Kind: netreduce.MsgPing, From: -1, To: int32(root), Seq: t.seq, Time: now})
-	t.emit(root, t.proc(root), max(now, t.proc(root).busyUntil))
+	t.pings++
+	t.drv.Post(netreduce.Msg{Kind: netreduce.MsgPing, From: -1, To: int32(root), Seq: t.pings, Time: now}, now+t.shift)
 }
 
-// Take returns the packets that reached the front-end by virtual time until, in
-// arrival order, and the faults so far.
+// Take returns the packets that reached the front-end by job time until, in arrival
+// order, and the faults so far.
 func (t *toolTree) Take(until int64) ([]*netreduce.Packet, []treeFault) {
 	n := 0
 	for n < len(t.arrived) && t.arrived[n].Time <= until {
@@ -385,7 +325,7 @@ func (t *toolTree) Take(until int64) ([]*netreduce.Packet, []treeFault) {
 	return out, f
 }
 
-// Ready reports whether a packet has reached the front-end by virtual time until.
+// Ready reports whether a packet has reached the front-end by job time until.
 func (t *toolTree) Ready(until int64) bool {
 	return len(t.faults) > 0 || len(t.arrived) > 0 && t.arrived[0].Time <= until
 }

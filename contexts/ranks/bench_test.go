@@ -103,11 +103,11 @@ func BenchmarkUnionNaiveMap(b *testing.B) {
 	tx, ty := newTwin(x.n, x.List()), newTwin(y.n, y.List())
 	b.ReportAllocs()
 	for b.Loop() {
-		u := make(map[int]bool, len(tx.m))
-		for r := range tx.m {
+		u := make(map[int]bool, len(tx.M))
+		for r := range tx.M {
 			u[r] = true
 		}
-		for r := range ty.m {
+		for r := range ty.M {
 			u[r] = true
 		}
 		if len(u) == 0 {

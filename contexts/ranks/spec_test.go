@@ -79,7 +79,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestSpecRoundTrip(t *testing.T) {
 	prop := func(c setCase) bool {
-		a, _, _ := c.sets(t)
+		a, _, _ := sets(t, c)
 		back, err := Parse(c.N, a.String())
 		if err != nil {
 			t.Errorf("Parse(String()) of %v: %v", a, err)

@@ -1,5 +1,10 @@
 package probes
 
+import (
+	"encoding/binary"
+	"math"
+)
+
 // Env is what an evaluated expression reads and changes: the reference semantics the
 // generated code must reproduce. Arg and Retval receive the register class and index
 // (see Arg); Call and Send receive converted argument values.
@@ -33,15 +38,6 @@ func Eval(e *Exp, env Env) (Value, error) {
 		return Value{}, err
 	}
 	return eval(e, env), nil
-}
-
-// typeOf is the type of a node already checked (its type is kept on the node).
-func typeOf(e *Exp) Type {
-	if t, ok := e.checkedType(); ok {
-		return t
-	}
-	t, _ := Check(e)
-	return t
 }
 
 // convert applies C's conversion to a wider type (only widening occurs after Check).
@@ -273,4 +269,116 @@ func evalShift(k Kind, a, b Value) Value {
 		return Int64Value(a.I << n)
 	}
 	return Int64Value(a.I >> n)
+}
+
+func evalData(e *Exp, env Env) Value {
+	switch e.Kind {
+	case KPoint:
+		return IntValue(env.Point())
+	case KFunc:
+		return IntValue(env.Func())
+	case KIndex, KSetIndex:
+		return evalIndex(e, env)
+	case KPush, KPop, KDepth:
+		return evalStack(e, env)
+	}
+	return evalMem(e, env)
+}
+
+// bump adds one to the int counter at addr.
+func bump(env Env, addr uint32) {
+	v, _ := env.LoadMem(addr, MemI32)
+	env.StoreMem(addr, MemI32, IntValue(int32(v.I)+1))
+}
+
+func evalIndex(e *Exp, env Env) Value {
+	a := e.Arr
+	i := uint32(eval(e.Kids[0], env).I)
+	var x Value
+	if e.Kind == KSetIndex {
+		x = convert(eval(e.Kids[1], env), a.T)
+	}
+	if i >= uint32(a.N) {
+		bump(env, a.Over)
+		if e.Kind == KSetIndex {
+			return x
+		}
+		return zero(a.T)
+	}
+	addr := a.Addr + i*a.T.size()
+	if e.Kind == KSetIndex {
+		env.StoreMem(addr, elemMem(a.T), x)
+		return x
+	}
+	v, _ := env.LoadMem(addr, elemMem(a.T))
+	return v
+}
+
+func evalStack(e *Exp, env Env) Value {
+	s := e.Stk
+	var x Value
+	if e.Kind == KPush {
+		x = convert(eval(e.Kids[0], env), s.T) // before reading the depth: x may pop
+	}
+	topV, _ := env.LoadMem(s.TopAddr(), MemI32)
+	top := uint32(topV.I)
+	switch e.Kind {
+	case KDepth:
+		return IntValue(int32(top))
+	case KPush:
+		if top >= uint32(s.Depth) {
+			bump(env, s.OverAddr())
+			return Value{}
+		}
+		env.StoreMem(s.ElemAddr(int(top)), elemMem(s.T), x)
+		env.StoreMem(s.TopAddr(), MemI32, IntValue(int32(top+1)))
+		return Value{}
+	}
+	if top-1 >= uint32(s.Depth) {
+		bump(env, s.UnderAddr())
+		return zero(s.T)
+	}
+	env.StoreMem(s.TopAddr(), MemI32, IntValue(int32(top-1)))
+	v, _ := env.LoadMem(s.ElemAddr(int(top-1)), elemMem(s.T))
+	return v
+}
+
+func evalMem(e *Exp, env Env) Value {
+	addr := uint32(eval(e.Kids[0], env).I) + uint32(int32(e.Idx))
+	vt := e.Mem.ValueType()
+	if e.Kind == KStore {
+		x := Narrow(convert(eval(e.Kids[1], env), vt), e.Mem)
+		env.StoreMem(addr, e.Mem, x)
+		return x
+	}
+	v, ok := env.LoadMem(addr, e.Mem)
+	if !ok {
+		return zero(vt)
+	}
+	return v
+}
+
+func evalWhole(a *Array, env Env) []Value {
+	out := make([]Value, a.N)
+	for i := range out {
+		out[i], _ = env.LoadMem(a.ElemAddr(i), elemMem(a.T))
+	}
+	return out
+}
+
+func zero(t Type) Value { return Value{T: t} }
+
+// EncodeMem writes x (of m's value type) as memory of type m, big-endian.
+func EncodeMem(m MemType, x Value) []byte {
+	b := make([]byte, 8)
+	switch m {
+	case MemF32:
+		binary.BigEndian.PutUint32(b, math.Float32bits(float32(x.F)))
+	case MemF64:
+		binary.BigEndian.PutUint64(b, math.Float64bits(x.F))
+	default:
+		binary.BigEndian.PutUint64(b, uint64(x.I))
+		return b[8-m.Size():]
+	}
+	return b[:m.Size()]
 }
