@@ -39,10 +39,12 @@ func checkedConcat(L *lua.LState) int {
 	a, b := L.Get(1), L.Get(2)
 	if lua.LVCanConvToString(a) && lua.LVCanConvToString(b) {
 		sa, sb := lua.LVAsString(a), lua.LVAsString(b)
-		if limit := memoryLimitOf(L); int64(len(sa))+int64(len(sb)) > limit {
+		n := int64(len(sa)) + int64(len(sb))
+		if limit := memoryLimitOf(L); n > limit {
 			L.RaiseError("string concatenation: the result would be %s, over the limit of %s",
-				byteSize(float64(len(sa)+len(sb))), byteSize(float64(limit)))
+				byteSize(float64(n)), byteSize(float64(limit)))
 		}
+		chargeBytes(L, "string concatenation", n)
 		L.Push(lua.LString(sa + sb))
 		return 1
 	}
