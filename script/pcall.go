@@ -1,8 +1,8 @@
 package script
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
