@@ -171,7 +171,7 @@ func luaXpcallAt(L *lua.LState, level int) int {
 // argError raises gopher-lua's message for a bad argument n of the library function name,
 // at the position of the script's code level frames up.
 func argError(L *lua.LState, level, n int, name, msg string) {
-	L.Error(lua.LString(fmt.Sprintf("%s bad argument #%d to %s (%s)", L.Where(level), n, name, msg)), 0)
+	L.Error(lua.LString(fmt.Sprintf("%sbad argument #%d to %s (%s)", at(L, level), n, name, msg)), 0)
 }
 
 // call runs f with L's values from index first on as arguments and pushes true and the

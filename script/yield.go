@@ -60,7 +60,7 @@ func yieldSafe(L *lua.LState, raw lua.LGFunction) *lua.LFunction {
 // gopher-lua's message, where the script called yield (two levels up: the wrapper is one).
 func luaYield(L *lua.LState) int {
 	if L.Parent == nil {
-		L.Error(lua.LString(L.Where(2)+" can not yield from outside of a coroutine"), 0)
+		L.Error(lua.LString(at(L, 2)+"can not yield from outside of a coroutine"), 0)
 	}
 	return -1
 }
@@ -75,6 +75,14 @@ func installYieldSafe(L *lua.LState, co *lua.LTable, tables []*lua.LTable) {
 		t.RawSetString("pcall", pcall)
 		t.RawSetString("xpcall", xpcall)
 	}
+}
+
+// at is the position of the frame level up with a space after it, or "".
+func at(L *lua.LState, level int) string {
+	if where := L.Where(level); where != "" {
+		return where + " "
+	}
+	return ""
 }
 
 // isVMFunction reports whether fn is one of the wrappers, which print as builtins.
