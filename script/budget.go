@@ -16,9 +16,10 @@ type Limits struct {
 	// Instructions is how many Lua VM instructions the call may run (<= 0: unlimited).
 	Instructions int64
 	// Memory bounds, in bytes, what the call's environment and state hold, counted as
-	// string bytes plus a fixed cost per table slot (<= 0: unlimited). It is checked
-	// every memoryCheckEvery instructions and when the call returns, and bounds every
-	// string a wrapped library function (string.rep, string.format, table.concat) builds.
+	// string bytes plus a fixed cost per table slot (<= 0: unlimited). It is measured
+	// every memoryCheckEvery instructions and when the call returns; in between, library
+	// functions charge what they are about to build (meter.go), and every string one
+	// builds is bounded by it. Running out fails the call with ErrMemoryBudget.
 	Memory int64
 }
 

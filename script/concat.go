@@ -102,7 +102,20 @@ func rewriteStmt(s ast.Stmt) {
 		rewriteStmts(s.Func.Stmts)
 	case *ast.ReturnStmt:
 		rewriteExprs(s.Exprs)
+		// `return a .. b` is not a tail call, which would hide the caller's line from an
+		// error.
+		if len(s.Exprs) == 1 {
+			if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && isConcatCall(call) {
+				call.AdjustRet = true
+			}
+		}
 	}
+}
+
+// isConcatCall reports whether call is a rewritten concatenation.
+func isConcatCall(call *ast.FuncCallExpr) bool {
+	id, ok := call.Func.(*ast.IdentExpr)
+	return ok && id.Value == checkedConcatName
 }
 
 func rewriteExprs(es []ast.Expr) {
@@ -121,9 +134,10 @@ func rewriteExpr(e ast.Expr) ast.Expr {
 		call.Func.SetLastLine(x.LastLine())
 		call.SetLine(x.Line())
 		call.SetLastLine(x.LastLine())
-		// As if in parentheses: one value, and never a tail call that would hide the
-		// caller's line from an error.
-		call.AdjustRet = true
+		// Not in parentheses (AdjustRet): gopher-lua 1.1.2 then compiles `p = (f(p))`,
+		// p a parameter, with the function loaded into p's register before the
+		// arguments read it. The checker returns one value anyway; only a return of the
+		// call is put in parentheses (rewriteStmt).
 		return call
 	case *ast.AttrGetExpr:
 		x.Object, x.Key = rewriteExpr(x.Object), rewriteExpr(x.Key)

@@ -3,6 +3,8 @@ package script
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -170,5 +172,36 @@ after = "ran"`)
 		!strings.Contains(msg, "f.lua:1: attempt to index a non-table object(nil) with key 'yield'") ||
 		env.RawGetString("after").String() != "ran" {
 		t.Errorf("ok %v, msg %q", ok, msg)
+	}
+}
+
+// TestRequiredChunksAreChecked: a module loaded with require gets the checked
+// concatenation too, so doubling a string in it fails before the host allocates.
+func TestRequiredChunksAreChecked(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "doubler.lua"),
+		[]byte("local M = {}\nfunction M.double(s) while true do s = s .. s end end\nreturn M\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := runLua(t, `package.path = "`+dir+`/?.lua"
+local m = require("doubler")
+print(pcall(m.double, "x"))
+print(select(2, pcall(require, "missing")):match("module missing not found") ~= nil)`)
+	want := "false\t" + dir + "/doubler.lua:2: string concatenation: the result would be 2 GiB, over the limit of 1 GiB\ntrue\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestConcatenationIntoAParameter: `p = p .. x` with p a parameter keeps p's value (the
+// rewritten concatenation used to be compiled as `p = ((concat)(p, x))`, which gopher-lua
+// 1.1.2 compiles with the function loaded into p's register first).
+func TestConcatenationIntoAParameter(t *testing.T) {
+	got := runLua(t, `local function suffix(s) s = s .. "!" return s end
+local function double(s, n) for i = 1, n do s = s .. s end return s end
+local function prefix(s, t) t = s .. t return t end
+print(suffix("x"), double("ab", 2), prefix("a", "b"))`)
+	if got != "x!\tabababab\tab\n" {
+		t.Errorf("got %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,11 @@ func runCapped(t *testing.T, stdin string, args ...string) (int, string) {
 		t.Fatal("no sh to set ulimit -v with")
 	}
 	script := "ulimit -v " + itoa(addressLimitKiB) + " && exec \"$0\" \"$@\""
-	cmd := exec.Command("sh", append([]string{"-c", script, binary}, args...)...)
+	// The limit only guards against a hang (a filter that never returns used to keep the
+	// job from ending), so it is generous enough for a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", script, binary}, args...)...)
 	cmd.Dir = "../.."
 	if stdin != "" {
 		f, err := os.Open(stdin)
