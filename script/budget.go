@@ -102,8 +102,11 @@ func (b *budget) chargeBytes(L *lua.LState, what string, n int64) error {
 	if b.err != nil {
 		return b.err
 	}
-	if err := b.mem.charge(what, n, func() int64 { return b.measure(L) }); err != nil {
-		b.err = err
+	if !b.mem.fits(n) {
+		b.err = b.mem.settle(what, n, b.measure(L))
+	}
+	if b.err == nil {
+		b.err = checkHostMemory(what, n)
 	}
 	return b.err
 }

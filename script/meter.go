@@ -94,21 +94,25 @@ type memAccount struct {
 	pending int64 // charged since
 }
 
-// charge adds n bytes by what, measuring the reachable memory again (measureNow) when the
-// account would pass the limit.
-func (a *memAccount) charge(what string, n int64, measureNow func() int64) error {
-	if a.limit <= 0 {
-		return checkHostMemory(what, n)
-	}
-	if a.held+a.pending+n > a.limit {
-		a.held, a.pending = measureNow(), 0
-		if a.held+n > a.limit {
-			return fmt.Errorf("%w: %s of %s would take what the script holds past %s", ErrMemoryBudget,
-				what, byteSize(float64(n)), byteSize(float64(a.limit)))
-		}
+// fits adds n bytes to the account when they fit without a new measurement.
+func (a *memAccount) fits(n int64) bool {
+	if a.limit > 0 && a.held+a.pending+n > a.limit {
+		return false
 	}
 	a.pending += n
-	return checkHostMemory(what, n)
+	return true
+}
+
+// settle is charge's slow path, given a fresh measurement of what the script holds: the
+// n bytes by what fit beside it, or the budget's error.
+func (a *memAccount) settle(what string, n, held int64) error {
+	a.held, a.pending = held, 0
+	if a.held+n > a.limit {
+		return fmt.Errorf("%w: %s of %s would take what the script holds past %s", ErrMemoryBudget,
+			what, byteSize(float64(n)), byteSize(float64(a.limit)))
+	}
+	a.pending = n
+	return nil
 }
 
 // measured records a measurement made outside charge.

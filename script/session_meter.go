@@ -70,8 +70,11 @@ func (c *sessionContext) spendSteps(int) error {
 
 // chargeBytes implements vmMeter.
 func (c *sessionContext) chargeBytes(L *lua.LState, what string, n int64) error {
+	if c.err == nil && !c.s.mem.fits(n) {
+		c.err = c.s.mem.settle(what, n, c.s.measureMemory(L))
+	}
 	if c.err == nil {
-		c.err = c.s.mem.charge(what, n, func() int64 { return c.s.measureMemory(L) })
+		c.err = checkHostMemory(what, n)
 	}
 	return c.err
 }
