@@ -1,7 +1,6 @@
 package script
 
 import (
-	"errors"
 	"fmt"
 
 	lua "github.com/yuin/gopher-lua"
@@ -137,6 +136,3 @@ func rootsOfStates(roots []lua.LValue, L *lua.LState) []lua.LValue {
 	}
 	return roots
 }
-
-// isMemoryError reports whether err is a memory budget error.
-func isMemoryError(err error) bool { return errors.Is(err, ErrMemoryBudget) }
