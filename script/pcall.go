@@ -248,10 +248,16 @@ func (p *protector) finish(L, th *lua.LState, h *lua.LFunction, st lua.ResumeSta
 func locateGoError(L *lua.LState, level int, f lua.LValue, obj lua.LValue) lua.LValue {
 	fn, _ := f.(*lua.LFunction)
 	msg, ok := obj.(lua.LString)
+	// Behind the wrapper of yield.go gopher-lua names the wrapper's line instead.
+	if rest, found := strings.CutPrefix(string(msg), vmChunkName+":"); ok && found {
+		if i := strings.IndexByte(rest, ':'); i >= 0 {
+			msg = lua.LString(rest[i+1:])
+		}
+	}
 	if fn == nil || !fn.IsG || !ok || !strings.HasPrefix(string(msg), " ") {
 		return obj
 	}
-	if where := L.Where(level); where != "" {
+	if where := L.Where(level); where != "" && !strings.HasPrefix(where, vmChunkName+":") {
 		return lua.LString(where) + msg
 	}
 	return msg[1:]

@@ -79,7 +79,7 @@ func installYieldSafe(L *lua.LState, co *lua.LTable, tables []*lua.LTable) {
 
 // at is the position of the frame level up with a space after it, or "".
 func at(L *lua.LState, level int) string {
-	if where := L.Where(level); where != "" {
+	if where := L.Where(level); where != "" && !strings.HasPrefix(where, vmChunkName+":") {
 		return where + " "
 	}
 	return ""
