@@ -16,9 +16,10 @@ type Limits struct {
 	// Instructions is how many Lua VM instructions the call may run (<= 0: unlimited).
 	Instructions int64
 	// Memory bounds, in bytes, what the call's environment and state hold, counted as
-	// string bytes plus a fixed cost per table slot (<= 0: unlimited). It is checked
-	// every memoryCheckEvery instructions and when the call returns, and bounds every
-	// string a wrapped library function (string.rep, string.format, table.concat) builds.
+	// string bytes plus a fixed cost per table slot (<= 0: unlimited). It is measured
+	// every memoryCheckEvery instructions and when the call returns; in between, library
+	// functions charge what they are about to build (meter.go), and every string one
+	// builds is bounded by it. Running out fails the call with ErrMemoryBudget.
 	Memory int64
 }
 
@@ -33,7 +34,7 @@ const (
 var ErrBudget = errors.New("budget exceeded")
 
 // memoryCheckEvery is how many instructions run between two measurements of the memory a
-// call holds.
+// call holds. Library functions charge what they allocate in between (meter.go).
 const memoryCheckEvery = 1 << 16
 
 // closedChan is the Done channel of a spent budget.
@@ -41,18 +42,28 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 
 // budget is the context a budgeted call runs under. gopher-lua asks for Done before every
 // instruction, which is where the budget counts; once spent, every following instruction
-// fails again, so pcall inside the script cannot keep the call alive.
+// fails again, so pcall inside the script cannot keep the call alive. It is the call's
+// meter too: pattern matching spends instructions and library functions charge memory.
 type budget struct {
-	left   int64
-	lim    Limits
-	roots  []lua.LValue         // what the call's memory is measured from
-	states map[*lua.LState]bool // the state and threads running the call: their locals count
-	err    error
+	left      int64
+	nextCheck int64 // measure the memory when left reaches it
+	lim       Limits
+	L         *lua.LState  // the state the call runs on
+	roots     []lua.LValue // what the call's memory is measured from, with L's threads
+	mem       memAccount
+	err       error
 }
 
 func (b *budget) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (b *budget) Value(any) any               { return nil }
 func (b *budget) Err() error                  { return b.err }
+
+// Value hands the budget to the contexts of threads derived from it.
+func (b *budget) Value(key any) any {
+	if key == (meterKey{}) {
+		return b
+	}
+	return nil
+}
 
 func (b *budget) Done() <-chan struct{} {
 	if b.err != nil {
@@ -63,7 +74,8 @@ func (b *budget) Done() <-chan struct{} {
 		b.err = fmt.Errorf("%w: more than %d Lua instructions in one call", ErrBudget, b.lim.Instructions)
 		return closedChan
 	}
-	if b.lim.Memory > 0 && b.left%memoryCheckEvery == 0 {
+	if b.lim.Memory > 0 && b.left <= b.nextCheck {
+		b.nextCheck = b.left - memoryCheckEvery
 		if err := b.checkMemory(); err != nil {
 			b.err = err
 			return closedChan
@@ -72,17 +84,47 @@ func (b *budget) Done() <-chan struct{} {
 	return nil
 }
 
+// spendSteps implements vmMeter: n steps of a library function count as n instructions.
+func (b *budget) spendSteps(n int) error {
+	if b.err != nil {
+		return b.err
+	}
+	b.left -= int64(n)
+	if b.left < 0 && b.lim.Instructions > 0 {
+		b.err = fmt.Errorf("%w: more than %d Lua instructions in one call", ErrBudget, b.lim.Instructions)
+	}
+	return b.err
+}
+
+// chargeBytes implements vmMeter. Running out of memory spends the budget, as running out
+// of instructions does.
+func (b *budget) chargeBytes(L *lua.LState, what string, n int64) error {
+	if b.err != nil {
+		return b.err
+	}
+	if !b.mem.fits(n) {
+		b.err = b.mem.settle(what, n, b.measure(L))
+	}
+	if b.err == nil {
+		b.err = checkHostMemory(what, n)
+	}
+	return b.err
+}
+
+// measure is what the call holds: its roots and the registers of its threads.
+func (b *budget) measure(L *lua.LState) int64 {
+	return measure(rootsOfStates(b.roots, L), b.lim.Memory)
+}
+
 func (b *budget) checkMemory() error {
 	if b.lim.Memory <= 0 {
 		return nil
 	}
-	roots := b.roots
-	for st := range b.states {
-		roots = appendLocals(roots, st)
+	n := b.measure(b.L)
+	if n > b.lim.Memory {
+		return fmt.Errorf("%w: the filter's state and globals hold more than %d MiB", ErrMemoryBudget, b.lim.Memory>>20)
 	}
-	if n := measure(roots, b.lim.Memory); n > b.lim.Memory {
-		return fmt.Errorf("%w: the filter's state and globals hold more than %d MiB", ErrBudget, b.lim.Memory>>20)
-	}
+	b.mem.measured(n)
 	return nil
 }
 
@@ -104,8 +146,8 @@ func CallWithBudget(L *lua.LState, lim Limits, roots []lua.LValue, fn *lua.LFunc
 	if fn == nil {
 		return nil, errors.New("script: call with budget: nil function")
 	}
-	b := &budget{left: lim.Instructions, lim: lim, roots: append(append(roots[:len(roots):len(roots)], fn), args...),
-		states: map[*lua.LState]bool{L: true}}
+	b := &budget{left: lim.Instructions, nextCheck: lim.Instructions - memoryCheckEvery, lim: lim, L: L,
+		roots: append(append(roots[:len(roots):len(roots)], fn), args...), mem: memAccount{limit: lim.Memory}}
 	L.SetContext(b)
 	defer L.RemoveContext()
 	out, err := protectedCall(L, fn, lua.MultRet, args...)
@@ -118,12 +160,43 @@ func CallWithBudget(L *lua.LState, lim Limits, roots []lua.LValue, fn *lua.LFunc
 		if err != nil {
 			where = strings.TrimSuffix(errorMessage(err), b.err.Error())
 		}
-		return nil, fmt.Errorf("script: %s%w", where, b.err)
+		return nil, &CallError{Msg: where + b.err.Error(), Err: b.err}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("script: %s", errorMessage(err))
+		return nil, &CallError{Msg: errorMessage(err)}
 	}
 	return out, nil
+}
+
+// CallError is the error of CallWithBudget: the script's message, starting with its
+// file:line when the failure happened in Lua code, and the budget's error (wrapping
+// ErrBudget) when the call ran out of it.
+type CallError struct {
+	Msg string
+	Err error
+}
+
+func (e *CallError) Error() string { return "script: " + e.Msg }
+func (e *CallError) Unwrap() error { return e.Err }
+
+// relabeled is a CallWithBudget error reported under another prefix; it keeps the budget
+// error, so errors.Is(err, ErrBudget) still holds.
+type relabeled struct {
+	msg string
+	err error
+}
+
+func (e *relabeled) Error() string { return e.msg }
+func (e *relabeled) Unwrap() error { return e.err }
+
+// relabel returns err, an error of CallWithBudget, as prefix followed by the script's
+// message.
+func relabel(prefix string, err error) error {
+	var ce *CallError
+	if errors.As(err, &ce) {
+		return &relabeled{msg: prefix + ce.Msg, err: ce.Err}
+	}
+	return &relabeled{msg: prefix + err.Error(), err: err}
 }
 
 // appendLocals adds the values in the registers of every active frame of st.
@@ -146,8 +219,8 @@ func appendLocals(roots []lua.LValue, st *lua.LState) []lua.LValue {
 // slotCost is what one table slot counts for in a memory budget (key, value, overhead).
 const slotCost = 40
 
-// measure adds up the bytes reachable from roots, stopping once past limit. Only tables
-// and functions go on the stack; numbers, booleans and strings are counted where found,
+// measure adds up the bytes reachable from roots, stopping once past limit. Only tables,
+// functions and coroutines go on the stack; numbers, booleans and strings are counted where found,
 // so a large array of numbers costs one pass.
 func measure(roots []lua.LValue, limit int64) int64 {
 	seen := make(map[lua.LValue]bool, 16)
@@ -163,6 +236,8 @@ func measure(roots []lua.LValue, limit int64) int64 {
 			if !x.IsG && len(x.Upvalues) > 0 {
 				stack = append(stack, v)
 			}
+		case *lua.LState:
+			stack = append(stack, v)
 		}
 	}
 	for _, v := range roots {
@@ -189,6 +264,10 @@ func measure(roots []lua.LValue, limit int64) int64 {
 				if uv != nil {
 					count(uv.Value())
 				}
+			}
+		case *lua.LState: // a coroutine: what its frames hold
+			for _, v := range appendLocals(nil, x) {
+				count(v)
 			}
 		}
 	}

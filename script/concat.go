@@ -39,10 +39,12 @@ func checkedConcat(L *lua.LState) int {
 	a, b := L.Get(1), L.Get(2)
 	if lua.LVCanConvToString(a) && lua.LVCanConvToString(b) {
 		sa, sb := lua.LVAsString(a), lua.LVAsString(b)
-		if limit := memoryLimitOf(L); int64(len(sa))+int64(len(sb)) > limit {
+		n := int64(len(sa)) + int64(len(sb))
+		if limit := memoryLimitOf(L); n > limit {
 			L.RaiseError("string concatenation: the result would be %s, over the limit of %s",
-				byteSize(float64(len(sa)+len(sb))), byteSize(float64(limit)))
+				byteSize(float64(n)), byteSize(float64(limit)))
 		}
+		chargeBytes(L, "string concatenation", n)
 		L.Push(lua.LString(sa + sb))
 		return 1
 	}
@@ -100,7 +102,20 @@ func rewriteStmt(s ast.Stmt) {
 		rewriteStmts(s.Func.Stmts)
 	case *ast.ReturnStmt:
 		rewriteExprs(s.Exprs)
+		// `return a .. b` is not a tail call, which would hide the caller's line from an
+		// error.
+		if len(s.Exprs) == 1 {
+			if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && isConcatCall(call) {
+				call.AdjustRet = true
+			}
+		}
 	}
+}
+
+// isConcatCall reports whether call is a rewritten concatenation.
+func isConcatCall(call *ast.FuncCallExpr) bool {
+	id, ok := call.Func.(*ast.IdentExpr)
+	return ok && id.Value == checkedConcatName
 }
 
 func rewriteExprs(es []ast.Expr) {
@@ -119,9 +134,10 @@ func rewriteExpr(e ast.Expr) ast.Expr {
 		call.Func.SetLastLine(x.LastLine())
 		call.SetLine(x.Line())
 		call.SetLastLine(x.LastLine())
-		// As if in parentheses: one value, and never a tail call that would hide the
-		// caller's line from an error.
-		call.AdjustRet = true
+		// Not in parentheses (AdjustRet): gopher-lua 1.1.2 then compiles `p = (f(p))`,
+		// p a parameter, with the function loaded into p's register before the
+		// arguments read it. The checker returns one value anyway; only a return of the
+		// call is put in parentheses (rewriteStmt).
 		return call
 	case *ast.AttrGetExpr:
 		x.Object, x.Key = rewriteExpr(x.Object), rewriteExpr(x.Key)

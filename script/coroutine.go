@@ -10,12 +10,14 @@ import (
 // pcall returns. The other coroutine functions are gopher-lua's.
 
 // installCoroutines replaces coroutine.resume and coroutine.wrap of L, if L has the
-// coroutine library.
-func installCoroutines(L *lua.LState) {
+// coroutine library, and puts coroutine.yield, pcall and xpcall (in tables, the globals
+// and the base library) behind the wrapper of yield.go.
+func installCoroutines(L *lua.LState, tables []*lua.LTable) {
 	co, ok := L.GetGlobal(lua.CoroutineLibName).(*lua.LTable)
 	if !ok {
 		return
 	}
+	installYieldSafe(L, co, tables)
 	origResume, ok1 := co.RawGetString("resume").(*lua.LFunction)
 	origCreate, ok2 := co.RawGetString("create").(*lua.LFunction)
 	if !ok1 || !ok2 || !origResume.IsG || !origCreate.IsG {

@@ -75,21 +75,55 @@
 //     (Limits.Memory, 64 MiB). A call that runs out fails with ErrBudget at the same
 //     instruction on any host; netreduce's FilterSpec.Deadline carries the instruction
 //     budget of Lua filters.
+//   - Limits inside library calls (meter.go): the budget's context and the session's
+//     (session_meter.go) are meters that library functions charge themselves, since no
+//     instruction runs inside a Go call. Pattern matching runs on a matcher of our own
+//     (pattern.go, strmatch.go) rather than gopher-lua's package pm, which has no hook,
+//     backtracks exponentially and builds gsub results in quadratic time: a
+//     backtracking matcher with Lua 5.1's semantics, checked against Lua 5.1.5's results
+//     (testdata/patterns.golden, made by lua5.1 with -rewrite-patterns) and against pm by
+//     a fuzz target where pm follows 5.1. Every step counts as one instruction of the
+//     budget (so a call stops at the same step on any host) and, in a session, checks for
+//     an interrupt every 256 steps. One departure from 5.1: "\0" in a pattern is an
+//     ordinary character, as in 5.2, where 5.1 ended the pattern there.
+//   - Memory: string.rep, string.format, string.gsub, table.concat and .. (concat.go)
+//     charge the bytes they are about to build. A budget keeps what it measured at the
+//     last measurement plus the charges since; when that would pass the limit it
+//     measures again (garbage then stops counting) and fails if the live data and the
+//     new bytes do not fit. Measurements count string bytes and 40 bytes a table slot
+//     from the roots, the registers of the running threads and the protected calls in
+//     progress, so they depend only on the script: the error comes at the same place on
+//     any host. A session has a budget too (Options.Memory, dpclsh --lua-memory; by
+//     default half of HostMemoryLimit: the Go memory limit, 3/4 of physical memory or
+//     half of ulimit -v), measured from its globals and registry, every 65,536
+//     instructions or more as the state grows (tables grown by the VM alone). Budget
+//     errors wrap ErrMemoryBudget and, like running out of instructions, cannot be caught
+//     by pcall: a filter call fails its probe, a session chunk fails and the session goes
+//     on. Under them, a host check looks at the Go heap (runtime/metrics) before an
+//     allocation of 1 MiB or more and at each periodic check, and refuses, after a
+//     collection, only when the heap would pass HostMemoryLimit: it fires only when the
+//     host is truly short, so it cannot make results differ between hosts otherwise.
+//     Coroutines count their charges but not their instructions toward a session's
+//     periodic check; a coroutine created before a chunk ran out keeps failing, as after
+//     an interrupt.
 //   - Protected calls run on pooled threads (pcall.go), because gopher-lua 1.1.2 closes
 //     the open upvalues of every frame of a state when an error is caught (upstream issue
 //     448): pcall, xpcall, Session.Call below a running chunk (callbacks, t:error) and
 //     __tostring from Format. A coroutine that yields inside a pcall is parked on the
-//     call's thread; coroutine.resume and coroutine.wrap are replaced to resume it. Left
-//     as gopher-lua has it: a tail-called yielding Go function (`return coroutine.yield()`,
-//     `return pcall(f)` with f yielding) breaks the coroutine, and coroutine.running inside
-//     a pcall names the call's thread.
+//     call's thread; coroutine.resume and coroutine.wrap are replaced to resume it, and
+//     the pcall completes on a later resume, as in Lua 5.2. gopher-lua hands resumed
+//     values to the yielding frame unadjusted (too few leave stale registers) and loses
+//     the caller of a Go function that yields in tail position, so in a state with
+//     coroutines, coroutine.yield, pcall and xpcall are Lua wrappers of one line around
+//     the Go functions (yield.go), which print as builtins. Left as gopher-lua has it:
+//     coroutine.running inside a pcall names the call's thread, and a yield from a Go
+//     function's callback (a gsub function, a metamethod) is not detected.
 //   - Sizes: string.rep, string.format, string.gsub and table.concat compute their result
 //     size first and raise an error over the limit (MaxString, 1 GiB, in a session; the
-//     memory budget in a sandbox). Concatenation happens inside the VM, so chunks this
-//     package compiles (session chunks, filter files) have each a .. b rewritten into a
-//     call of a checking function (concat.go); the session's loadstring, load, loadfile
-//     and dofile compile the same way (load.go), require does not. Tables can still grow
-//     a session without bound.
+//     memory budget in a sandbox), which pcall can catch. Concatenation happens inside the
+//     VM, so chunks this package compiles (session chunks, filter files) have each a .. b
+//     rewritten into a call of a checking function (concat.go); the session's loadstring,
+//     load, loadfile and dofile compile the same way (load.go), require does not.
 //   - string.format's numeric conversions (%d, %x, %f, ...) take numbers and numeric
 //     strings as Lua 5.1 does and raise "bad argument #N to 'format'" for anything else,
 //     where gopher-lua would print Go's rendering ("&{}" for nil).

@@ -102,7 +102,8 @@ func (s *Session) runtimeError(err error) *Error {
 		e.File = m[1]
 		e.Line, _ = strconv.Atoi(m[2])
 		e.Msg = m[3]
-	} else if m := tracebackAt.FindStringSubmatch(e.Traceback); m != nil {
+	}
+	if m := tracebackAt.FindStringSubmatch(e.Traceback); m != nil && (e.File == "" || e.File == vmChunkName) {
 		// error(value) and panicking Go functions give no position: take the innermost
 		// Lua frame of the traceback.
 		e.File = m[1]

@@ -26,10 +26,11 @@ var sizeChecks = []struct {
 	{lua.TabLibName, "concat", concatSize},
 }
 
-// installSizeChecks wraps string.rep, string.format, string.gsub and table.concat of L's
-// libraries. String methods ("x"):rep(n) use the same table, so they are covered too.
+// installSizeChecks wraps string.rep, string.format and table.concat of L's libraries and
+// replaces its pattern functions (strmatch.go). String methods ("x"):rep(n) use the same
+// table, so they are covered too. Each wrapper charges the size to the memory budget.
 func installSizeChecks(L *lua.LState) {
-	defer wrapGsub(L)
+	defer installPatternFunctions(L)
 	for _, c := range sizeChecks {
 		lib, ok := L.GetGlobal(c.lib).(*lua.LTable)
 		if !ok {
@@ -42,9 +43,11 @@ func installSizeChecks(L *lua.LState) {
 		inner, size, name := orig.GFunction, c.size, c.lib+"."+c.name
 		lib.RawSetString(c.name, L.NewFunction(func(L *lua.LState) int {
 			limit := memoryLimitOf(L)
-			if n := size(L); n > float64(limit) {
+			n := size(L)
+			if n > float64(limit) {
 				L.RaiseError("%s: the result would be %s, over the limit of %s", name, byteSize(n), byteSize(float64(limit)))
 			}
+			chargeBytes(L, name, int64(n))
 			return inner(L)
 		}))
 	}
@@ -172,69 +175,4 @@ func byteSize(n float64) string {
 		return fmt.Sprintf("%.0f bytes", n)
 	}
 	return fmt.Sprintf("%.4g %s", n, units[u])
-}
-
-// wrapGsub bounds string.gsub: with a string replacement by what the replacement can add
-// per match (each capture it repeats adds at most the subject once over all matches);
-// with a function or table, by counting what the replacements return as they come.
-func wrapGsub(L *lua.LState) {
-	lib, ok := L.GetGlobal(lua.StringLibName).(*lua.LTable)
-	if !ok {
-		return
-	}
-	orig, ok := lib.RawGetString("gsub").(*lua.LFunction)
-	if !ok || !orig.IsG {
-		return
-	}
-	inner := orig.GFunction
-	lib.RawSetString("gsub", L.NewFunction(func(L *lua.LState) int {
-		limit := float64(memoryLimitOf(L))
-		subject := float64(len(L.CheckString(1)))
-		matches := subject + 1
-		if n, ok := L.Get(4).(lua.LNumber); ok && float64(n) < matches {
-			matches = max(float64(n), 0)
-		}
-		switch r := L.Get(3).(type) {
-		case lua.LString:
-			pct := float64(strings.Count(string(r), "%"))
-			if n := subject + matches*float64(len(r)) + pct*subject; n > limit {
-				L.RaiseError("string.gsub: the result could reach %s, over the limit of %s", byteSize(n), byteSize(limit))
-			}
-		case lua.LNumber:
-		case *lua.LFunction, *lua.LTable:
-			L.Replace(3, countingReplacement(L, r, subject, limit))
-		}
-		return inner(L)
-	}))
-}
-
-// countingReplacement wraps a gsub replacement function or table so that the replacements
-// it hands back, added up, stay under limit.
-func countingReplacement(L *lua.LState, repl lua.LValue, subject, limit float64) *lua.LFunction {
-	total := subject
-	return L.NewFunction(func(L *lua.LState) int {
-		var v lua.LValue
-		if t, ok := repl.(*lua.LTable); ok {
-			v = L.GetTable(t, L.Get(1))
-		} else {
-			args := make([]lua.LValue, L.GetTop())
-			for i := range args {
-				args[i] = L.Get(i + 1)
-			}
-			L.Push(repl)
-			for _, a := range args {
-				L.Push(a)
-			}
-			L.Call(len(args), 1)
-			v = L.Get(-1)
-			L.Pop(1)
-		}
-		if s, ok := v.(lua.LString); ok {
-			if total += float64(len(s)); total > limit {
-				L.RaiseError("string.gsub: the result would exceed the limit of %s", byteSize(limit))
-			}
-		}
-		L.Push(v)
-		return 1
-	})
 }

@@ -18,13 +18,48 @@ var checkedLoaders = map[string]lua.LGFunction{
 	"dofile":     checkedDoFile,
 }
 
-// installCheckedLoaders replaces loadstring, load, loadfile and dofile in L's globals.
+// installCheckedLoaders replaces loadstring, load, loadfile and dofile in L's globals,
+// and require's searcher of Lua files (package.loaders[2]).
 func installCheckedLoaders(L *lua.LState) {
 	for name, fn := range checkedLoaders {
 		if L.GetGlobal(name) != lua.LNil {
 			L.SetGlobal(name, L.NewFunction(fn))
 		}
 	}
+	if loaders, ok := L.G.Registry.RawGetString("_LOADERS").(*lua.LTable); ok && loaders.Len() >= 2 {
+		loaders.RawSetInt(2, L.NewFunction(checkedLuaSearcher))
+	}
+}
+
+// checkedLuaSearcher is require's searcher of Lua files along package.path, as gopher-lua's
+// but compiling through compileChecked: the module's chunk, or the places it looked.
+func checkedLuaSearcher(L *lua.LState) int {
+	name := strings.ReplaceAll(L.CheckString(1), ".", string(os.PathSeparator))
+	pkg, _ := L.GetGlobal("package").(*lua.LTable)
+	var path lua.LValue = lua.LNil
+	if pkg != nil {
+		path = pkg.RawGetString("path")
+	}
+	patterns, ok := path.(lua.LString)
+	if !ok {
+		L.RaiseError("package.path must be a string")
+	}
+	var tried []string
+	for _, pattern := range strings.Split(string(patterns), ";") {
+		file := strings.ReplaceAll(pattern, "?", name)
+		if _, err := os.Stat(file); err != nil {
+			tried = append(tried, err.Error())
+			continue
+		}
+		fn, err := loadFile(L, file)
+		if err != nil {
+			L.RaiseError("%s", err.Error())
+		}
+		L.Push(fn)
+		return 1
+	}
+	L.Push(lua.LString(strings.Join(tried, "\n\t")))
+	return 1
 }
 
 // loadChecked compiles src as chunk name into a function of the caller's environment.

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -103,7 +102,7 @@ func (p *luaProgram) instantiate(L *lua.LState, lim Limits) (*luaNode, error) {
 	chunk.Env = env
 	out, err := CallWithBudget(L, lim, []lua.LValue{env}, chunk)
 	if err != nil {
-		return nil, fmt.Errorf("filter %s: %s", p.origin, strings.TrimPrefix(err.Error(), "script: "))
+		return nil, relabel("filter "+p.origin+": ", err)
 	}
 	var tbl *lua.LTable
 	if len(out) > 0 {
@@ -179,7 +178,7 @@ func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduc
 	}
 	out, err := CallWithBudget(L, t.lim, []lua.LValue{t.node.env}, t.node.init, packetValueToLua(L, paramsOrEmpty(spec.Params)))
 	if err != nil {
-		return nil, fmt.Errorf("init: %s", strings.TrimPrefix(err.Error(), "script: "))
+		return nil, relabel("init: ", err)
 	}
 	if len(out) > 0 {
 		t.state = out[0]
@@ -204,7 +203,7 @@ func (t *luaTransform) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, er
 	}
 	out, err := CallWithBudget(L, t.lim, []lua.LValue{t.node.env, t.state}, t.node.filter, t.state, arr)
 	if err != nil {
-		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "script: "))
+		return nil, relabel("", err)
 	}
 	if len(out) == 0 || out[0] == lua.LNil {
 		return nil, nil

@@ -78,3 +78,37 @@ func BenchmarkConcat(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPatterns is a loop of ordinary pattern calls (find, match, gmatch, gsub on a
+// short line), in a plain gopher-lua state (package pm) and in a sandbox under a budget
+// (pattern.go, each step counted).
+func BenchmarkPatterns(b *testing.B) {
+	const src = `local n = ... local line, k = "rank=12 time=3.5e-3 func=MPI_Allreduce", 0
+for i = 1, n do
+  k = k + #line:match("func=([%w_]+)") + (line:find("time=", 1, true) or 0) + select(2, line:gsub("%d", "#"))
+  for key, v in line:gmatch("(%a+)=(%S+)") do k = k + #v end
+end
+return k`
+	b.Run("gopher", func(b *testing.B) {
+		L := lua.NewState()
+		defer L.Close()
+		fn, err := L.LoadString(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := L.CallByParam(lua.P{Fn: fn, Protect: true}, lua.LNumber(b.N)); err != nil {
+			b.Fatal(err)
+		}
+	})
+	b.Run("dpclsh", func(b *testing.B) {
+		L := NewSandbox()
+		defer L.Close()
+		fn, err := L.LoadString(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := CallWithBudget(L, Limits{Memory: DefaultMemory}, nil, fn, lua.LNumber(b.N)); err != nil {
+			b.Fatal(err)
+		}
+	})
+}

@@ -31,8 +31,10 @@ instructions: deterministic, whatever the host's load.`,
 Compiles a Lua filter file once; use the object as filter = f (app:install, net:stream).
 budget bounds each call of init or filter in Lua VM instructions (default 20e6); a call
 that runs out fails its stream with "budget exceeded", at the same instruction on any
-host. Each node's globals and state are also bounded to 64 MiB, and string.rep,
-string.format and table.concat refuse results larger than that.`, filterLoad},
+host; pattern matching (find, match, gmatch, gsub) counts its steps as instructions.
+Each node's globals and state are also bounded to 64 MiB: what string.rep,
+string.format, string.gsub, table.concat and .. build is charged before it is built, and
+a call that would pass the bound fails its stream with "memory budget exceeded".`, filterLoad},
 			{"builtins", "filter.builtins() -> {names}\nThe names of the built-in filters.", filterBuiltins},
 		},
 	})

@@ -247,7 +247,7 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 		vm.L.Close()
 	}
 	if err != nil {
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "script: "))
+		return nil, relabel("", err)
 	}
 	if len(out) == 0 || out[0] == lua.LNil {
 		return nil, nil

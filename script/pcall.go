@@ -2,6 +2,7 @@ package script
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -35,6 +36,9 @@ const maxIdleThreads = 4
 type protector struct {
 	idle   []*lua.LState
 	parked map[*lua.LState]parkedCall // a coroutine -> the protected call it yielded from
+	// active are the threads of protected calls in progress (running, or parked in a
+	// coroutine): what their frames hold counts in a memory measurement (meter.go).
+	active map[*lua.LState]bool
 }
 
 // parkedCall is a protected call whose thread yielded: resuming its coroutine resumes it.
@@ -43,7 +47,9 @@ type parkedCall struct {
 	h  *lua.LFunction // xpcall's handler, or nil
 }
 
-func newProtector() *protector { return &protector{parked: map[*lua.LState]parkedCall{}} }
+func newProtector() *protector {
+	return &protector{parked: map[*lua.LState]parkedCall{}, active: map[*lua.LState]bool{}}
+}
 
 // installProtectedCalls replaces pcall and xpcall in L's globals (and in the base library
 // table, which may be a different one) and creates L's thread pool.
@@ -62,7 +68,7 @@ func installProtectedCalls(L *lua.LState) {
 		t.RawSetString("pcall", pcall)
 		t.RawSetString("xpcall", xpcall)
 	}
-	installCoroutines(L)
+	installCoroutines(L, tables)
 }
 
 // protectorOf returns the pool of L's state, creating it for a state that has none (a
@@ -91,12 +97,10 @@ func (p *protector) thread(L *lua.LState) *lua.LState {
 	}
 	if ctx := L.Context(); ctx != nil {
 		th.SetContext(ctx)
-		if b, ok := ctx.(*budget); ok {
-			b.states[th] = true
-		}
 	} else {
 		th.RemoveContext()
 	}
+	p.active[th] = true
 	return th
 }
 
@@ -122,6 +126,7 @@ func newPoolThread(L *lua.LState) *lua.LState {
 
 // release returns a thread whose call finished to the pool.
 func (p *protector) release(th *lua.LState) {
+	delete(p.active, th)
 	th.SetTop(0)
 	th.RemoveContext()
 	th.Dead = false
@@ -130,28 +135,49 @@ func (p *protector) release(th *lua.LState) {
 	}
 }
 
-// luaPcall is pcall(f, ...).
-func luaPcall(L *lua.LState) int {
-	f := L.CheckAny(1)
+// luaPcall is pcall(f, ...) called by the script.
+func luaPcall(L *lua.LState) int { return luaPcallAt(L, 1) }
+
+// luaPcallAt is pcall(f, ...) called level frames below the script's code (2 behind the
+// wrapper of yield.go).
+func luaPcallAt(L *lua.LState, level int) int {
+	if L.GetTop() < 1 {
+		argError(L, level, 1, "pcall", "value expected")
+	}
+	f := L.Get(1)
 	if f.Type() != lua.LTFunction && L.GetMetaField(f, "__call").Type() != lua.LTFunction {
 		L.Push(lua.LFalse)
 		L.Push(lua.LString("attempt to call a " + f.Type().String() + " value"))
 		return 2
 	}
-	return protectorOf(L).call(L, f, nil, 2)
+	return protectorOf(L).call(L, f, nil, 2, level)
 }
 
-// luaXpcall is xpcall(f, handler).
-func luaXpcall(L *lua.LState) int {
-	f := L.CheckFunction(1)
-	h := L.CheckFunction(2)
-	return protectorOf(L).call(L, f, h, 3)
+// luaXpcall is xpcall(f, handler) called by the script.
+func luaXpcall(L *lua.LState) int { return luaXpcallAt(L, 1) }
+
+func luaXpcallAt(L *lua.LState, level int) int {
+	f, ok := L.Get(1).(*lua.LFunction)
+	if !ok {
+		argError(L, level, 1, "xpcall", "function expected, got "+L.Get(1).Type().String())
+	}
+	h, ok := L.Get(2).(*lua.LFunction)
+	if !ok {
+		argError(L, level, 2, "xpcall", "function expected, got "+L.Get(2).Type().String())
+	}
+	return protectorOf(L).call(L, f, h, 3, level)
+}
+
+// argError raises gopher-lua's message for a bad argument n of the library function name,
+// at the position of the script's code level frames up.
+func argError(L *lua.LState, level, n int, name, msg string) {
+	L.Error(lua.LString(fmt.Sprintf("%sbad argument #%d to %s (%s)", at(L, level), n, name, msg)), 0)
 }
 
 // call runs f with L's values from index first on as arguments and pushes true and the
 // results, or false and the error (passed through h when given). In a coroutine (L has a
 // resumer) a Lua function runs resumed, and a yield inside it yields L.
-func (p *protector) call(L *lua.LState, f lua.LValue, h *lua.LFunction, first int) int {
+func (p *protector) call(L *lua.LState, f lua.LValue, h *lua.LFunction, first, level int) int {
 	top := L.GetTop()
 	if fn, _ := f.(*lua.LFunction); fn != nil && !fn.IsG && L.Parent != nil {
 		args := make([]lua.LValue, 0, max(top-first+1, 0))
@@ -178,12 +204,14 @@ func (p *protector) call(L *lua.LState, f lua.LValue, h *lua.LFunction, first in
 	err := th.PCall(max(top-first+1, 0), lua.MultRet, h)
 	if err != nil {
 		L.Push(lua.LFalse)
-		L.Push(locateGoError(L, f, errorObject(err)))
+		L.Push(locateGoError(L, level, f, errorObject(err)))
 		if h == nil {
 			p.release(th)
+		} else {
+			// A handler stops gopher-lua from closing the failed frames' upvalues, so a
+			// closure they made may still point into the thread's stack: never reuse it.
+			delete(p.active, th)
 		}
-		// A handler stops gopher-lua from closing the failed frames' upvalues, so a
-		// closure they made may still point into the thread's stack: never reuse it.
 		return 2
 	}
 	n := th.GetTop()
@@ -202,6 +230,7 @@ func (p *protector) finish(L, th *lua.LState, h *lua.LFunction, st lua.ResumeSta
 		p.release(th)
 		return append([]lua.LValue{lua.LTrue}, vals...)
 	}
+	delete(p.active, th)
 	obj := errorObject(err)
 	if h != nil {
 		out, herr := protectedCall(L, h, 1, obj)
@@ -216,13 +245,19 @@ func (p *protector) finish(L, th *lua.LState, h *lua.LFunction, st lua.ResumeSta
 // "x"), pcall(bgl.run, ...)) the position of the Lua code that called pcall: on the
 // thread no Lua frame lies below the Go function, so gopher-lua found none and left the
 // message starting with the space that would have followed it.
-func locateGoError(L *lua.LState, f lua.LValue, obj lua.LValue) lua.LValue {
+func locateGoError(L *lua.LState, level int, f lua.LValue, obj lua.LValue) lua.LValue {
 	fn, _ := f.(*lua.LFunction)
 	msg, ok := obj.(lua.LString)
+	// Behind the wrapper of yield.go gopher-lua names the wrapper's line instead.
+	if rest, found := strings.CutPrefix(string(msg), vmChunkName+":"); ok && found {
+		if i := strings.IndexByte(rest, ':'); i >= 0 {
+			msg = lua.LString(rest[i+1:])
+		}
+	}
 	if fn == nil || !fn.IsG || !ok || !strings.HasPrefix(string(msg), " ") {
 		return obj
 	}
-	if where := L.Where(1); where != "" {
+	if where := L.Where(level); where != "" && !strings.HasPrefix(where, vmChunkName+":") {
 		return lua.LString(where) + msg
 	}
 	return msg[1:]

@@ -102,7 +102,7 @@ func QuoteString(s string) string {
 // FunctionName describes a function by where it was defined: "function: lib.lua:12", or
 // "function: builtin" for Go functions. Unlike an address, this is stable across runs.
 func FunctionName(fn *lua.LFunction) string {
-	if fn.IsG || fn.Proto == nil {
+	if fn.IsG || fn.Proto == nil || isVMFunction(fn) {
 		return "function: builtin"
 	}
 	return fmt.Sprintf("function: %s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)

@@ -183,7 +183,11 @@ func (s *Session) beginCall() error {
 	}
 	if s.ctx == nil || s.ctx.Err() != nil {
 		s.ctx, s.cancel = context.WithCancel(context.Background())
-		s.L.SetContext(s.ctx)
+		s.vmctx = nil
+	}
+	if s.vmctx == nil || s.vmctx.err != nil {
+		s.vmctx = newSessionContext(s, s.ctx)
+		s.L.SetContext(s.vmctx)
 	}
 	s.running = true
 	s.stopped = notStopped
@@ -237,6 +241,9 @@ func (s *Session) stopError() error {
 		return &ExitError{Code: s.exitCode}
 	case s.stopped == stopInterrupt:
 		return &Error{Msg: ErrInterrupted.Error(), cause: ErrInterrupted}
+	}
+	if err := s.memoryStop(); err != nil {
+		return &Error{Msg: err.Error(), cause: err}
 	}
 	return nil
 }

@@ -25,6 +25,8 @@ type Session struct {
 	idlers   []func(context.Context)
 	ctx      context.Context    // the state's context; replaced after every stop
 	cancel   context.CancelFunc // stops the running chunk
+	vmctx    *sessionContext    // what the VM runs under: ctx and the memory meter
+	mem      memAccount         // the memory budget of the Lua state
 	running  bool               // a top-level Call is in progress
 	stopped  stopReason         // why cancel was called
 	exitCode int
@@ -45,6 +47,10 @@ type Options struct {
 	// Prelude is Lua source run in every new session before anything else (lib.lua);
 	// PreludeName is its chunk name.
 	Prelude, PreludeName string
+	// Memory bounds, in bytes, what the Lua state holds (strings plus a fixed cost per
+	// table slot, as Limits.Memory counts it): 0 is DefaultSessionMemory, < 0 none. A
+	// chunk that would pass it fails with ErrMemoryBudget.
+	Memory int64
 }
 
 type stopReason int
@@ -78,7 +84,10 @@ func NewSessionWith(o Options) (*Session, error) {
 	}
 	L := lua.NewState(lua.Options{IncludeGoStackTrace: o.Verbose})
 	s := &Session{L: L, events: make(chan func(), 1024), opts: o, sources: map[string][]string{},
-		modTables: map[string]*lua.LTable{}}
+		modTables: map[string]*lua.LTable{}, mem: memAccount{limit: o.Memory}}
+	if o.Memory == 0 {
+		s.mem.limit = DefaultSessionMemory()
+	}
 	ud := L.NewUserData()
 	ud.Value = s
 	L.G.Registry.RawSetString(sessionKey, ud)

@@ -82,7 +82,7 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fs.Usage()
 		return exitUsage
 	}
-	s, err := newSession(false, stdout, stderr)
+	s, err := newSession(false, 0, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)
 		return exitError

@@ -87,7 +87,7 @@ func TestTracePerfettoOneSlicePerCall(t *testing.T) {
 	for _, maxev := range []int{100000, 30} {
 		path := filepath.Join(t.TempDir(), "trace.json")
 		var out bytes.Buffer
-		s, err := newSession(false, &out, &out)
+		s, err := newSession(false, 0, &out, &out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,7 +46,7 @@ func runUI(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		fs.Usage()
 		return exitUsage
 	}
-	s, err := newSession(false, stdout, stderr)
+	s, err := newSession(false, 0, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh ui: %v\n", err)
 		return exitError

@@ -22,10 +22,11 @@ type host struct {
 	failed  bool // some chunk reported an error (batch reading of stdin goes on after one)
 }
 
-// newSession is the session every mode uses: registered modules plus the prelude.
-func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error) {
+// newSession is the session every mode uses: registered modules plus the prelude. memory
+// is the Lua state's budget in bytes (0: script.DefaultSessionMemory).
+func newSession(verbose bool, memory int64, stdout, stderr io.Writer) (*script.Session, error) {
 	s, err := script.NewSessionWith(script.Options{
-		Stdout: stdout, Stderr: stderr, Verbose: verbose,
+		Stdout: stdout, Stderr: stderr, Verbose: verbose, Memory: memory,
 		Prelude: dpclsh.Prelude, PreludeName: "lib.lua",
 	})
 	if err != nil {
@@ -50,7 +51,7 @@ func newSession(verbose bool, stdout, stderr io.Writer) (*script.Session, error)
 }
 
 func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
-	s, err := newSession(o.verbose, stdout, stderr)
+	s, err := newSession(o.verbose, o.luaMemory, stdout, stderr)
 	if err != nil {
 		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
 		return exitError

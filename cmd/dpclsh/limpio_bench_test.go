@@ -33,7 +33,7 @@ func benchLimpio(b *testing.B, exe string, nodes int, args []string, mode string
 	out := b.TempDir() + "/trace.json"
 	for i := 0; i < b.N; i++ {
 		var buf bytes.Buffer
-		s, err := newSession(false, &buf, &buf)
+		s, err := newSession(false, 0, &buf, &buf)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -158,7 +158,7 @@ app:close()
 func limpioCounts(t *testing.T, elf string, n int, args []string) []map[string]int {
 	t.Helper()
 	var out bytes.Buffer
-	s, err := newSession(false, &out, &out)
+	s, err := newSession(false, 0, &out, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

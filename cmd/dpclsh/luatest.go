@@ -64,7 +64,7 @@ func (f fileOutcome) writeFailures(w io.Writer, verbose bool) {
 // runTestFile runs the tests of one file in a new session whose output goes to out.
 func runTestFile(path string, out io.Writer, verbose bool) fileOutcome {
 	res := fileOutcome{path: path}
-	s, err := newSession(verbose, out, out)
+	s, err := newSession(verbose, 0, out, out)
 	if err != nil {
 		res.err = err
 		return res

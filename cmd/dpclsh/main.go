@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -63,9 +64,10 @@ type options struct {
 	progress   bool     // --progress: progress lines even when stderr is not a terminal
 	modules    []string // --modules: performance modules loaded before anything runs
 	moduleDir  string   // --module-dir: the module library (dpcl.module_dir)
+	luaMemory  int64    // --lua-memory: the Lua state's memory budget in bytes (0: default)
 }
 
-const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [--modules A,B] [--module-dir DIR] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
+const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [--modules A,B] [--module-dir DIR] [--lua-memory MIB] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
 	"       dpclsh SUBCOMMAND ARGS... (dpclsh --help lists them)\n"
 
 // parseArgs reads options up to the script name; everything after the script belongs to
@@ -107,6 +109,16 @@ func parseArgs(args []string) (options, error) {
 					o.modules = append(o.modules, m)
 				}
 			}
+		case a == "--lua-memory":
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("--lua-memory needs a number of MiB")
+			}
+			i++
+			mib, err := strconv.ParseInt(args[i], 10, 64)
+			if err != nil || mib <= 0 || mib > 1<<40 {
+				return o, fmt.Errorf("--lua-memory %q: want a positive number of MiB", args[i])
+			}
+			o.luaMemory = mib << 20
 		case a == "--":
 			if i+1 < len(args) {
 				o.script, o.scriptArgs = args[i+1], args[i+2:]
@@ -134,6 +146,9 @@ func writeHelp(w io.Writer) {
   --progress                   progress lines even when stderr is not a terminal
   --modules A,B                load performance modules for every job (dpcl.load_modules)
   --module-dir DIR             the module library (default examples/modules; dpcl.module_dir)
+  --lua-memory MIB             what the Lua state may hold (default: half of what the host
+                               lets the process use); a chunk that would pass it fails with
+                               "memory budget exceeded" and the session goes on
   --help, --version
 
 subcommands:
