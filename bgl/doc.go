@@ -44,6 +44,11 @@
 //     accepted but never run; kill/tgkill on itself ends the process by that signal (so
 //     abort() gives 134 like qemu). mremap answers ENOMEM (glibc then copies);
 //     mprotect(PROT_NONE) unmaps. Unknown calls: ENOSYS and EventUnsupported.
+//     futex (cnk_futex.go, what libstdc++'s <iostream> set-up and glibc's locks call) has
+//     one-thread semantics: WAKE wakes nobody, WAIT on a changed word is EAGAIN, a timed
+//     WAIT sleeps its timeout in virtual time and is ETIMEDOUT; a WAIT with no timeout on
+//     an unchanged word, which Linux would block forever, ends the rank with 128+9 after
+//     an EventUnsupported naming the address and value (no thread exists to wake it).
 //   - CIOD: paths resolve component by component inside the working directory (absolute
 //     paths are accepted only when they lie inside it); "..", symlinks and absolute paths
 //     that would leave it give EACCES, then the host call goes through an os.Root that
