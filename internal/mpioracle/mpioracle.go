@@ -19,19 +19,24 @@ import (
 // CFlags are the native compiler flags, the same as the Makefiles' NATIVE_CFLAGS.
 var CFlags = []string{"-O2", "-g", "-Wall", "-Wextra", "-ffp-contract=off", "-Wno-stringop-overflow"}
 
-// Build compiles the C source src natively with mpicc into a fresh t.TempDir and returns
-// the executable's path. includeDirs are passed as -I. Compiler warnings fail the test:
-// the sources are meant to build cleanly.
+// Build compiles the source src natively with MPICH's wrapper for its language (mpicc,
+// mpicxx, mpif90) into a fresh t.TempDir and returns the executable's path. includeDirs
+// are passed as -I. Compiler warnings fail the test: the sources are meant to build
+// cleanly.
 func Build(t testing.TB, src string, includeDirs ...string) string {
 	t.Helper()
-	mpicc := oracletest.Require(t, oracletest.MPICC)
-	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".c"))
-	args := append([]string{}, CFlags...)
+	lang, err := LangOf(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := oracletest.Require(t, lang.MPI)
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), lang.Ext))
+	args := append([]string{}, lang.Flags...)
 	for _, d := range includeDirs {
 		args = append(args, "-I", d)
 	}
 	args = append(args, "-o", out, src)
-	cmd := exec.Command(mpicc, args...)
+	cmd := exec.Command(wrapper, args...)
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("mpioracle: build %s: %v\n%s", src, err, msg)
