@@ -116,6 +116,10 @@ func TestLanguageDrivers(t *testing.T) {
 			"(Debian: apt-get install g++-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCCXX\n"},
 		{"cc", "x.cc", "PPCCXX", "dpclsh c++: no-such-compiler not found: install the PowerPC cross compiler " +
 			"(Debian: apt-get install g++-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCCXX\n"},
+		{"fc", "x.f90", "PPCFC", "dpclsh fc: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install gfortran-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCFC\n"},
+		{"f77", "x.f", "PPCFC", "dpclsh f77: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install gfortran-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCFC\n"},
 	} {
 		t.Setenv(tt.env, "no-such-compiler")
 		errb.Reset()
@@ -134,23 +138,70 @@ func TestLanguageDrivers(t *testing.T) {
 		t.Errorf("mixed C++ and Fortran: status %d, stderr %q", st, errb.String())
 	}
 
-	oracletest.Require(t, oracletest.GXX)
-	src := filepath.Join("..", "..", "examples", "apps", "histogram.cpp")
+	apps := filepath.Join("..", "..", "examples", "apps")
+	for _, tt := range []struct {
+		tool, src string
+		subs      []string
+	}{
+		{oracletest.GXX, filepath.Join(apps, "histogram.cpp"), []string{"c++", "cc"}},
+		{oracletest.GFortran, filepath.Join(apps, "heat.f90"), []string{"fc", "f77", "cc"}},
+	} {
+		oracletest.Require(t, tt.tool)
+		if got := sameProgram(t, tt.src, tt.subs); !got {
+			t.Errorf("dpclsh %v on %s wrote different programs", tt.subs, tt.src)
+		}
+	}
+}
+
+// sameProgram builds src with each subcommand and reports whether all wrote the same bytes.
+func sameProgram(t *testing.T, src string, subs []string) bool {
+	t.Helper()
 	dir := t.TempDir()
-	var elfs [][]byte
-	for _, sub := range []string{"c++", "cc"} {
+	var first []byte
+	for i, sub := range subs {
 		elf := filepath.Join(dir, sub+".elf")
-		errb.Reset()
+		var out, errb strings.Builder
 		if st := run([]string{sub, "-O2", "-g", "-o", elf, src}, strings.NewReader(""), &out, &errb); st != 0 || errb.Len() != 0 {
-			t.Fatalf("dpclsh %s: status %d\n%s", sub, st, errb.String())
+			t.Fatalf("dpclsh %s %s: status %d\n%s", sub, src, st, errb.String())
 		}
 		b, err := os.ReadFile(elf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		elfs = append(elfs, b)
+		if i == 0 {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			return false
+		}
 	}
-	if !bytes.Equal(elfs[0], elfs[1]) {
-		t.Error("dpclsh cc histogram.cpp and dpclsh c++ histogram.cpp wrote different programs")
+	return true
+}
+
+// TestF77BuildsFixedForm: dpclsh f77 builds a FORTRAN 77 program (fixed form, INCLUDE
+// 'mpif.h') that prints on 2 simulated ranks what MPICH printed.
+func TestF77BuildsFixedForm(t *testing.T) {
+	oracletest.Require(t, oracletest.GFortran)
+	dir := filepath.Join("..", "..", "bgl", "testdata", "mpi")
+	elf := filepath.Join(t.TempDir(), "f77_ring.elf")
+	var out, errb strings.Builder
+	if st := run([]string{"f77", "-O2", "-o", elf, filepath.Join(dir, "f77_ring.f")}, strings.NewReader(""), &out, &errb); st != 0 {
+		t.Fatalf("dpclsh f77: status %d\n%s", st, errb.String())
+	}
+	res, err := bgl.Run(bgl.JobConfig{Exe: elf, Nodes: 2, Capture: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make([][]string, 2)
+	for r, o := range res.Stdout {
+		if s := strings.TrimSuffix(string(o), "\n"); s != "" {
+			lines[r] = strings.Split(s, "\n")
+		}
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "internal", "mpioracle", "testdata", "corpus", "f77_ring.2.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mpioracle.Canonical(res.ExitStatus(), lines); got != string(want) {
+		t.Errorf("f77_ring built by dpclsh f77 differs from MPICH's\n--- simulated\n%s--- mpiexec\n%s", got, want)
 	}
 }

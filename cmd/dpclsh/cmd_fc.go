@@ -22,17 +22,24 @@ Debian: apt-get install gfortran-powerpc-linux-gnu libc6-dev-powerpc-cross
 
 example:
   dpclsh fc -O2 -g -ffp-contract=off -o heat.elf examples/apps/heat.f90
-  dpclsh exec --nodes 7 --label heat.elf 70 50
+  dpclsh exec --nodes 7 --label heat.elf 40 200
 `
 
+// The Fortran drivers: fc, and f77 (the same driver under the name of MPICH's mpif77).
+var fortranDrivers = []struct{ name, usage, brief string }{
+	{"fc", "fc [GFORTRAN-ARGS...] -o PROGRAM.elf SOURCE.f90...",
+		"build a Fortran 77/90 MPI program for the simulated Blue Gene/L: the PowerPC gfortran with the machine's mpif.h, mpi module and libmpi.a"},
+	{"f77", "f77 [GFORTRAN-ARGS...] -o PROGRAM.elf SOURCE.f...",
+		"dpclsh fc under the name of MPICH's mpif77: fixed-form programs with INCLUDE 'mpif.h' build with either"},
+}
+
 func init() {
-	for _, name := range []string{"fc", "f77"} {
-		name := name
-		usage := name + " [GFORTRAN-ARGS...] -o PROGRAM.elf SOURCE.f90..."
+	for _, d := range fortranDrivers {
+		name, usage := d.name, d.usage
 		registerSubcommand(subcommand{
 			name:  name,
 			usage: usage,
-			brief: "build a Fortran 77/90 MPI program for the simulated Blue Gene/L: the PowerPC gfortran with the machine's mpif.h, mpi module and libmpi.a",
+			brief: d.brief,
 			help:  fcHelp,
 			run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				if len(args) == 0 {

@@ -26,6 +26,12 @@ var CFlags = []string{"-O2", "-g", "-Wall", "-Wextra", "-ffp-contract=off", "-Wn
 // cleanly.
 func Build(t testing.TB, src string, includeDirs ...string) string {
 	t.Helper()
+	return BuildLinking(t, src, nil, includeDirs...)
+}
+
+// BuildLinking is Build with objects linked into the program too.
+func BuildLinking(t testing.TB, src string, objects []string, includeDirs ...string) string {
+	t.Helper()
 	lang, err := LangOf(src)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +43,7 @@ func Build(t testing.TB, src string, includeDirs ...string) string {
 		args = append(args, "-I", d)
 	}
 	args = append(args, "-o", out, src)
+	args = append(args, objects...)
 	cmd := exec.Command(wrapper, args...)
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
