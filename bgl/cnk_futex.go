@@ -88,7 +88,7 @@ func (p *Proc) futex(a Args, ts futexTimespec) Result {
 	case futexWakeOp:
 		return p.futexWakeOp(uaddr, a[4], a[5])
 	}
-	return p.missing(abi.SysFutex, fmt.Sprintf("operation %d needs another thread (CNK runs one)", op&futexCmdMask))
+	return p.missing(p.curCall, fmt.Sprintf("operation %d needs another thread (CNK runs one)", op&futexCmdMask))
 }
 
 // futexWord reads the aligned word at uaddr and passes it to then.

@@ -158,9 +158,9 @@ module mpi
       integer, intent(out) :: newtype, ierror
     end subroutine
     subroutine mpi_type_create_struct(count, blocklengths, displacements, types, newtype, ierror)
-      integer, parameter :: k = 4 ! MPI_ADDRESS_KIND (an interface body does not see the host)
+      import :: MPI_ADDRESS_KIND
       integer, intent(in) :: count, blocklengths(*), types(*)
-      integer(kind=k), intent(in) :: displacements(*)
+      integer(kind=MPI_ADDRESS_KIND), intent(in) :: displacements(*)
       integer, intent(out) :: newtype, ierror
     end subroutine
     subroutine mpi_type_commit(datatype, ierror)
@@ -176,9 +176,9 @@ module mpi
       integer, intent(out) :: size, ierror
     end subroutine
     subroutine mpi_type_get_extent(datatype, lb, extent, ierror)
-      integer, parameter :: k = 4
+      import :: MPI_ADDRESS_KIND
       integer, intent(in) :: datatype
-      integer(kind=k), intent(out) :: lb, extent
+      integer(kind=MPI_ADDRESS_KIND), intent(out) :: lb, extent
       integer, intent(out) :: ierror
     end subroutine
     subroutine mpi_op_create(user_fn, commute, op, ierror)
