@@ -64,6 +64,7 @@ var cnkSyscalls = []Syscall{
 	{abi.SysMadvise, sysZero, Full, "advice ignored"},
 	{abi.SysGettid, sysGetpid, Full, "one thread: tid = pid"},
 	{abi.SysTkill, sysTkill, Partial, "only the process itself: ends it with the signal"},
+	{abi.SysFutex, sysFutex, Partial, "one thread: WAKE wakes nobody, WAIT answers EAGAIN or times out (cnk_futex.go)"},
 	{abi.SysSetTidAddress, sysGetpid, Full, "returns the tid; nothing to clear on exit"},
 	{abi.SysExitGroup, sysExit, Full, ""},
 	{abi.SysClockGettime, sysClockGettime, Full, "virtual time"},
@@ -87,5 +88,6 @@ var cnkSyscalls = []Syscall{
 	{abi.SysClockGettime64, sysClockGettime64, Full, "virtual time"},
 	{abi.SysClockGetresTime64, sysClockGetres64, Full, "1 ns"},
 	{abi.SysClockNanosleepTime64, sysClockNanosleep64, Full, "advances the node's virtual clock"},
+	{abi.SysFutexTime64, sysFutexTime64, Partial, "futex with a 64-bit timeout"},
 	{abi.SysClone3, nil, Refused, oneProcess},
 }

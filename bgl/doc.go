@@ -44,6 +44,11 @@
 //     accepted but never run; kill/tgkill on itself ends the process by that signal (so
 //     abort() gives 134 like qemu). mremap answers ENOMEM (glibc then copies);
 //     mprotect(PROT_NONE) unmaps. Unknown calls: ENOSYS and EventUnsupported.
+//     futex (cnk_futex.go, what libstdc++'s <iostream> set-up and glibc's locks call) has
+//     one-thread semantics: WAKE wakes nobody, WAIT on a changed word is EAGAIN, a timed
+//     WAIT sleeps its timeout in virtual time and is ETIMEDOUT; a WAIT with no timeout on
+//     an unchanged word, which Linux would block forever, ends the rank with 128+9 after
+//     an EventUnsupported naming the address and value (no thread exists to wake it).
 //   - CIOD: paths resolve component by component inside the working directory (absolute
 //     paths are accepted only when they lie inside it); "..", symlinks and absolute paths
 //     that would leave it give EACCES, then the host call goes through an os.Root that
@@ -104,6 +109,15 @@
 // Get_processor_name ("bgl-node-R"), Get_version (3.1).
 // Persistent requests (Send_init and the other modes' inits, Recv_init, Start, Startall,
 // Request_free) are kept by libmpi (libmpi_persist.c) over the nonblocking calls.
+// Fortran (target/libmpi_f*.c, mpif.h, mpi.f90): libmpi.a's second member binds every C
+// function as gfortran's mpi_xxx_, converting arguments and calling the C entry, so the
+// engine and the tools see one call path; handles are the C integers, a status is C's
+// MPI_Status (MPI_STATUS_SIZE 4), the sentinels are addresses in the common block
+// /MPIFPRIV/, and Fortran's 1-based indices are converted. The Fortran datatypes are the
+// engine's too (mpi_types_fortran.go): COMPLEX and DOUBLE COMPLEX (SUM, PROD rounded per
+// operation as the target computes), LOGICAL (LAND, LOR, LXOR), 2REAL and
+// 2DOUBLE_PRECISION (MINLOC, MAXLOC with an index of the value's type), 2INTEGER, the
+// sized INTEGERn/REALn/COMPLEXn and CHARACTER.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
 // correct programs, so they are absent rather than wrong; MPI_Request_free of a

@@ -12,7 +12,7 @@ import (
 	"github.com/dpclsh/dpclsh/internal/mpioracle"
 )
 
-// An mpiSuite is a folder of MPI programs: C sources with a MANIFEST, their PowerPC builds
+// An mpiSuite is a folder of MPI programs: C, C++ or Fortran sources with a MANIFEST, their PowerPC builds
 // in bin/, and the golden outputs internal/mpioracle recorded from MPICH.
 type mpiSuite struct {
 	name, dir, golden string
@@ -80,7 +80,7 @@ func TestMPIGolden(t *testing.T) {
 	}
 }
 
-// TestMPINative builds every program natively with mpicc and runs it under mpiexec on 2
+// TestMPINative builds every program natively with MPICH (mpicc, mpicxx or mpif90) and runs it under mpiexec on 2
 // ranks (the golden files cover the other sizes without rerunning MPICH), comparing with
 // the simulated machine.
 func TestMPINative(t *testing.T) {
@@ -90,7 +90,11 @@ func TestMPINative(t *testing.T) {
 				continue
 			}
 			t.Run(s.name+"/"+e.Name, func(t *testing.T) {
-				bin := mpioracle.Build(t, filepath.Join(s.dir, e.Name+".c"), s.dir)
+				src, err := mpioracle.SourceOf(s.dir, e.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				bin := mpioracle.Build(t, src, s.dir)
 				nat := mpioracle.Run(t, bin, 2, e.Args, time.Minute)
 				if nat.TimedOut {
 					t.Fatalf("mpiexec timed out")

@@ -87,6 +87,9 @@ var mpiTypes = map[uint32]mpiType{
 func typeOf(h uint32) (mpiType, error) {
 	t, ok := mpiTypes[h]
 	if !ok {
+		t, ok = fortranTypes[h]
+	}
+	if !ok {
 		return t, mpiErrorf(mpiErrType, "datatype 0x%x is not one of mpi.h's", h)
 	}
 	return t, nil
@@ -140,7 +143,7 @@ func opAllowed(op mpiOp, k mpiKind) bool {
 	case kindPair:
 		return op == opMinloc || op == opMaxloc
 	}
-	return false
+	return fortranOpAllowed(op, k)
 }
 
 func opName(o mpiOp) string {
@@ -166,6 +169,9 @@ func checkOp(op uint32, t mpiType) error {
 func reduceInto(acc, x []byte, t mpiType, op mpiOp) {
 	for i := 0; i+t.size <= len(acc); i += t.size {
 		a, b := acc[i:i+t.size], x[i:i+t.size]
+		if combineFortran(a, b, t, op) {
+			continue
+		}
 		if t.kind == kindPair {
 			combineLoc(a, b, t, op)
 			continue

@@ -16,11 +16,6 @@ import (
 // that the CNK table has an entry for every call static glibc made.
 func TestTableCoversStrace(t *testing.T) {
 	qemu := oracletest.Require(t, oracletest.QEMU)
-	byName := map[string]abi.Sysno{}
-	for _, n := range abi.LinuxSyscalls() {
-		byName[n.Name()] = n
-	}
-	line := regexp.MustCompile(`(?m)^\d+ (?:([a-z_0-9]+)\(|Unknown syscall (\d+))`)
 	seen := map[abi.Sysno]string{}
 	for _, tc := range corpus {
 		exe, _ := filepath.Abs("testdata/bin/" + tc.prog + ".elf")
@@ -29,13 +24,8 @@ func TestTableCoversStrace(t *testing.T) {
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		cmd.Run()
-		for _, m := range line.FindAllStringSubmatch(errb.String(), -1) {
-			if m[2] != "" {
-				n, _ := strconv.Atoi(m[2])
-				seen[abi.Sysno(n)] = tc.prog
-			} else if n, ok := byName[m[1]]; ok {
-				seen[n] = tc.prog
-			}
+		for _, n := range straceCalls(t, errb.String()) {
+			seen[n] = tc.prog
 		}
 	}
 	if len(seen) < 20 {
@@ -46,4 +36,25 @@ func TestTableCoversStrace(t *testing.T) {
 			t.Errorf("%s (%d), called by %s, has no CNK handler", n.Name(), n, prog)
 		}
 	}
+}
+
+var straceLine = regexp.MustCompile(`(?m)^\d+ (?:([a-z_0-9]+)\(|Unknown syscall (\d+))`)
+
+// straceCalls lists the system calls in qemu-ppc -strace output, by name or number.
+func straceCalls(t *testing.T, trace string) []abi.Sysno {
+	t.Helper()
+	byName := map[string]abi.Sysno{}
+	for _, n := range abi.LinuxSyscalls() {
+		byName[n.Name()] = n
+	}
+	var calls []abi.Sysno
+	for _, m := range straceLine.FindAllStringSubmatch(trace, -1) {
+		if m[2] != "" {
+			n, _ := strconv.Atoi(m[2])
+			calls = append(calls, abi.Sysno(n))
+		} else if n, ok := byName[m[1]]; ok {
+			calls = append(calls, n)
+		}
+	}
+	return calls
 }

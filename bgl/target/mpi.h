@@ -282,6 +282,29 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, M
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
 	MPI_Comm comm);
 
+/* Fortran. The datatypes of mpif.h and the mpi module, usable from C as with MPICH: handles
+ * follow the rule above, with kinds 0x40-0x51 of their own. A Fortran program calls
+ * mpi_xxx_ (libmpi_f.c, a member of libmpi.a of its own), which calls the C function;
+ * Fortran handles are these same integers. */
+#define MPI_CHARACTER ((MPI_Datatype)0x4001)
+#define MPI_INTEGER ((MPI_Datatype)0x4104)
+#define MPI_REAL ((MPI_Datatype)0x4204)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x4308)
+#define MPI_COMPLEX ((MPI_Datatype)0x4408)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x4510)
+#define MPI_LOGICAL ((MPI_Datatype)0x4604)
+#define MPI_2INTEGER ((MPI_Datatype)0x4708)
+#define MPI_2REAL ((MPI_Datatype)0x4808)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x4910)
+#define MPI_INTEGER1 ((MPI_Datatype)0x4a01)
+#define MPI_INTEGER2 ((MPI_Datatype)0x4b02)
+#define MPI_INTEGER4 ((MPI_Datatype)0x4c04)
+#define MPI_INTEGER8 ((MPI_Datatype)0x4d08)
+#define MPI_REAL4 ((MPI_Datatype)0x4e04)
+#define MPI_REAL8 ((MPI_Datatype)0x4f08)
+#define MPI_COMPLEX8 ((MPI_Datatype)0x5008)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x5110)
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,8 +14,9 @@ import (
 )
 
 // TestCCBuildsTheApps builds every program of examples/apps with `dpclsh cc` (not the
-// Makefile) and runs it on 7 simulated ranks: each prints what MPICH printed (the golden
-// files internal/mpioracle recorded with mpiexec).
+// Makefile; a C++ or Fortran source makes it use that language's driver) and runs it on 7
+// simulated ranks: each prints what MPICH printed (the golden files internal/mpioracle
+// recorded with mpiexec).
 func TestCCBuildsTheApps(t *testing.T) {
 	oracletest.Require(t, oracletest.GCC)
 	dir := filepath.Join("..", "..", "examples", "apps")
@@ -28,9 +30,15 @@ func TestCCBuildsTheApps(t *testing.T) {
 			continue
 		}
 		t.Run(e.Name, func(t *testing.T) {
+			src, err := mpioracle.SourceOf(dir, e.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lang, _ := mpioracle.LangOf(src)
+			oracletest.Require(t, map[string]string{"C": oracletest.GCC, "C++": oracletest.GXX, "Fortran": oracletest.GFortran}[lang.Name])
 			elf := filepath.Join(out, e.Name+".elf")
 			var stdout, stderr strings.Builder
-			args := []string{"cc", "-O2", "-g", "-Wall", "-ffp-contract=off", "-o", elf, filepath.Join(dir, e.Name+".c")}
+			args := []string{"cc", "-O2", "-g", "-Wall", "-ffp-contract=off", "-o", elf, src}
 			if st := run(args, strings.NewReader(""), &stdout, &stderr); st != 0 || stderr.Len() != 0 {
 				t.Fatalf("dpclsh cc %s: status %d\n%s%s", e.Name, st, stdout.String(), stderr.String())
 			}
@@ -90,5 +98,110 @@ func TestCCErrors(t *testing.T) {
 	st = run([]string{"cc", "-Werror=implicit-function-declaration", "-o", src + ".elf", src}, strings.NewReader(""), &out, &errb)
 	if st == 0 || !strings.Contains(errb.String(), "MPI_No_such") {
 		t.Errorf("compile error: status %d, stderr %q", st, errb.String())
+	}
+}
+
+// TestLanguageDrivers: dpclsh c++ (and dpclsh cc given a C++ source) write the same
+// program byte for byte, so the switch in cc is the C++ driver itself; each driver names
+// its own compiler, variable and Debian package when the compiler is missing; cc refuses
+// C++ and Fortran sources in one command.
+func TestLanguageDrivers(t *testing.T) {
+	var out, errb strings.Builder
+	for _, tt := range []struct {
+		sub, src, env, want string
+	}{
+		{"cc", "x.c", "PPCCC", "dpclsh cc: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install gcc-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCCC\n"},
+		{"c++", "x.cpp", "PPCCXX", "dpclsh c++: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install g++-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCCXX\n"},
+		{"cc", "x.cc", "PPCCXX", "dpclsh c++: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install g++-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCCXX\n"},
+		{"fc", "x.f90", "PPCFC", "dpclsh fc: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install gfortran-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCFC\n"},
+		{"f77", "x.f", "PPCFC", "dpclsh f77: no-such-compiler not found: install the PowerPC cross compiler " +
+			"(Debian: apt-get install gfortran-powerpc-linux-gnu libc6-dev-powerpc-cross) or set PPCFC\n"},
+	} {
+		t.Setenv(tt.env, "no-such-compiler")
+		errb.Reset()
+		if st := run([]string{tt.sub, "-o", "x.elf", tt.src}, strings.NewReader(""), &out, &errb); st != exitError || errb.String() != tt.want {
+			t.Errorf("%s with no compiler: status %d, stderr %q, want %q", tt.sub, st, errb.String(), tt.want)
+		}
+		errb.Reset()
+		if st := run([]string{tt.sub}, strings.NewReader(""), &out, &errb); st != exitUsage || !strings.Contains(errb.String(), "usage: dpclsh "+tt.sub+" ") {
+			t.Errorf("%s alone: status %d, stderr %q", tt.sub, st, errb.String())
+		}
+		t.Setenv(tt.env, "")
+	}
+	errb.Reset()
+	if st := run([]string{"cc", "-o", "x.elf", "a.cpp", "b.f90"}, strings.NewReader(""), &out, &errb); st != exitUsage ||
+		!strings.Contains(errb.String(), "a.cpp is C++ and b.f90 is Fortran") {
+		t.Errorf("mixed C++ and Fortran: status %d, stderr %q", st, errb.String())
+	}
+
+	apps := filepath.Join("..", "..", "examples", "apps")
+	for _, tt := range []struct {
+		tool, src string
+		subs      []string
+	}{
+		{oracletest.GXX, filepath.Join(apps, "histogram.cpp"), []string{"c++", "cc"}},
+		{oracletest.GFortran, filepath.Join(apps, "heat.f90"), []string{"fc", "f77", "cc"}},
+	} {
+		oracletest.Require(t, tt.tool)
+		if got := sameProgram(t, tt.src, tt.subs); !got {
+			t.Errorf("dpclsh %v on %s wrote different programs", tt.subs, tt.src)
+		}
+	}
+}
+
+// sameProgram builds src with each subcommand and reports whether all wrote the same bytes.
+func sameProgram(t *testing.T, src string, subs []string) bool {
+	t.Helper()
+	dir := t.TempDir()
+	var first []byte
+	for i, sub := range subs {
+		elf := filepath.Join(dir, sub+".elf")
+		var out, errb strings.Builder
+		if st := run([]string{sub, "-O2", "-g", "-o", elf, src}, strings.NewReader(""), &out, &errb); st != 0 || errb.Len() != 0 {
+			t.Fatalf("dpclsh %s %s: status %d\n%s", sub, src, st, errb.String())
+		}
+		b, err := os.ReadFile(elf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestF77BuildsFixedForm: dpclsh f77 builds a FORTRAN 77 program (fixed form, INCLUDE
+// 'mpif.h') that prints on 2 simulated ranks what MPICH printed.
+func TestF77BuildsFixedForm(t *testing.T) {
+	oracletest.Require(t, oracletest.GFortran)
+	dir := filepath.Join("..", "..", "bgl", "testdata", "mpi")
+	elf := filepath.Join(t.TempDir(), "f77_ring.elf")
+	var out, errb strings.Builder
+	if st := run([]string{"f77", "-O2", "-o", elf, filepath.Join(dir, "f77_ring.f")}, strings.NewReader(""), &out, &errb); st != 0 {
+		t.Fatalf("dpclsh f77: status %d\n%s", st, errb.String())
+	}
+	res, err := bgl.Run(bgl.JobConfig{Exe: elf, Nodes: 2, Capture: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := make([][]string, 2)
+	for r, o := range res.Stdout {
+		if s := strings.TrimSuffix(string(o), "\n"); s != "" {
+			lines[r] = strings.Split(s, "\n")
+		}
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "internal", "mpioracle", "testdata", "corpus", "f77_ring.2.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mpioracle.Canonical(res.ExitStatus(), lines); got != string(want) {
+		t.Errorf("f77_ring built by dpclsh f77 differs from MPICH's\n--- simulated\n%s--- mpiexec\n%s", got, want)
 	}
 }

@@ -42,6 +42,28 @@ func TestProfileTableFitsAPage(t *testing.T) {
 	}
 }
 
+// TestProfileFortran: dpclsh profile counts a Fortran program's MPI calls, which its
+// mpi_xxx_ bindings make through the C entries limpio's probes are on: heat on 4 ranks
+// and 200 sweeps makes 400 MPI_Sendrecv and 20 MPI_Allreduce per rank (the profile of
+// the same program under MPICH's PMPI is TestLimpioCountsMatchPMPI's).
+func TestProfileFortran(t *testing.T) {
+	inRoot(t)
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "4", "examples/apps/bin/heat.elf", "40", "200"}, nil, &out, &errb)
+	if st != exitOK {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	text := out.String()
+	for _, want := range []string{"MPI_Sendrecv", "MPI_Allreduce", "MPI_Gatherv", "MPI_Bcast", "#0-3 ", " 400(", " 20(", "1600("} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in the profile:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "mpi_") {
+		t.Errorf("the Fortran bindings are counted as MPI functions of their own:\n%s", text)
+	}
+}
+
 // TestProfileBadInput: an unknown exclude warns by name; an unwritable trace path fails
 // before the run; a program without MPI functions is a clear error.
 func TestProfileBadInput(t *testing.T) {

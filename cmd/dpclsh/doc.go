@@ -34,6 +34,15 @@
 //   - Progress lines go to stderr only when it is a terminal (or with --progress, never
 //     with --quiet), drawn by script.ProgressLine from bgl.Progress counters and paced by
 //     the wall clock: they are user interface, not simulation, and pipes never see them.
+//   - Build drivers (cmd_build.go): cc, c++ and fc/f77 are one driver over a table of
+//     toolchains (compiler, $PPCCC/$PPCCXX/$PPCFC, Debian packages, language flags). cc
+//     given a C++ or Fortran source uses that language's toolchain, as a user who types
+//     `dpclsh cc app.cpp` means; C++ and Fortran in one command is a usage error (no one
+//     driver links both runtimes). fc compiles the embedded mpi.f90 into the temporary
+//     include directory at every build rather than shipping an mpi.mod: gfortran reads
+//     only the .mod files of its own version, and the module compiles in well under a
+//     second. fc adds mpif90's -fallow-argument-mismatch and -fallow-invalid-boz, so the
+//     sources MPICH's wrapper accepts build here too.
 //   - The REPL prints a one-line banner; Ctrl-C closes the completion menu before the
 //     editor sees it, so it clears the line in every state; the job's output is written
 //     through the session's current writer (the editor's while the prompt is shown).

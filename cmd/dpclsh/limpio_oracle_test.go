@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dpclsh/dpclsh/internal/mpioracle"
+	"github.com/dpclsh/dpclsh/internal/oracletest"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -19,7 +21,7 @@ import (
 var oracleSizes = []int{1, 7, 64}
 
 // TestLimpioCountsMatchPMPI checks limpio.profile's call counts, per MPI function per rank,
-// on every example program against the same C program built natively with mpicc and a PMPI
+// on every example program against the same program built natively with MPICH and a PMPI
 // counting wrapper (testdata/limpio/pmpi_count.h) and run under MPICH.
 func TestLimpioCountsMatchPMPI(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -39,7 +41,11 @@ func TestLimpioCountsMatchPMPI(t *testing.T) {
 	bins := map[string]string{}
 	for _, e := range entries {
 		if bins[e.Name] == "" {
-			bins[e.Name] = buildCounting(t, filepath.Join(apps, e.Name+".c"), wrapper, apps)
+			src, err := mpioracle.SourceOf(apps, e.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bins[e.Name] = buildCounting(t, src, wrapper, apps)
 		}
 		for _, n := range e.Ranks {
 			if !slices.Contains(oracleSizes, n) {
@@ -107,10 +113,26 @@ func without(counts []map[string]int, names []string) []map[string]int {
 	return out
 }
 
-// buildCounting compiles src and the PMPI wrapper as one translation unit.
+// buildCounting compiles src and the PMPI wrapper as one translation unit (C or C++: the
+// wrapper's definitions take the C linkage of mpi.h's extern "C" declarations); a Fortran
+// program is linked with the wrapper compiled alone, since MPICH's Fortran bindings call
+// the C entries the wrapper defines.
 func buildCounting(t *testing.T, src, wrapper string, include string) string {
 	t.Helper()
-	unit := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".c")+"_pmpi.c")
+	ext := filepath.Ext(src)
+	if lang, _ := mpioracle.LangOf(src); lang.Name == "Fortran" {
+		mpicc := oracletest.Require(t, oracletest.MPICC)
+		dir := t.TempDir()
+		unit, obj := filepath.Join(dir, "pmpi_count.c"), filepath.Join(dir, "pmpi_count.o")
+		if err := os.WriteFile(unit, []byte(fmt.Sprintf("#include <mpi.h>\n#include %q\n", wrapper)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if msg, err := exec.Command(mpicc, "-c", "-o", obj, unit).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", unit, err, msg)
+		}
+		return mpioracle.BuildLinking(t, src, []string{obj}, include)
+	}
+	unit := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ext)+"_pmpi"+ext)
 	body := fmt.Sprintf("#include %q\n#include %q\n", src, wrapper)
 	if err := os.WriteFile(unit, []byte(body), 0o644); err != nil {
 		t.Fatal(err)

@@ -99,6 +99,9 @@ func TestProgramsBuildForPPC(t *testing.T) {
 				continue
 			}
 			built[e.Name] = true
+			if _, err := os.Stat(filepath.Join(s.dir, e.Name+".c")); err != nil {
+				continue // C++ and Fortran programs: TestOtherLanguagesBuildForPPC
+			}
 			obj := filepath.Join(out, s.name+"_"+e.Name+".o")
 			cmd := exec.Command(gcc, "-mcpu=440fp", "-O2", "-Wall", "-Wextra", "-Werror",
 				"-ffp-contract=off", "-I", filepath.Dir(header), "-I", s.dir, "-c", "-o", obj,
@@ -160,17 +163,15 @@ func undefined(t *testing.T, obj string) []string {
 	return names
 }
 
-// TestManifestsMatchSources keeps each MANIFEST and its folder's C programs in step.
+// TestManifestsMatchSources keeps each MANIFEST and its folder's programs (every language) in step.
 func TestManifestsMatchSources(t *testing.T) {
 	for _, s := range suites {
-		srcs, err := filepath.Glob(filepath.Join(s.dir, "*.c"))
+		files, err := Sources(s.dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var files, listed []string
-		for _, f := range srcs {
-			files = append(files, strings.TrimSuffix(filepath.Base(f), ".c"))
-		}
+		sort.Strings(files)
+		var listed []string
 		for _, e := range s.manifest(t) {
 			if !slices.Contains(listed, e.Name) {
 				listed = append(listed, e.Name)
@@ -201,4 +202,43 @@ func TestDeadlockIsNeverRunNatively(t *testing.T) {
 	if !found {
 		t.Error("no deadlock program in any MANIFEST")
 	}
+}
+
+// TestOtherLanguagesBuildForPPC: mpi.h compiles as C++ (every standard, pedantic), each
+// C++ program compiles for the 440 with warnings as errors, each Fortran program with no
+// warning but the argument mismatches of MPI's choice buffers, and neither needs an MPI
+// function (mpi_xxx_ for Fortran) outside the subset.
+func TestOtherLanguagesBuildForPPC(t *testing.T) {
+	t.Parallel()
+	gxx := oracletest.Require(t, oracletest.GXX)
+	out := t.TempDir()
+	src := filepath.Join(out, "header.cpp")
+	if err := os.WriteFile(src, []byte("#include <mpi.h>\nint main() { return MPI_SUCCESS; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, std := range []string{"-std=c++98", "-std=c++11", "-std=c++17", "-std=c++20"} {
+		cmd := exec.Command(gxx, "-mcpu=440fp", std, "-pedantic", "-Wall", "-Wextra", "-Werror",
+			"-I", filepath.Dir(header), "-c", "-o", filepath.Join(out, "header.o"), src)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("mpi.h as C++ with %s: %v\n%s", std, err, msg)
+		}
+	}
+	for _, s := range suites {
+		cxx, _ := filepath.Glob(filepath.Join(s.dir, "*.cpp"))
+		for _, src := range cxx {
+			obj := filepath.Join(out, s.name+"_"+filepath.Base(src)+".o")
+			cmd := exec.Command(gxx, "-mcpu=440fp", "-O2", "-Wall", "-Wextra", "-Werror", "-ffp-contract=off",
+				"-I", filepath.Dir(header), "-c", "-o", obj, src)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s: %v\n%s", src, err, msg)
+				continue
+			}
+			for _, sym := range undefined(t, obj) {
+				if strings.HasPrefix(sym, "MPI_") && !slices.Contains(subset, sym) {
+					t.Errorf("%s uses %s: not in the MPI subset", src, sym)
+				}
+			}
+		}
+	}
+	buildFortranForPPC(t, out)
 }

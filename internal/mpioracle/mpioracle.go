@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -19,27 +20,65 @@ import (
 // CFlags are the native compiler flags, the same as the Makefiles' NATIVE_CFLAGS.
 var CFlags = []string{"-O2", "-g", "-Wall", "-Wextra", "-ffp-contract=off", "-Wno-stringop-overflow"}
 
-// Build compiles the C source src natively with mpicc into a fresh t.TempDir and returns
-// the executable's path. includeDirs are passed as -I. Compiler warnings fail the test:
-// the sources are meant to build cleanly.
+// Build compiles the source src natively with MPICH's wrapper for its language (mpicc,
+// mpicxx, mpif90) into a fresh t.TempDir and returns the executable's path. includeDirs
+// are passed as -I. Compiler warnings fail the test: the sources are meant to build
+// cleanly.
 func Build(t testing.TB, src string, includeDirs ...string) string {
 	t.Helper()
-	mpicc := oracletest.Require(t, oracletest.MPICC)
-	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".c"))
-	args := append([]string{}, CFlags...)
+	return BuildLinking(t, src, nil, includeDirs...)
+}
+
+// BuildLinking is Build with objects linked into the program too.
+func BuildLinking(t testing.TB, src string, objects []string, includeDirs ...string) string {
+	t.Helper()
+	lang, err := LangOf(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := oracletest.Require(t, lang.MPI)
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), lang.Ext))
+	args := append([]string{}, lang.Flags...)
 	for _, d := range includeDirs {
 		args = append(args, "-I", d)
 	}
 	args = append(args, "-o", out, src)
-	cmd := exec.Command(mpicc, args...)
+	args = append(args, objects...)
+	cmd := exec.Command(wrapper, args...)
 	msg, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("mpioracle: build %s: %v\n%s", src, err, msg)
+	}
+	if lang.Name == "Fortran" {
+		msg = withoutMismatches(msg)
 	}
 	if len(bytes.TrimSpace(msg)) != 0 {
 		t.Fatalf("mpioracle: build %s: compiler warnings:\n%s", src, msg)
 	}
 	return out
+}
+
+// mismatch is gfortran's warning for one external routine called with buffers of several
+// types or ranks, which every MPI program without explicit interfaces for the choice
+// routines (mpif.h, and MPICH's mpi module) gets: mpif90's -fallow-argument-mismatch
+// turns the error into this warning.
+var mismatch = regexp.MustCompile(`^Warning: (Type|Rank) mismatch between actual argument at \(1\) and actual argument at \(2\)`)
+
+// withoutMismatches drops gfortran's argument-mismatch diagnostics from its output. A
+// diagnostic is a block starting with a "FILE:LINE:COL:" line and ending with its
+// "Warning: ..." line.
+func withoutMismatches(out []byte) []byte {
+	var keep, block []string
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		block = append(block, l)
+		if strings.HasPrefix(l, "Warning: ") || strings.HasPrefix(l, "Error: ") {
+			if !mismatch.MatchString(l) {
+				keep = append(keep, block...)
+			}
+			block = nil
+		}
+	}
+	return []byte(strings.Join(append(keep, block...), ""))
 }
 
 // Result is what one mpiexec run produced.

@@ -24,7 +24,7 @@ const runTimeout = 2 * time.Minute
 // file was itself checked for determinism when it was written.
 const onceAbove = 7
 
-// A suite is a folder of MPI C programs with its MANIFEST.
+// A suite is a folder of MPI programs (C, C++, Fortran) with its MANIFEST.
 type suite struct {
 	name     string // golden subfolder
 	dir      string // sources, relative to this package
@@ -60,7 +60,11 @@ func TestNative(t *testing.T) {
 					continue
 				}
 				if bins[e.Name] == "" {
-					bins[e.Name] = Build(t, filepath.Join(s.dir, e.Name+".c"), s.dir)
+					src, err := SourceOf(s.dir, e.Name)
+					if err != nil {
+						t.Fatal(err)
+					}
+					bins[e.Name] = Build(t, src, s.dir)
 				}
 				for _, n := range e.Ranks {
 					if n > s.maxRanks && !*full && !*rewrite || n > onceAbove && testing.Short() {

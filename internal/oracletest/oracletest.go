@@ -11,11 +11,15 @@ import (
 
 // Tool names of the oracles.
 const (
-	GCC     = "powerpc-linux-gnu-gcc"
-	Objdump = "powerpc-linux-gnu-objdump"
-	QEMU    = "qemu-ppc"
-	MPICC   = "mpicc"
-	MPIExec = "mpiexec"
+	GCC      = "powerpc-linux-gnu-gcc"
+	GXX      = "powerpc-linux-gnu-g++"      // Debian g++-powerpc-linux-gnu
+	GFortran = "powerpc-linux-gnu-gfortran" // Debian gfortran-powerpc-linux-gnu
+	Objdump  = "powerpc-linux-gnu-objdump"
+	QEMU     = "qemu-ppc"
+	MPICC    = "mpicc"
+	MPICXX   = "mpicxx"
+	MPIF90   = "mpif90"
+	MPIExec  = "mpiexec"
 	// Chromium is Debian's headless-capable browser, for the tests of the web page.
 	Chromium = "chromium"
 )

@@ -1,6 +1,7 @@
 /* pmpi_count.h: a PMPI counting wrapper, the native reference for limpio's call counts.
- * Included after a program's source in one translation unit, it defines the MPI functions
- * the example programs call; each counts itself and calls its PMPI_ twin. MPI_Finalize
+ * Included after a C or C++ program's source in one translation unit (for a Fortran program,
+ * compiled alone and linked in: MPICH's Fortran bindings call the C entries), it defines the
+ * MPI functions the example programs call; each counts itself and calls its PMPI_ twin. MPI_Finalize
  * prints one line per function called: "pmpi MPI_Name count". */
 #include <stdio.h>
 
