@@ -60,7 +60,13 @@
 //     is served by the MPI engine (mpi.go: its model, costs and job-ending rules).
 //   - Faults stop the node with an EventFault (rank, pc, word, address, signal; status
 //     128+signal); the job goes on. Run prints one line per killed rank on stderr:
-//     "dpclsh: rank R: uncaught signal S (NAME) at pc 0xPC".
+//     "dpclsh: rank R: uncaught signal S (NAME) at pc 0xPC in F (file:line); called from
+//     F1 (file:line) <- F2+0xOFF ..." (Event.FaultReport). The frames (Event.Frames, at
+//     most 8) are walked as the event is delivered (fault.go, ppc.Backtrace) and named by
+//     the job's Symbolizer: the image's symbols and DWARF lines unless a tool set one
+//     that also knows its own code; functions without line information print as
+//     name+0xOFF. The MPI engine's end message names the innermost frame:
+//     "rank R: killed by signal S (NAME) in F (file:line): ending the job".
 //   - Debug: the interface is bound to one I/O node and refuses other ranks; it must be
 //     used from the goroutine driving the job (callbacks, Exec, between Run calls). A
 //     continued node's clock catches up with the machine's. WriteMem patches text copy-on-

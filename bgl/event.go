@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
+	"github.com/dpclsh/dpclsh/ppc"
 )
 
 // EventKind says what happened on a compute node.
@@ -36,6 +37,9 @@ type Event struct {
 	Status int    // exit status: the program's, or 128+Signal
 	Sysno  abi.Sysno
 	Note   string
+	// Frames is the backtrace of a rank killed by a signal (faults included), innermost
+	// first, named by the job's Symbolizer: filled in as the event is delivered.
+	Frames []ppc.Frame
 }
 
 // signalNames follow qemu's "uncaught target signal" wording.
@@ -55,12 +59,12 @@ func (e Event) String() string {
 	switch e.Kind {
 	case EventExit:
 		if e.Signal != 0 {
-			return fmt.Sprintf("rank %d: killed by signal %d (%s) at pc 0x%08x", e.Rank, e.Signal, SignalName(e.Signal), e.PC)
+			return withWhere(fmt.Sprintf("rank %d: killed by signal %d (%s) at pc 0x%08x", e.Rank, e.Signal, SignalName(e.Signal), e.PC), e.Where())
 		}
 		return fmt.Sprintf("rank %d: exited with status %d", e.Rank, e.Status)
 	case EventFault:
-		return fmt.Sprintf("rank %d: signal %d (%s) at pc 0x%08x (word 0x%08x, address 0x%08x)",
-			e.Rank, e.Signal, SignalName(e.Signal), e.PC, e.Word, e.Addr)
+		return withWhere(fmt.Sprintf("rank %d: signal %d (%s) at pc 0x%08x (word 0x%08x, address 0x%08x)",
+			e.Rank, e.Signal, SignalName(e.Signal), e.PC, e.Word, e.Addr), e.Where())
 	case EventUnsupported:
 		return fmt.Sprintf("rank %d: unsupported system call %d at pc 0x%08x: %s", e.Rank, uint32(e.Sysno), e.PC, e.Note)
 	case EventNoMemory:

@@ -85,7 +85,8 @@ type Job struct {
 	intr    chan struct{} // a token when Pause is called: ends host waits (stdin)
 	running atomic.Bool
 	onEvent []func(Event)
-	live    int // nodes neither exited nor faulted
+	sym     ppc.Symbolizer // names code in fault backtraces; nil: the image
+	live    int            // nodes neither exited nor faulted
 	closed  bool
 
 	progressSteps uint64 // windows since launch, for Progress sampling

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
+	"github.com/dpclsh/dpclsh/ppc"
 )
 
 // mpiOpFn starts or polls a call; done says it returns to the program now.
@@ -195,7 +196,7 @@ func (e *mpiEngine) onEvent(j *Job, ev Event) {
 	}
 	switch {
 	case ev.Signal != 0:
-		e.endForFault(j, nil, ev.Rank, ev.Signal, ev.Status)
+		e.endForFault(j, nil, ev.Rank, ev.Signal, ev.Status, ev.Frames)
 	case ev.Status != 0 && anyAlive(j):
 		e.end(j, nil, &MPIEnd{Kind: MPIEndExit, Rank: ev.Rank, Status: ev.Status, TimeNS: j.now,
 			Msg: fmt.Sprintf("rank %d: exited with status %d: ending the job", ev.Rank, ev.Status)})
@@ -213,16 +214,22 @@ func anyAlive(j *Job) bool {
 	return false
 }
 
-func (e *mpiEngine) endForFault(j *Job, cur *node, rank, sig, status int) {
+// endForFault ends the job for a rank killed by signal sig; the message names where
+// (the innermost frame of its backtrace: the whole walk is the rank's own report).
+func (e *mpiEngine) endForFault(j *Job, cur *node, rank, sig, status int, frames []ppc.Frame) {
+	where := ""
+	if len(frames) > 0 && frames[0].Loc.Func != "" {
+		where = " in " + frames[0].String()
+	}
 	e.end(j, cur, &MPIEnd{Kind: MPIEndFault, Rank: rank, Status: status, TimeNS: j.now,
-		Msg: fmt.Sprintf("rank %d: killed by signal %d (%s): ending the job", rank, sig, SignalName(sig))})
+		Msg: fmt.Sprintf("rank %d: killed by signal %d (%s)%s: ending the job", rank, sig, SignalName(sig), where)})
 }
 
 // endForEarlierFault ends the job for a rank killed by a signal before the first MPI call
 // made the engine (and its event listener).
 func (e *mpiEngine) endForEarlierFault(j *Job, cur *node) (Result, bool) {
 	if k := signalled(j); k != nil {
-		e.endForFault(j, cur, k.rank, k.exit.Signal, k.exit.Status)
+		e.endForFault(j, cur, k.rank, k.exit.Signal, k.exit.Status, j.backtrace(k, ppc.ReportFrames))
 		return Result{Exit: true, Status: k.exit.Status}, true
 	}
 	return Result{}, false

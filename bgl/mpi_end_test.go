@@ -114,7 +114,7 @@ func TestMPIFaultMidCollective(t *testing.T) {
 			t.Errorf("rank %d status %d, want 139", r, s)
 		}
 	}
-	if !strings.Contains(stderr.String(), "rank 3: killed by signal 11 (Segmentation fault): ending the job") {
+	if !strings.Contains(stderr.String(), "rank 3: killed by signal 11 (Segmentation fault) in main (fault.c:16): ending the job") {
 		t.Errorf("stderr lacks the fault report:\n%s", stderr)
 	}
 	out, _ := j.Output(0)

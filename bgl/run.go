@@ -50,8 +50,7 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 			res.Status[ev.Rank] = ev.Status
 			res.Exits = append(res.Exits, ev)
 			if ev.Signal != 0 {
-				j.fe.notice(1, fmt.Sprintf("dpclsh: rank %d: uncaught signal %d (%s) at pc 0x%08x\n",
-					ev.Rank, ev.Signal, SignalName(ev.Signal), ev.PC))
+				j.fe.notice(1, "dpclsh: "+ev.FaultReport()+"\n")
 			}
 		case EventUnsupported:
 			res.Unsupported = append(res.Unsupported, ev)

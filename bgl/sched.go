@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dpclsh/dpclsh/ppc"
 )
 
 // maxSoloNS bounds how far a lone runnable node runs in one step, so Pause stays prompt.
@@ -191,6 +193,9 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		}
 	case msgEvent:
 		if m.event.Kind == EventExit || m.event.Kind == EventFault {
+			if m.event.Signal != 0 {
+				m.event.Frames = j.backtrace(n, ppc.ReportFrames)
+			}
 			j.live--
 			n.io.detach(n.rank)
 			j.fe.rankDone(n.rank)

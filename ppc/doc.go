@@ -62,7 +62,16 @@
 // header table past the end of the file, a bad e_shstrndx) instead of a bare "EOF".
 // The image is the one program model of the tools too: its Symbols (with binding and
 // symbol-table order), the bytes of its executable sections (Code, CodeAt) and its DWARF
-// are read in the same parse, and probes builds its view of the program on them. The
+// are read in the same parse, and probes builds its view of the program on them. Naming
+// code is the image's too (elf_lines.go, built on first use): the DWARF line table
+// (Lines, LineOf), one function per address under its preferred name (FuncAt,
+// PreferredName), and Locate, which makes the image a Symbolizer. Backtrace
+// (backtrace.go) walks the SysV back chain of a stopped process for fault reports and
+// debuggers: it reads the innermost function's code around the pc (backtrace_frame.go)
+// to tell a frame not yet made, a leaf that never saves LR and an epilogue after mtlr or
+// after the frame's pop, so the caller found in LR is not dropped; callers beyond come
+// from the saved LR at 4 in each caller's frame. It stops at a back chain that does not
+// grow, an unreadable word or unknown code, and never at more than its limit. The
 // auxiliary vector's numbers (AT_*, HWCAP440) live here only, as ppc imports nothing.
 // A CPU then runs in slices:
 //

@@ -55,6 +55,7 @@ type Image struct {
 	phdr, phnum uint32
 	brk         uint32
 	base        *Memory
+	symIndex    symbolIndex
 }
 
 // Brk returns the initial program break: the end of the highest segment, page aligned.

@@ -56,8 +56,8 @@ func ParseLineSpec(s string) (file string, line int, ok bool) {
 func (b *Program) SourceFiles() []string {
 	seen := map[string]bool{}
 	for _, l := range b.lines {
-		if l.line > 0 {
-			seen[l.file] = true
+		if l.Line > 0 {
+			seen[l.File] = true
 		}
 	}
 	out := make([]string, 0, len(seen))
@@ -113,11 +113,11 @@ func (b *Program) LinePoints(file string, line int) ([]Point, error) {
 	}
 	var addrs []uint32
 	for i, l := range b.lines {
-		if l.file != name || l.line != line || !l.stmt || b.continues(i) {
+		if l.File != name || l.Line != line || !l.Stmt || b.continues(i) {
 			continue
 		}
-		if len(addrs) == 0 || addrs[len(addrs)-1] != l.addr {
-			addrs = append(addrs, l.addr)
+		if len(addrs) == 0 || addrs[len(addrs)-1] != l.Addr {
+			addrs = append(addrs, l.Addr)
 		}
 	}
 	if len(addrs) == 0 {
@@ -147,10 +147,10 @@ func (b *Program) LinePoints(file string, line int) ([]Point, error) {
 func (b *Program) continues(i int) bool {
 	for j := i - 1; j >= 0; j-- {
 		p := b.lines[j]
-		if p.addr == b.lines[i].addr {
+		if p.Addr == b.lines[i].Addr {
 			continue
 		}
-		return p.line != 0 && p.file == b.lines[i].file && p.line == b.lines[i].line
+		return p.Line != 0 && p.File == b.lines[i].File && p.Line == b.lines[i].Line
 	}
 	return false
 }
@@ -159,14 +159,14 @@ func (b *Program) continues(i int) bool {
 // statement (0 when none).
 func (b *Program) nearestLines(file string, line int) (before, after int) {
 	for _, l := range b.lines {
-		if l.file != file || !l.stmt || l.line == 0 {
+		if l.File != file || !l.Stmt || l.Line == 0 {
 			continue
 		}
-		if l.line < line && l.line > before {
-			before = l.line
+		if l.Line < line && l.Line > before {
+			before = l.Line
 		}
-		if l.line > line && (after == 0 || l.line < after) {
-			after = l.line
+		if l.Line > line && (after == 0 || l.Line < after) {
+			after = l.Line
 		}
 	}
 	return before, after
@@ -180,8 +180,8 @@ func (b *Program) Lines(file string) ([]int, error) {
 	}
 	seen := map[int]bool{}
 	for _, l := range b.lines {
-		if l.file == name && l.stmt && l.line > 0 {
-			seen[l.line] = true
+		if l.File == name && l.Stmt && l.Line > 0 {
+			seen[l.Line] = true
 		}
 	}
 	out := make([]int, 0, len(seen))

@@ -7,7 +7,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/ppc"
 )
@@ -27,19 +26,10 @@ type Program struct {
 	Funcs []Func            // sorted by address; one per address, under its preferred name
 	names map[string]uint32 // every function symbol, aliases included
 	img   *ppc.Image
-	lines []lineEntry
+	lines []ppc.LineRow // the image's DWARF line table
 
 	objects map[string]object // data symbols, for Global
 	dwarf   *dwarf.Data       // nil without DWARF
-}
-
-// lineEntry is one row of the DWARF line table: addresses from addr up to the next row
-// belong to file:line (line 0 marks the end of a sequence).
-type lineEntry struct {
-	addr uint32
-	file string
-	line int
-	stmt bool // a recommended breakpoint location (DWARF is_stmt)
 }
 
 // NewProgram is the program of a loaded executable: its function symbols, its code and,
@@ -47,9 +37,7 @@ type lineEntry struct {
 func NewProgram(img *ppc.Image) *Program {
 	b := &Program{img: img, dwarf: img.DWARF}
 	b.readSymbols(img.Symbols)
-	if b.dwarf != nil {
-		b.lines = readLines(b.dwarf)
-	}
+	b.lines = img.Lines()
 	for i := range b.Funcs {
 		b.Funcs[i].File, b.Funcs[i].Line = b.LineOf(b.Funcs[i].Addr)
 	}
@@ -70,7 +58,7 @@ func (b *Program) readSymbols(syms []ppc.Symbol) {
 	for _, s := range byIndex {
 		switch {
 		case s.Kind == ppc.SymFunc && s.Size != 0:
-			if old, ok := best[s.Addr]; !ok || nameRank(s) < nameRank(old) {
+			if old, ok := best[s.Addr]; !ok || ppc.PreferredName(s, old) {
 				best[s.Addr] = s
 			}
 			if _, ok := b.names[s.Name]; !ok || s.Bind != ppc.BindLocal {
@@ -88,49 +76,9 @@ func (b *Program) readSymbols(syms []ppc.Symbol) {
 	sort.Slice(b.Funcs, func(i, j int) bool { return b.Funcs[i].Addr < b.Funcs[j].Addr })
 }
 
-// nameRank orders the names of one address: global before weak before local, then the
-// name with fewer leading underscores, then the shorter, then alphabetical.
-func nameRank(s ppc.Symbol) string {
-	under := len(s.Name) - len(strings.TrimLeft(s.Name, "_"))
-	return fmt.Sprintf("%c%03d%06d%s", '0'+s.Bind, under, len(s.Name), s.Name)
-}
-
-func readLines(d *dwarf.Data) []lineEntry {
-	var out []lineEntry
-	rd := d.Reader()
-	for {
-		cu, err := rd.Next()
-		if err != nil || cu == nil {
-			break
-		}
-		if cu.Tag != dwarf.TagCompileUnit {
-			rd.SkipChildren()
-			continue
-		}
-		lr, err := d.LineReader(cu)
-		if err == nil && lr != nil {
-			var le dwarf.LineEntry
-			for lr.Next(&le) == nil {
-				ent := lineEntry{addr: uint32(le.Address)}
-				if !le.EndSequence && le.File != nil {
-					ent.file, ent.line, ent.stmt = le.File.Name, le.Line, le.IsStmt
-				}
-				out = append(out, ent)
-			}
-		}
-		rd.SkipChildren()
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].addr < out[j].addr })
-	return out
-}
-
 // LineOf returns the source file and line of the instruction at addr, or "", 0.
 func (b *Program) LineOf(addr uint32) (string, int) {
-	i := sort.Search(len(b.lines), func(i int) bool { return b.lines[i].addr > addr }) - 1
-	if i < 0 || b.lines[i].line == 0 {
-		return "", 0
-	}
-	return b.lines[i].file, b.lines[i].line
+	return b.img.LineOf(addr)
 }
 
 // Word returns the instruction word at addr.

@@ -19,19 +19,19 @@ func (b *Program) SourceFuncs(file string) (string, []FuncLines, error) {
 	}
 	spans := map[string]*FuncLines{}
 	for _, l := range b.lines {
-		if l.file != name || l.line <= 0 || !l.stmt {
+		if l.File != name || l.Line <= 0 || !l.Stmt {
 			continue
 		}
-		f, ok := b.FuncAt(l.addr)
+		f, ok := b.FuncAt(l.Addr)
 		if !ok {
 			continue
 		}
 		s := spans[f.Name]
 		if s == nil {
-			spans[f.Name] = &FuncLines{Name: f.Name, First: l.line, Last: l.line}
+			spans[f.Name] = &FuncLines{Name: f.Name, First: l.Line, Last: l.Line}
 			continue
 		}
-		s.First, s.Last = min(s.First, l.line), max(s.Last, l.line)
+		s.First, s.Last = min(s.First, l.Line), max(s.Last, l.Line)
 	}
 	out := make([]FuncLines, 0, len(spans))
 	for _, s := range spans {

@@ -12,10 +12,10 @@ func (b *Program) SourceLines() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, e := range b.lines {
-		if e.line == 0 || e.file == "" {
+		if e.Line == 0 || e.File == "" {
 			continue
 		}
-		s := fmt.Sprintf("%s:%d", filepath.Base(e.file), e.line)
+		s := fmt.Sprintf("%s:%d", filepath.Base(e.File), e.Line)
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -65,61 +64,23 @@ func (p *Process) Reg(name string) (uint64, error) {
 	return 0, fmt.Errorf("runtime: rank %d: no register %q (r0-r31, f0-f31, pc, lr, ctr, cr, xer, fpscr)", p.Rank, name)
 }
 
-// Backtrace walks the r1 back chain (SysV PPC32: the caller's frame keeps the return
-// address at +4) and symbolises each address with the program's symbols and lines. A
-// function that has not called anything yet may not have saved LR: when LR lies in
-// another function than the PC, it is the second frame.
+// Backtrace walks the r1 back chain as bgl.Debug.Backtrace does (the innermost function
+// may not have made its frame, may have popped it, or keep its return address in LR) and
+// names each address as fault reports do: the program's symbols and lines, the tool's
+// modules and trampolines.
 func (p *Process) Backtrace() ([]Frame, error) {
-	r, err := p.Regs()
+	frames, err := p.debug().Backtrace(p.Rank)
 	if err != nil {
 		return nil, err
 	}
-	addrs := []uint32{r.PC}
-	fpc, _ := p.app.Prog.FuncAt(r.PC)
-	// The current function's return address is in LR until it calls something; its
-	// save slot in the caller's frame may be stale until then, so it is skipped.
-	skip := false
-	if flr, ok := p.app.Prog.FuncAt(r.LR); ok && flr.Name != fpc.Name {
-		addrs, skip = append(addrs, r.LR), true
-	}
-	sp := r.GPR[1]
-	for range 64 {
-		b, err := p.Read(sp, 4)
-		if err != nil {
-			break
+	out := make([]Frame, len(frames))
+	for i, f := range frames {
+		out[i] = Frame{Addr: f.PC, Func: f.Loc.Func, File: f.Loc.File, Line: f.Loc.Line}
+		if f.Loc.Start != 0 {
+			out[i].Offset = f.PC - f.Loc.Start
 		}
-		back := binary.BigEndian.Uint32(b)
-		if back <= sp {
-			break
-		}
-		b, err = p.Read(back+4, 4)
-		if err != nil {
-			break
-		}
-		ra := binary.BigEndian.Uint32(b)
-		if _, ok := p.app.Prog.FuncAt(ra); !ok {
-			break
-		}
-		if !skip && ra != addrs[len(addrs)-1] {
-			addrs = append(addrs, ra)
-		}
-		skip = false
-		sp = back
-	}
-	out := make([]Frame, len(addrs))
-	for i, a := range addrs {
-		out[i] = p.app.symbolise(a)
 	}
 	return out, nil
-}
-
-func (a *App) symbolise(addr uint32) Frame {
-	fr := Frame{Addr: addr}
-	if f, ok := a.Prog.FuncAt(addr); ok {
-		fr.Func, fr.Offset = f.Name, addr-f.Addr
-	}
-	fr.File, fr.Line = a.Prog.LineOf(addr)
-	return fr
 }
 
 func (f Frame) String() string {

@@ -26,6 +26,10 @@ func TestExecSubcommand(t *testing.T) {
 			" 9: rank 9: a line on stderr\n", "11: rank 11 of 12 on I/O node 1\n"},
 		{"fault", []string{execCorpus + "segv.elf"}, 139, "before the fault\n",
 			"dpclsh: rank 0: uncaught signal 11 (Segmentation fault) at pc 0x", ""},
+		{"fault named by its code", []string{"--nodes", "4", execCorpus + "mpicrash.elf"}, 139, "",
+			"dpclsh: rank 3: uncaught signal 11 (Segmentation fault) at pc 0x100004f8 in deref (src/mpicrash.c:8); " +
+				"called from step (src/mpicrash.c:16) <- main (src/mpicrash.c:26) <- __libc_start_call_main+0x84 <- __libc_start_main+0x414\n" +
+				"dpclsh: rank 3: killed by signal 11 (Segmentation fault) in deref (src/mpicrash.c:8): ending the job\n", ""},
 		{"stats", []string{"--stats", execCorpus + "hello.elf"}, 0, "Hello, world!\n", "1 ranks, status 0, ", ""},
 		{"no program", nil, 2, "", "usage: dpclsh exec", ""},
 		{"bad nodes", []string{"--nodes", "70000", execCorpus + "hello.elf"}, 2, "", "70000 compute nodes: want 1..65536", ""},
