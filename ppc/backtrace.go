@@ -14,6 +14,12 @@ type Location struct {
 	// Opaque marks code that keeps no standard frame (a probe trampoline): a walk that
 	// reaches it ends there.
 	Opaque bool
+	// At, when not 0, says the code is a copy of the program's instruction at At run with
+	// the program's registers (an instruction a trampoline displaced): the walk reads the
+	// code around At instead.
+	At uint32
+	// Note says how the code got where it is; printed after the name in brackets.
+	Note string
 }
 
 // Symbolizer names code addresses; false when nothing is known of addr.
@@ -30,15 +36,25 @@ type Frame struct {
 
 // String is "func (file:line)", "func+0xOFF" without line information, or the address.
 func (f Frame) String() string {
+	var s string
+	pc := f.PC
+	if f.Loc.At != 0 {
+		pc = f.Loc.At
+	}
 	switch {
 	case f.Loc.Func == "":
 		return fmt.Sprintf("0x%08x", f.PC)
 	case f.Loc.Line > 0:
-		return fmt.Sprintf("%s (%s:%d)", f.Loc.Func, f.Loc.File, f.Loc.Line)
+		s = fmt.Sprintf("%s (%s:%d)", f.Loc.Func, f.Loc.File, f.Loc.Line)
 	case f.Loc.Start != 0:
-		return fmt.Sprintf("%s+0x%x", f.Loc.Func, f.PC-f.Loc.Start)
+		s = fmt.Sprintf("%s+0x%x", f.Loc.Func, pc-f.Loc.Start)
+	default:
+		s = f.Loc.Func
 	}
-	return f.Loc.Func
+	if f.Loc.Note != "" {
+		s += " [" + f.Loc.Note + "]"
+	}
+	return s
 }
 
 // DescribeFrames is the tail of a fault report: "in F0; called from F1 <- F2 ...", or
@@ -82,6 +98,9 @@ func Backtrace(start WalkStart, read func(addr uint32) (uint32, bool), sym Symbo
 	frames := []Frame{{PC: start.PC, Loc: loc}}
 	if loc.Opaque {
 		return frames
+	}
+	if loc.At != 0 {
+		start.PC = loc.At
 	}
 	ra, sp, ok := firstCaller(start, loc, known, read)
 	for ok && len(frames) < limit {

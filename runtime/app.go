@@ -127,6 +127,7 @@ func Launch(o Options) (*App, error) {
 		return nil, err
 	}
 	job.OnEvent(a.onEvent)
+	job.SetSymbolizer(codeNames{a})
 	return a, nil
 }
 

@@ -175,4 +175,12 @@
 //     against modules loaded before it; probe points stay in the program's functions.
 //     Module text is written per rank (4 KiB per rank and page of module, not shared
 //     copy-on-write like the executable's pages).
+//   - Naming code (codenames.go): the App is the machine's Symbolizer, so fault events,
+//     their reports (Event.FaultReport), the MPI engine's end message and
+//     Process.Backtrace name the tool's code too: "module NAME: function+0xOFF" in a C
+//     module; "probe N's snippet at POINT" in a trampoline, where the walk ends (a
+//     trampoline keeps no standard frame); an instruction a trampoline displaced is named
+//     and walked as the program's own, "[displaced into the trampoline at 0xBASE]", since
+//     it runs with the program's registers. Trampoline memory of no current point (a
+//     one-shot snippet's, one replaced and not yet freed) is "a probe trampoline at 0x...".
 package runtime
