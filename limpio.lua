@@ -4,7 +4,9 @@
 -- is sent per call. They are collected through the reduction tree: at each rank's exit (a
 -- probe at _exit's entry) or on prof:snapshot() (app:execute), every rank sends its row and
 -- the tree's eqclass filter collapses identical rows, so the front-end gets one row per
--- class of ranks, not one per rank. limpio_table.lua formats what arrives.
+-- class of ranks, not one per rank. A job that ended with faulted ranks sent nothing
+-- (the MPI engine ends the others before _exit): its rows are read from every rank's
+-- memory instead (read_memory; prof.partial). limpio_table.lua formats what arrives.
 local format = string.format
 
 local limpio = {}
@@ -240,7 +242,8 @@ end
 -- snapshot collects now: while ranks run, every live rank fills its rows (all at one
 -- moment, so classes and per-rank rows agree) and sends them through the tree, one
 -- app:execute after another as each answer arrives; once the job has ended, what its ranks
--- sent at exit. Returns the per-rank rows (nil when not kept) and the classes.
+-- sent at exit, or, when ranks faulted, what every rank counted up to the end, read from
+-- its memory (read_memory). Returns the per-rank rows (nil when not kept) and the classes.
 function Profile:snapshot()
   local app = self.app
   local st = app:status()
@@ -250,10 +253,70 @@ function Profile:snapshot()
     self:collect_now()
     if st == "suspended" then app:suspend() end
   end
+  if st == "faulted" and not self.partial then self:read_memory() end
   if not self.classes then
     error("limpio: no profile data arrived (no rank reached _exit or answered)", 2)
   end
   return self.rows, self.classes
+end
+
+-- spec spells a sorted list of ranks as the eqclass filter does: "0-2,5".
+local function spec(ranks)
+  local parts, i = {}, 1
+  while i <= #ranks do
+    local k = i
+    while k < #ranks and ranks[k + 1] == ranks[k] + 1 do k = k + 1 end
+    parts[#parts + 1] = k > i and format("%d-%d", ranks[i], ranks[k]) or tostring(ranks[i])
+    i = k + 1
+  end
+  return table.concat(parts, ",")
+end
+
+-- row_of reads rank r's counters from its memory as the row its probe would have sent.
+function Profile:row_of(r)
+  local calls, ticks, span = self.calls:read(r), self.ticks:read(r), self.span:read(r)
+  local row = {rank = r, calls = {}, ticks = {}, ncalls = 0, mpi_ticks = 0}
+  for _, name in ipairs(self.names) do
+    local i = self.id[name] + 1
+    row.calls[name], row.ticks[name] = calls[i], ticks[i]
+    row.ncalls, row.mpi_ticks = row.ncalls + calls[i], row.mpi_ticks + ticks[i]
+  end
+  row.total_ticks = span[2] - span[1]
+  row.ppm = 0
+  if row.total_ticks > 0 then row.ppm = math.floor(row.mpi_ticks * PPM / row.total_ticks) end
+  return row
+end
+
+-- read_memory builds the profile from every rank's counters read from its memory once
+-- the job has ended: the honest data of a job with faulted ranks, whose other ranks the
+-- MPI engine ended before they reached _exit, so no row travelled the tree. Ranks with
+-- identical counts form a class, as the eqclass filter would make them; each rank counted
+-- the MPI calls it completed before it ended (a call in progress is not counted).
+function Profile:read_memory()
+  local rows, by, classes = {}, {}, {}
+  for r = 0, self.app.size - 1 do
+    if not self.context or self.context:contains(r) then
+      local row = self:row_of(r)
+      rows[r] = row
+      local key = {}
+      for i, name in ipairs(self.names) do key[i] = row.calls[name] end
+      key = table.concat(key, ",")
+      local cls = by[key]
+      if not cls then
+        cls = {list = {}, n = 0, first = r, calls = row.calls, ticks = {}, total = 0, ppm = 0}
+        for _, name in ipairs(self.names) do cls.ticks[name] = 0 end
+        by[key] = cls
+        classes[#classes + 1] = cls
+      end
+      cls.list[#cls.list + 1], cls.n = r, cls.n + 1
+      for _, name in ipairs(self.names) do cls.ticks[name] = cls.ticks[name] + row.ticks[name] end
+      cls.total, cls.ppm = cls.total + row.total_ticks, cls.ppm + row.ppm
+    end
+  end
+  for _, cls in ipairs(classes) do cls.ranks, cls.list = spec(cls.list), nil end
+  self.classes, self.rank0 = classes, rows[0]
+  self.rows = self.per_rank and rows or nil
+  self.partial = true
 end
 
 -- collect_now runs the sends one by one: ranks blocked in a call answer when it returns,

@@ -91,8 +91,10 @@ function Profile:merge(c)
   self.rows = self.per_rank and rows or nil
 end
 
+-- data is the profile's classes, collected first when nothing arrived yet or when ranks
+-- faulted after what arrived at exit (the counters in memory then cover every rank).
 local function data(self)
-  if not self.classes then self:snapshot() end
+  if not self.classes or (not self.partial and self.app:status() == "faulted") then self:snapshot() end
   return self.classes
 end
 
@@ -234,7 +236,9 @@ sethelp(limpio.profile, [[limpio.profile(app, {exclude = {...}, context = c, per
 Counts and inclusive time per MPI function per rank, kept in the ranks' memory (no message
 per call; excludes also from MPIINSTR_EXCLUDE in the job's env). Collected through the
 tree when each rank reaches _exit, or now with prof:snapshot(): every rank sends its row
-and the eqclass filter collapses identical count rows, summing their times.
+and the eqclass filter collapses identical count rows, summing their times. When ranks
+faulted, the rows are read from every rank's memory once the job ended (prof.partial:
+the calls each rank completed up to the fault).
 prof:table([out]) prints Table I: a line per class with its ranks listed, count(time % of
 run) per function, a Total column and row. Per-rank rows (concat; default per_rank when
 app.size <= 4096) feed prof:csv(path) and prof:snapshot() -> rows, classes;

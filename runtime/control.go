@@ -123,6 +123,18 @@ func (a *App) Counts() (exited, faulted, running int, codes map[int]int) {
 	return exited, faulted, a.Size() - len(a.ended), codes
 }
 
+// FaultReports is one line per faulted rank, in rank order: the signal, the pc, the
+// code that holds it and its callers (bgl.Event.FaultReport).
+func (a *App) FaultReports() []string {
+	var out []string
+	for r := range a.Size() {
+		if ev, ok := a.ended[r]; ok && ev.Kind == bgl.EventFault {
+			out = append(out, ev.FaultReport())
+		}
+	}
+	return out
+}
+
 // Done reports whether every rank has ended.
 func (a *App) Done() bool { return len(a.ended) == a.Size() }
 

@@ -208,6 +208,9 @@ func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t.RawSetString("status", lua.LNumber(ev.Status))
 	setTime(t, ev.Time)
 	t.RawSetString("message", lua.LString(ev.String()))
+	if ev.Kind == bgl.EventFault {
+		t.RawSetString("report", lua.LString(ev.FaultReport()))
+	}
 	return t
 }
 

@@ -58,8 +58,9 @@ func init() {
 			{"suspend", "app:suspend()\nHolds every live rank.", appSuspend},
 			{"resume", "app:resume()\nReleases the ranks app:suspend held.", appResume},
 			{"terminate", "app:terminate()\nEnds the job: live ranks count as killed (status 137).", appTerminate},
-			{"wait", `app:wait([wall_s]) -> {exited=, faulted=, running=, codes={[rank]=status}}
-Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-clock seconds pass).`, appWait},
+			{"wait", `app:wait([wall_s]) -> {exited=, faulted=, running=, codes={[rank]=status}, reports={...}}
+Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-clock seconds pass).
+reports: one line per faulted rank, in rank order, naming the code and its callers.`, appWait},
 			{"status", `app:status() -> "created"|"running"|"suspended"|"exited"|"faulted"`, appStatus},
 			{"now", "app:now() -> ns\nThe machine's virtual time in ns (where the job's clock stands now).", appNow},
 			{"close", "app:close()\nEnds the job and its tree.", appClose},
@@ -70,7 +71,8 @@ Runs the machine, dispatching callbacks, until the job ends (or wall_s wall-cloc
 			{"on", `app:on("exit"|"fault"|"unsupported"|"memory", fn)
 fn(ev) runs for every rank that exits or faults: ev.rank, ev.pc, ev.signal, ev.status, ev.time;
 "unsupported": a system call the CNK refuses (fork, execve: one process per node);
-"memory": brk or mmap got ENOMEM. ev.message says what happened. Without a handler, these
+"memory": brk or mmap got ENOMEM. ev.message says what happened; a fault's ev.report is the
+line naming its code and callers (as app:wait's reports). Without a handler, these
 two are printed on the session's stderr.`, appOn},
 			{"costs", `app:costs() -> {key = value}
 Prints the cost model of the tool's processes and links (virtual ns; per byte or per value
@@ -357,6 +359,11 @@ func waitTable(L *lua.LState, app *runtime.App) *lua.LTable {
 		c.RawSetInt(r, lua.LNumber(code))
 	}
 	t.RawSetString("codes", c)
+	reports := L.NewTable()
+	for _, s := range app.FaultReports() {
+		reports.Append(lua.LString(s))
+	}
+	t.RawSetString("reports", reports)
 	return t
 }
 

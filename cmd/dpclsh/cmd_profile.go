@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/dpclsh/dpclsh/script"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -24,6 +26,11 @@ func init() {
   --env NAME=VALUE   a variable of the job's environment (repeatable); the host's
                      MPIINSTR_EXCLUDE is passed on too
 
+When ranks fault, each fault is printed first (the code and its callers), then the
+table of what every rank counted up to the end (the MPI calls it completed, read from
+its memory: the ranks never reach _exit, where rows are sent), and the command fails
+with "N of M ranks faulted".
+
 example:
   dpclsh profile --nodes 256 --exclude MPI_Comm_rank examples/apps/bin/master_worker.elf
 `,
@@ -32,32 +39,39 @@ example:
 }
 
 // profileChunk runs the program under limpio.profile (and limpio.trace with --trace) and
-// prints the table; its parameters arrive in the global PROFILE.
+// prints the table, after the reports of faulted ranks (whose profile limpio then reads
+// from the ranks' memory); its parameters arrive in the global PROFILE.
 const profileChunk = `
 local o = PROFILE
 local limpio = require("limpio")
 local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, env = o.env, quiet = true})
+local faulted
 local ok, err = pcall(function()
   local prof = limpio.profile(app, {exclude = o.exclude, per_rank = false})
   local tr
   if o.trace ~= "" then tr = limpio.trace(app, {exclude = o.exclude, path = o.trace}) end
   app:start()
   local st = app:wait()
+  for _, line in ipairs(st.reports) do print(line) end
   prof:table()
+  if prof.partial then
+    print("counted up to the fault: the MPI calls each rank completed, read from its memory once the job ended")
+  end
   local ra = prof:ratio()
   if ra.workers then
     printf("MPI time / total time: rank 0 %.1f%%, mean of the other ranks %.1f%%\n", 100 * ra.master, 100 * ra.workers)
   else
     printf("MPI time / total time: %.1f%%\n", 100 * ra.master)
   end
-  if st.faulted > 0 then printf("%d ranks faulted\n", st.faulted) end
   if tr then
     local info = tr:perfetto(o.trace)
     printf("trace: %d events, %d bytes in %s (%d dropped)\n", info.events, info.bytes, o.trace, info.dropped)
   end
+  if st.faulted > 0 then faulted = string.format("%d of %d ranks faulted", st.faulted, app.size) end
 end)
 app:close()
 if not ok then error(err, 0) end
+if faulted then error(faulted, 0) end
 `
 
 // runProfile is `dpclsh profile`: the limpio module driven from the command line.
@@ -113,6 +127,11 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	o.RawSetString("env", env)
 	L.SetGlobal("PROFILE", o)
 	if err := s.DoString(profileChunk, "dpclsh profile"); err != nil {
+		// A line of the chunk above means nothing to the user: say only what failed.
+		var serr *script.Error
+		if errors.As(err, &serr) && serr.File == "dpclsh profile" {
+			err = errors.New(serr.Msg)
+		}
 		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)
 		return exitError
 	}

@@ -196,3 +196,34 @@ func TestProfileEnv(t *testing.T) {
 		t.Errorf("status %d, stderr %q", st, errb.String())
 	}
 }
+
+// TestProfileFaultedRank: rank 3 of mpicrash faults and the MPI engine ends the others
+// before any reaches _exit. The profile names the fault, then prints what every rank
+// counted up to the end (read from its memory: two Allreduces each), and fails.
+func TestProfileFaultedRank(t *testing.T) {
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "4", execCorpus + "mpicrash.elf"}, nil, &out, &errb)
+	if st != exitError || errb.String() != "dpclsh profile: 1 of 4 ranks faulted\n" {
+		t.Errorf("status %d, stderr %q; want %d and the faulted ranks counted", st, errb.String(), exitError)
+	}
+	lines := strings.Split(out.String(), "\n")
+	want := []string{
+		"rank 3: uncaught signal 11 (Segmentation fault) at pc 0x100004f8 in deref (src/mpicrash.c:8); " +
+			"called from step (src/mpicrash.c:16) <- main (src/mpicrash.c:26) <- __libc_start_call_main+0x84 <- __libc_start_main+0x414",
+		"Ranks  MPI_Init  MPI_Comm_rank  MPI_Allreduce ",
+		"#0-3    1(",
+		"Total   4(",
+		"counted up to the fault: ",
+	}
+	if len(lines) < len(want) {
+		t.Fatalf("stdout:\n%s", out.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d %q, want it to begin %q", i+1, lines[i], w)
+		}
+	}
+	if !strings.Contains(lines[2], " 2(") {
+		t.Errorf("ranks 0-3 made two MPI_Allreduce calls before the fault: %q", lines[2])
+	}
+}

@@ -72,3 +72,24 @@ function TestSnapshotWhileRunning(t)
   t:eq(from_classes, some, "classes and rows agree")
   r.app:close()
 end
+
+-- A rank that faults ends the job before any rank reaches _exit: nothing travels the
+-- tree, and the profile is what each rank counted up to the end, read from its memory.
+function TestFaultedJobProfilesFromMemory(t)
+  local app = dpcl.launch("bgl/testdata/bin/mpicrash.elf", {nodes = 4, quiet = true})
+  local prof = limpio.profile(app)
+  app:start()
+  local st = app:wait()
+  t:eq(st.faulted, 1)
+  t:ok(st.reports[1]:find("^rank 3: uncaught signal 11 %(Segmentation fault%) at pc 0x%x+ in deref %(src/mpicrash.c:8%); called from step"),
+    tostring(st.reports[1]))
+  local rows, classes = prof:snapshot()
+  t:ok(prof.partial, "labelled as counted up to the fault")
+  t:eq(#classes, 1)
+  t:eq(classes[1].ranks, "0-3")
+  for r = 0, 3 do
+    t:eq(rows[r].calls.MPI_Allreduce, 2, "rank " .. r .. "'s completed MPI_Allreduce calls")
+    t:ok(rows[r].total_ticks > 0, "rank " .. r .. " ran")
+  end
+  app:close()
+end
