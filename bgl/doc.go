@@ -68,7 +68,8 @@
 //     name+0xOFF. The MPI engine's end message names the innermost frame:
 //     "rank R: killed by signal S (NAME) in F (file:line): ending the job".
 //   - Debug: the interface is bound to one I/O node and refuses other ranks; it must be
-//     used from the goroutine driving the job (callbacks, Exec, between Run calls). A
+//     used from the goroutine driving the job (callbacks, Exec, between Run calls).
+//     Backtrace walks a node's stack as fault reports do (up to 64 frames). A
 //     continued node's clock catches up with the machine's. WriteMem patches text copy-on-
 //     write, so only that node sees the change.
 //   - Memory (cnk_quota.go): each node has JobConfig.MemoryMB (default BG/L's 512 MiB).
