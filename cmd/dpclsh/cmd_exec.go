@@ -31,6 +31,11 @@ func init() {
                    ranks ended, virtual time, simulated instructions per second)
   --progress       the progress line even when stderr is not a terminal
 
+A rank killed by a signal gets one line on stderr naming the code and its callers (from
+the ELF's symbols and DWARF lines; build with -g for file:line), wrapped here:
+  dpclsh: rank 3: uncaught signal 11 (Segmentation fault) at pc 0x100004f8 in deref
+  (src/mpicrash.c:8); called from step (src/mpicrash.c:16) <- main (src/mpicrash.c:26) <- ...
+
 example:
   dpclsh exec --nodes 64 --per-io 8 --label examples/apps/bin/ring.elf 16 10
 `,
