@@ -76,8 +76,12 @@ func (p *Process) Backtrace() ([]Frame, error) {
 	out := make([]Frame, len(frames))
 	for i, f := range frames {
 		out[i] = Frame{Addr: f.PC, Func: f.Loc.Func, File: f.Loc.File, Line: f.Loc.Line}
+		at := f.PC
+		if f.Loc.At != 0 { // a displaced instruction: where it came from
+			at = f.Loc.At
+		}
 		if f.Loc.Start != 0 {
-			out[i].Offset = f.PC - f.Loc.Start
+			out[i].Offset = at - f.Loc.Start
 		}
 	}
 	return out, nil
