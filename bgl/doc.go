@@ -75,6 +75,15 @@
 //     ENOMEM instead of the host running out. Which rank meets an empty pool first
 //     depends on the workers' order: the pool trades determinism for the host's survival
 //     and only matters when the job would otherwise exhaust it.
+//     What the MPI engine holds for a rank counts too (mpi_mem.go): 256 bytes per live
+//     request (Isend, Irecv, until Wait/Test frees it) and, for every message not yet
+//     received, its payload plus 64 bytes, charged to the sender until a receive takes
+//     it. A call past the node's memory or the pool fails with MPI_ERR_NO_MEM (34, MPICH's
+//     class), which ends the job like any MPI error: "rank 1: MPI_Isend at pc 0x...: out
+//     of memory for a message of 16384 bytes to rank 0: 16448 more bytes exceed the
+//     node's memory (7259 KiB held by MPI for this rank, 16379 KiB committed of 16 MiB)
+//     (MPI_ERR_NO_MEM): ending the job". A flood of requests nobody completes or messages
+//     nobody receives thus ends at the node's memory instead of the host's.
 //   - Host isolation (ciod_pool.go, ciod_quota.go): CIOD opens regular files and
 //     directories only (FIFOs, sockets and devices in the workdir get EACCES; opens are
 //     O_NONBLOCK), so no shipped call can wait on something outside the simulation.
