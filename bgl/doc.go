@@ -52,9 +52,11 @@
 //   - CIOD: paths resolve component by component inside the working directory (absolute
 //     paths are accepted only when they lie inside it); "..", symlinks and absolute paths
 //     that would leave it give EACCES, then the host call goes through an os.Root that
-//     refuses escapes again. fd 0 reads the job's stdin on rank 0 and EOF elsewhere;
-//     consoles are character devices whose ioctls all answer ENOTTY, so glibc buffers
-//     stdout fully, as under qemu with a pipe.
+//     refuses escapes again. A rank sees the working directory as /job: getcwd answers
+//     "/job" (never the host's path) and /job/... names the same files as the relative
+//     path (host spellings of the directory are still accepted). fd 0 reads the job's stdin
+//     on rank 0 and EOF elsewhere; consoles are character devices whose ioctls all answer
+//     ENOTTY, so glibc buffers stdout fully, as under qemu with a pipe.
 //   - Hypercalls (package abi): rank, size, I/O node, counters, ais_send (delivered to the
 //     I/O node's Daemon one tree latency later; ENOTCONN with no daemon). The MPI range
 //     is served by the MPI engine (mpi.go: its model, costs and job-ending rules).

@@ -22,7 +22,8 @@ func init() {
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
   --per-io K       compute nodes per I/O node, 8..64 (default 64)
   --label          prefix output lines with the rank, like srun --label
-  --workdir DIR    directory the job's file calls are confined to (default .)
+  --workdir DIR    directory the job's file calls are confined to (default .); the
+                   ranks see it as /job (getcwd answers /job; /job/F is the file F)
   --seed S         seed of AT_RANDOM and getrandom (default 0)
   --memory MIB     memory per compute node; brk/mmap past it get ENOMEM, and an MPI call
                    whose requests or unreceived messages would pass it ends the job
