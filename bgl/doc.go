@@ -131,12 +131,14 @@
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
-// correct programs, so they are absent rather than wrong; MPI_Request_free of a
-// nonpersistent request (an error naming it); error handlers (every error is MPI_ERRORS_ARE_FATAL, as MPICH's
-// default, and ends the job with a line naming rank, call, argument and class; the
-// status is the class); intercommunicators, graph topologies, Comm_split_type,
-// hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous sends are
-// eager like every send (the standard lets Ssend complete once matched; here it
+// correct programs, so they are absent rather than wrong; MPI_Request_free of an active
+// nonpersistent request, which the standard allows (libmpi_persist.c's MPI_Request_free
+// refuses it, naming the request, before the engine sees a call: the engine has no
+// hypercall for it, and adding one changes libmpi); error handlers (every error is
+// MPI_ERRORS_ARE_FATAL, as MPICH's default, and ends the job with a line naming rank, call,
+// argument and class; the status is the class); intercommunicators, graph topologies,
+// Comm_split_type, hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous
+// sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 //
 // MPI costs (virtual ns; constants in mpi.go and mpi_cost.go). Sources: [A] Adiga et
