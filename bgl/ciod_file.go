@@ -271,8 +271,10 @@ func ciodLlseek(cp *ciodProc, r *shipReq, t uint64) shipReply {
 	return shipReply{val64: uint64(pos)}
 }
 
+// ciodGetcwd implements getcwd(2): the rank's working directory is always jobDir (there
+// is no chdir), never the host's path.
 func ciodGetcwd(cp *ciodProc, r *shipReq, t uint64) shipReply {
-	b := append([]byte(cp.io.sb.dir), 0)
+	b := append([]byte(jobDir), 0)
 	if uint32(len(b)) > r.args[1] {
 		return errRep(abi.ERANGE)
 	}

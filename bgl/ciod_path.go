@@ -15,6 +15,11 @@ import (
 // maxSymlinks is Linux's MAXSYMLINKS: more links in one lookup gives ELOOP.
 const maxSymlinks = 40
 
+// jobDir is the working directory as a rank sees it: getcwd answers it, and absolute paths
+// below it name the job's working directory, so a program never learns (or depends on)
+// where on the host the job runs.
+const jobDir = "/job"
+
 // sandbox is the job's working directory as the I/O nodes see it. Every path a program
 // names is resolved inside it component by component; whatever would leave it (an absolute
 // path elsewhere, a ".." above it, a symlink pointing out) is EACCES. The resolved path is
@@ -47,10 +52,11 @@ func newSandbox(dir string) (*sandbox, error) {
 
 func (s *sandbox) close() error { return s.root.Close() }
 
-// inside returns the part of absolute path abs below the working directory.
+// inside returns the part of absolute path abs below the working directory, spelt as
+// jobDir or as the host's path.
 func (s *sandbox) inside(abs string) (string, bool) {
 	clean := filepath.Clean(abs)
-	for _, d := range append([]string{s.dir}, s.alias...) {
+	for _, d := range append([]string{jobDir, s.dir}, s.alias...) {
 		if clean == d {
 			return "", true
 		}

@@ -67,6 +67,7 @@ type Proc struct {
 	memLimit      uint64    // the node's memory in bytes (0: DefaultMemoryMB)
 	pool          *hostPool // the job's budget beyond each node's free share (nil: none)
 	memRefused    bool      // an ENOMEM event was already reported
+	mpiHeld       uint64    // bytes the MPI engine holds for the process (mpi_mem.go)
 
 	events  []Event   // produced by handlers, collected by the scheduler
 	pc      uint32    // PC of the sc being served (for events)

@@ -67,9 +67,10 @@ func checkMemoryMB(mb int) error {
 	return nil
 }
 
-// committed is what the process has asked for: image and stack, heap, anonymous mmaps.
+// committed is what the process has asked for: image and stack, heap, anonymous mmaps,
+// and what the MPI engine holds on its behalf (requests, messages not yet received).
 func (p *Proc) committed() uint64 {
-	c := p.layout.fixed + pageUp(p.brk) - pageUp(p.brkStart)
+	c := p.layout.fixed + pageUp(p.brk) - pageUp(p.brkStart) + p.mpiHeld
 	for _, m := range p.maps {
 		c += uint64(m.size)
 	}
@@ -84,29 +85,45 @@ func (p *Proc) memLimitBytes() uint64 {
 	return p.memLimit
 }
 
+// Bounds a commitment can exceed, as messages name them.
+const (
+	boundNode = "the node's memory"
+	boundPool = "the job's host memory pool"
+)
+
 // commit accounts for a change of delta bytes in what the process has asked for; growth
-// past the node's memory or the job's host pool is refused (false, nothing changed).
+// past the node's memory or the job's host pool is refused (false, nothing changed) with
+// one EventNoMemory.
 func (p *Proc) commit(delta int64) bool {
+	if bound := p.reserve(delta); bound != "" {
+		p.noMemory(delta, bound)
+		return false
+	}
+	return true
+}
+
+// reserve draws delta bytes from the node's memory and the job's host pool, or returns
+// the bound the growth would exceed, leaving everything unchanged. The caller then
+// changes what committed counts by delta.
+func (p *Proc) reserve(delta int64) string {
 	before := p.committed()
 	after := uint64(int64(before) + delta)
 	if delta > 0 && after > p.memLimitBytes() {
-		p.noMemory(delta, "the node's memory")
-		return false
+		return boundNode
 	}
 	if p.pool == nil {
-		return true
+		return ""
 	}
 	// Only the part beyond nodeFreeCommit draws on the pool.
 	over := func(c uint64) int64 { return int64(max(c, nodeFreeCommit) - nodeFreeCommit) }
 	d := over(after) - over(before)
 	switch {
 	case d > 0 && !p.pool.take(d):
-		p.noMemory(delta, "the job's host memory pool")
-		return false
+		return boundPool
 	case d < 0:
 		p.pool.give(-d)
 	}
-	return true
+	return ""
 }
 
 // release returns everything the process drew from the pool (it exited or faulted).

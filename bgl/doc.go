@@ -52,9 +52,11 @@
 //   - CIOD: paths resolve component by component inside the working directory (absolute
 //     paths are accepted only when they lie inside it); "..", symlinks and absolute paths
 //     that would leave it give EACCES, then the host call goes through an os.Root that
-//     refuses escapes again. fd 0 reads the job's stdin on rank 0 and EOF elsewhere;
-//     consoles are character devices whose ioctls all answer ENOTTY, so glibc buffers
-//     stdout fully, as under qemu with a pipe.
+//     refuses escapes again. A rank sees the working directory as /job: getcwd answers
+//     "/job" (never the host's path) and /job/... names the same files as the relative
+//     path (host spellings of the directory are still accepted). fd 0 reads the job's stdin
+//     on rank 0 and EOF elsewhere; consoles are character devices whose ioctls all answer
+//     ENOTTY, so glibc buffers stdout fully, as under qemu with a pipe.
 //   - Hypercalls (package abi): rank, size, I/O node, counters, ais_send (delivered to the
 //     I/O node's Daemon one tree latency later; ENOTCONN with no daemon). The MPI range
 //     is served by the MPI engine (mpi.go: its model, costs and job-ending rules).
@@ -82,6 +84,15 @@
 //     ENOMEM instead of the host running out. Which rank meets an empty pool first
 //     depends on the workers' order: the pool trades determinism for the host's survival
 //     and only matters when the job would otherwise exhaust it.
+//     What the MPI engine holds for a rank counts too (mpi_mem.go): 256 bytes per live
+//     request (Isend, Irecv, until Wait/Test frees it) and, for every message not yet
+//     received, its payload plus 64 bytes, charged to the sender until a receive takes
+//     it. A call past the node's memory or the pool fails with MPI_ERR_NO_MEM (34, MPICH's
+//     class), which ends the job like any MPI error: "rank 1: MPI_Isend at pc 0x...: out
+//     of memory for a message of 16384 bytes to rank 0: 16448 more bytes exceed the
+//     node's memory (7259 KiB held by MPI for this rank, 16379 KiB committed of 16 MiB)
+//     (MPI_ERR_NO_MEM): ending the job". A flood of requests nobody completes or messages
+//     nobody receives thus ends at the node's memory instead of the host's.
 //   - Host isolation (ciod_pool.go, ciod_quota.go): CIOD opens regular files and
 //     directories only (FIFOs, sockets and devices in the workdir get EACCES; opens are
 //     O_NONBLOCK), so no shipped call can wait on something outside the simulation.
@@ -127,12 +138,14 @@
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
-// correct programs, so they are absent rather than wrong; MPI_Request_free of a
-// nonpersistent request (an error naming it); error handlers (every error is MPI_ERRORS_ARE_FATAL, as MPICH's
-// default, and ends the job with a line naming rank, call, argument and class; the
-// status is the class); intercommunicators, graph topologies, Comm_split_type,
-// hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous sends are
-// eager like every send (the standard lets Ssend complete once matched; here it
+// correct programs, so they are absent rather than wrong; MPI_Request_free of an active
+// nonpersistent request, which the standard allows (libmpi_persist.c's MPI_Request_free
+// refuses it, naming the request, before the engine sees a call: the engine has no
+// hypercall for it, and adding one changes libmpi); error handlers (every error is
+// MPI_ERRORS_ARE_FATAL, as MPICH's default, and ends the job with a line naming rank, call,
+// argument and class; the status is the class); intercommunicators, graph topologies,
+// Comm_split_type, hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous
+// sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 //
 // MPI costs (virtual ns; constants in mpi.go and mpi_cost.go). Sources: [A] Adiga et

@@ -32,6 +32,10 @@ import (
 //     cost: BarrierNS on the global interrupt network, TreeLatencyNS per direction plus
 //     TreeNSPerByte on the collective network. MPI_Finalize is a barrier.
 //   - Every call pays MPICallNS when it returns; MPI_Wtime reads the node's virtual time.
+//   - Memory (mpi_mem.go): live requests and unreceived messages count against their
+//     rank's node memory, through the same commitment brk and mmap use; a call that would
+//     exceed it fails with MPI_ERR_NO_MEM. Receiving a message and completing a request
+//     give the memory back.
 //   - Ending a job (MPIEnd), as mpiexec does: MPI_Abort(comm, code) ends every rank with
 //     status code; a rank killed by a signal S ends every other with 128+S (mpiexec reports
 //     S; DESIGN.md section 8 makes it 128+S here); a rank exiting with a nonzero status

@@ -40,6 +40,7 @@ type mpiMsg struct {
 	seq     uint64
 	arrival uint64
 	data    []byte
+	held    mpiCharge // on the sender's account until a receive takes it
 }
 
 func (a *mpiMsg) before(b *mpiMsg) bool {
@@ -61,6 +62,7 @@ type mpiReq struct {
 	buf, cap uint32
 	done     bool
 	st       mpiStatus
+	held     mpiCharge // on its rank's account until Wait or Test frees it
 }
 
 type mpiStatus struct {
@@ -77,7 +79,8 @@ func (q *mpiReq) matches(m *mpiMsg) bool {
 // send deposits a message from rank src to dest at virtual time now and returns the
 // sender's cost. The message arrives after the sender overhead, the torus latency (never
 // below the window), the hops and the bytes; messages on one channel never overtake.
-func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []byte, now uint64) uint64 {
+// held is the message's memory, released when a receive takes it.
+func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []byte, held mpiCharge, now uint64) uint64 {
 	s := &e.ranks[src]
 	bytes := uint64(len(data))
 	lat := max(TorusLatencyNS, j.window) + uint64(j.part.Hops(src, dest))*TorusHopNS + bytes*TorusNSPerByte
@@ -88,7 +91,7 @@ func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []by
 	arrival = max(arrival, s.lastArr[dest])
 	s.lastArr[dest] = arrival
 	s.sendSeq++
-	m := &mpiMsg{src: src, ctx: ctx, tag: tag, seq: s.sendSeq, arrival: arrival, data: data}
+	m := &mpiMsg{src: src, ctx: ctx, tag: tag, seq: s.sendSeq, arrival: arrival, data: data, held: held}
 	d := &e.ranks[dest]
 	i := sort.Search(len(d.future), func(i int) bool { return m.before(d.future[i]) })
 	d.future = append(d.future, nil)
@@ -136,6 +139,7 @@ func deliverMsg(n *node, q *mpiReq, m *mpiMsg) error {
 	if errno := n.proc.copyOut(q.buf, m.data); errno != 0 {
 		return mpiErrorf(mpiErrBuffer, "receive buffer at 0x%08x: %v", q.buf, errno)
 	}
+	m.held.release()
 	q.done = true
 	q.st = mpiStatus{src: int32(src), tag: m.tag, count: uint32(len(m.data))}
 	return nil
@@ -158,9 +162,15 @@ func (e *mpiEngine) post(n *node, q *mpiReq, t uint64) error {
 	return nil
 }
 
-// newReq registers a request and returns it with its handle.
-func (e *mpiEngine) newReq(rank int, q *mpiReq) *mpiReq {
-	r := &e.ranks[rank]
+// newReq registers a request of rank n, charging its memory (what it is for names it in
+// the error when the node's memory is exhausted), and returns it with its handle.
+func (e *mpiEngine) newReq(n *node, q *mpiReq, what string) (*mpiReq, error) {
+	held, err := holdMPI(&n.proc, mpiReqBytes, what)
+	if err != nil {
+		return nil, err
+	}
+	q.held = held
+	r := &e.ranks[n.rank]
 	if r.reqs == nil {
 		r.reqs = map[uint32]*mpiReq{}
 	}
@@ -172,7 +182,7 @@ func (e *mpiEngine) newReq(rank int, q *mpiReq) *mpiReq {
 	}
 	q.id = r.nextReq
 	r.reqs[q.id] = q
-	return q
+	return q, nil
 }
 
 // p2pArgs checks and reads the common (buf, count, type, peer, tag, comm) arguments.
@@ -223,15 +233,25 @@ func startSend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 	if err != nil {
 		return false, err
 	}
+	what := msgWhat(a.bytes, a.comm, a.peer)
 	if a.peer != mpiProcNull {
+		// Charged before the copy, so the host never holds what the node could not.
+		held, err := holdMPI(&n.proc, uint64(a.bytes)+mpiMsgHeaderBytes, what)
+		if err != nil {
+			return false, err
+		}
 		data, errno := n.proc.copyIn(a.buf, a.bytes)
 		if errno != 0 {
+			held.release()
 			return false, mpiErrorf(mpiErrBuffer, "send buffer at 0x%08x (%d bytes): %v", a.buf, a.bytes, errno)
 		}
-		c.extraNS = e.send(j, n.rank, a.peer, a.comm.id, a.tag, data, now)
+		c.extraNS = e.send(j, n.rank, a.peer, a.comm.id, a.tag, data, held, now)
 	}
 	if c.num == abi.HcMPIIsend {
-		q := e.newReq(n.rank, &mpiReq{done: true, st: emptyStatus})
+		q, err := e.newReq(n, &mpiReq{done: true, st: emptyStatus}, what)
+		if err != nil {
+			return false, err
+		}
 		return true, writeWords(n, c.w[6], q.id)
 	}
 	return true, nil
@@ -248,11 +268,15 @@ func startRecv(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 		if c.num != abi.HcMPIIrecv {
 			return true, writeStatus(n, c.w[6], q.st)
 		}
-		e.newReq(n.rank, q)
+		if _, err := e.newReq(n, q, recvWhat(a.comm, a.peer)); err != nil {
+			return false, err
+		}
 		return true, writeWords(n, c.w[6], q.id)
 	}
 	if c.num == abi.HcMPIIrecv {
-		e.newReq(n.rank, q)
+		if _, err := e.newReq(n, q, recvWhat(a.comm, a.peer)); err != nil {
+			return false, err
+		}
 		if err := writeWords(n, c.w[6], q.id); err != nil {
 			return false, err
 		}

@@ -46,6 +46,7 @@ func (e *mpiEngine) finish(n *node, q *mpiReq, reqAddr, stAddr uint32) error {
 	st := emptyStatus
 	if q != nil {
 		delete(e.ranks[n.rank].reqs, q.id)
+		q.held.release()
 		st = q.st
 		if err := writeWords(n, reqAddr, 0); err != nil {
 			return err

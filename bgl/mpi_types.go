@@ -20,13 +20,14 @@ const (
 	mpiErrTruncate = 14
 	mpiErrOther    = 15
 	mpiErrRequest  = 19
+	mpiErrNoMem    = 34 // MPICH's value; the node's memory cannot hold a request or message
 )
 
 var mpiErrNames = map[int]string{mpiErrBuffer: "MPI_ERR_BUFFER", mpiErrCount: "MPI_ERR_COUNT",
 	mpiErrType: "MPI_ERR_TYPE", mpiErrTag: "MPI_ERR_TAG", mpiErrComm: "MPI_ERR_COMM",
 	mpiErrRank: "MPI_ERR_RANK", mpiErrRoot: "MPI_ERR_ROOT", mpiErrOp: "MPI_ERR_OP",
 	mpiErrArg: "MPI_ERR_ARG", mpiErrTruncate: "MPI_ERR_TRUNCATE", mpiErrOther: "MPI_ERR_OTHER",
-	mpiErrRequest: "MPI_ERR_REQUEST"}
+	mpiErrRequest: "MPI_ERR_REQUEST", mpiErrNoMem: "MPI_ERR_NO_MEM"}
 
 // MPIError is a failed MPI call: its error class and what was wrong.
 type MPIError struct {

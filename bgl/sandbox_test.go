@@ -29,7 +29,8 @@ func snapshot(t *testing.T, dir string) map[string]string {
 }
 
 // TestSandbox runs sandbox.elf in outer/work: everything aimed outside is refused with
-// EACCES and nothing outside changes; I/O inside works.
+// EACCES and nothing outside changes; I/O inside works, by relative paths and by absolute
+// ones under /job, the working directory as getcwd shows it to the rank.
 func TestSandbox(t *testing.T) {
 	outer := t.TempDir()
 	work := filepath.Join(outer, "work")
@@ -55,7 +56,12 @@ unlink ../victim.txt: Permission denied
 rename out: Permission denied
 write inside: 7
 read inside: 7 inside
-getcwd ok: 1
+getcwd: /job
+read /job/inside.txt: 7 inside
+open /job/sub/../inside.txt: ok
+open /job/../x: Permission denied
+open /job/escape/passwd: Permission denied
+open /jobs/x: Permission denied
 `
 	if out.String() != want || res.ExitStatus() != 0 {
 		t.Errorf("status %d, stdout:\n%s\nwant:\n%s\nstderr: %s", res.ExitStatus(), out.String(), want, errb.String())

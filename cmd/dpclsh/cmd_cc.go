@@ -9,10 +9,11 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "cc",
-		usage: "cc [GCC-ARGS...] -o PROGRAM.elf SOURCE.c...",
+		usage: "cc [GCC-ARGS...] [-o PROGRAM.elf] SOURCE.c...",
 		brief: "build an MPI program for the simulated Blue Gene/L: the PowerPC cross compiler with the machine's mpi.h and libmpi.a",
 		help: `options:
-  -o PROGRAM.elf   the program to write; every other argument goes to the compiler as is
+  -o PROGRAM.elf   the program to write (default a.out in the current directory, as
+                   mpicc); every other argument goes to the compiler as is
                    (-O2, -D, -I, -std=c99, -ffp-contract=off, -c, objects, -l...)
 
 The compiler is powerpc-linux-gnu-gcc (or $PPCCC), run as
@@ -31,7 +32,7 @@ example:
 	})
 }
 
-const ccUsage = "usage: dpclsh cc [GCC-ARGS...] -o PROGRAM.elf SOURCE.c...\n"
+const ccUsage = "usage: dpclsh cc [GCC-ARGS...] [-o PROGRAM.elf] SOURCE.c...\n"
 
 func runCC(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

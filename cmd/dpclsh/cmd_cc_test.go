@@ -205,3 +205,35 @@ func TestF77BuildsFixedForm(t *testing.T) {
 		t.Errorf("f77_ring built by dpclsh f77 differs from MPICH's\n--- simulated\n%s--- mpiexec\n%s", got, want)
 	}
 }
+
+// TestCCWithoutOutputWritesAOut: as mpicc, `dpclsh cc SOURCE.c` writes a.out in the
+// current directory, and the usage and help say -o is optional and what it defaults to.
+func TestCCWithoutOutputWritesAOut(t *testing.T) {
+	for _, sub := range []string{"cc", "c++", "fc", "f77"} {
+		s := subcommands[sub]
+		if !strings.Contains(s.usage, "[-o PROGRAM.elf]") || !strings.Contains(s.help, "default a.out in the current directory") {
+			t.Errorf("dpclsh %s: usage %q and help do not say -o is optional with a.out as default", sub, s.usage)
+		}
+	}
+	oracletest.Require(t, oracletest.GCC)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "ranks.c")
+	prog := "#include <stdio.h>\n#include <mpi.h>\nint main(int argc, char **argv)\n{\n\tint rank;\n" +
+		"\tMPI_Init(&argc, &argv);\n\tMPI_Comm_rank(MPI_COMM_WORLD, &rank);\n\tprintf(\"rank %d\\n\", rank);\n" +
+		"\tMPI_Finalize();\n\treturn 0;\n}\n"
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var out, errb strings.Builder
+	if st := run([]string{"cc", "ranks.c"}, strings.NewReader(""), &out, &errb); st != 0 || errb.Len() != 0 {
+		t.Fatalf("dpclsh cc ranks.c: status %d\n%s%s", st, out.String(), errb.String())
+	}
+	res, err := bgl.Run(bgl.JobConfig{Exe: filepath.Join(dir, "a.out"), Nodes: 2, Capture: true})
+	if err != nil {
+		t.Fatalf("a.out: %v", err)
+	}
+	if got := string(res.Stdout[0]) + string(res.Stdout[1]); res.ExitStatus() != 0 || got != "rank 0\nrank 1\n" {
+		t.Errorf("a.out on 2 ranks: status %d, output %q", res.ExitStatus(), got)
+	}
+}

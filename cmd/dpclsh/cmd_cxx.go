@@ -9,10 +9,11 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "c++",
-		usage: "c++ [G++-ARGS...] -o PROGRAM.elf SOURCE.cpp...",
+		usage: "c++ [G++-ARGS...] [-o PROGRAM.elf] SOURCE.cpp...",
 		brief: "build a C++ MPI program for the simulated Blue Gene/L: the PowerPC C++ cross compiler, static libstdc++, the machine's mpi.h and libmpi.a",
 		help: `options:
-  -o PROGRAM.elf   the program to write; every other argument goes to the compiler as is
+  -o PROGRAM.elf   the program to write (default a.out in the current directory, as
+                   mpicc); every other argument goes to the compiler as is
                    (-O2, -std=c++17, -D, -I, -ffp-contract=off, -c, objects, -l...)
 
 The compiler is powerpc-linux-gnu-g++ (or $PPCCXX), run as
@@ -30,7 +31,7 @@ example:
 `,
 		run: func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			if len(args) == 0 {
-				fmt.Fprint(stderr, "usage: dpclsh c++ [G++-ARGS...] -o PROGRAM.elf SOURCE.cpp...\n")
+				fmt.Fprint(stderr, "usage: dpclsh c++ [G++-ARGS...] [-o PROGRAM.elf] SOURCE.cpp...\n")
 				return exitUsage
 			}
 			return build(ctx, cxxToolchain, args, stdout, stderr)

@@ -22,9 +22,12 @@ func init() {
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
   --per-io K       compute nodes per I/O node, 8..64 (default 64)
   --label          prefix output lines with the rank, like srun --label
-  --workdir DIR    directory the job's file calls are confined to (default .)
+  --workdir DIR    directory the job's file calls are confined to (default .); the
+                   ranks see it as /job (getcwd answers /job; /job/F is the file F)
   --seed S         seed of AT_RANDOM and getrandom (default 0)
-  --memory MIB     memory per compute node; brk/mmap past it get ENOMEM (default 512)
+  --memory MIB     memory per compute node; brk/mmap past it get ENOMEM, and an MPI call
+                   whose requests or unreceived messages would pass it ends the job
+                   with MPI_ERR_NO_MEM (default 512)
   --disk-quota MIB how much the job may grow its workdir's files; past it EDQUOT (default 512)
   --stats          a summary line (instructions, virtual time, memory per rank) on stderr
   --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
@@ -53,7 +56,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	label := fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
 	workdir := fs.String("workdir", ".", "directory the job's file calls are confined to")
 	seed := fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
-	memory := fs.Int("memory", bgl.DefaultMemoryMB, "MiB of memory per compute node (brk/mmap past it get ENOMEM)")
+	memory := fs.Int("memory", bgl.DefaultMemoryMB, "MiB of memory per compute node (brk/mmap past it get ENOMEM, MPI calls MPI_ERR_NO_MEM)")
 	quota := fs.Int("disk-quota", bgl.DefaultDiskQuotaMB, "MiB the job may grow its workdir's files by (writes past it get EDQUOT)")
 	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
 	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")

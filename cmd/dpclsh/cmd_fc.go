@@ -7,7 +7,8 @@ import (
 )
 
 const fcHelp = `options:
-  -o PROGRAM.elf   the program to write; every other argument goes to the compiler as is
+  -o PROGRAM.elf   the program to write (default a.out in the current directory, as
+                   mpicc); every other argument goes to the compiler as is
                    (-O2, -g, -ffixed-form, -D, -I, -ffp-contract=off, -c, objects, -l...)
 
 The compiler is powerpc-linux-gnu-gfortran (or $PPCFC), run as
@@ -27,9 +28,9 @@ example:
 
 // The Fortran drivers: fc, and f77 (the same driver under the name of MPICH's mpif77).
 var fortranDrivers = []struct{ name, usage, brief string }{
-	{"fc", "fc [GFORTRAN-ARGS...] -o PROGRAM.elf SOURCE.f90...",
+	{"fc", "fc [GFORTRAN-ARGS...] [-o PROGRAM.elf] SOURCE.f90...",
 		"build a Fortran 77/90 MPI program for the simulated Blue Gene/L: the PowerPC gfortran with the machine's mpif.h, mpi module and libmpi.a"},
-	{"f77", "f77 [GFORTRAN-ARGS...] -o PROGRAM.elf SOURCE.f...",
+	{"f77", "f77 [GFORTRAN-ARGS...] [-o PROGRAM.elf] SOURCE.f...",
 		"dpclsh fc under the name of MPICH's mpif77: fixed-form programs with INCLUDE 'mpif.h' build with either"},
 }
 

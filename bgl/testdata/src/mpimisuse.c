@@ -16,10 +16,58 @@
  *   afterfin  a barrier after MPI_Finalize
  *   unreceived  rank 0 sends 4 ints and an Isend that rank 1 never receives; both finalize
  *             (MPICH finishes: the job ends normally, with a warning naming the messages)
+ *   isendflood  rank 1 posts 16 KiB MPI_Isends to rank 0 that nobody receives, without end
+ *   irecvflood  rank 1 posts MPI_Irecvs from rank 0 that nothing matches, without end
+ *             (both must end with MPI_ERR_NO_MEM once the node's memory is used up)
+ *   churn     ranks 0 and 1 exchange 64 MiB in 16 KiB messages (Isend/Wait, Irecv/Wait,
+ *             Send/Recv) in lockstep: a correct run that must fit in 16 MiB per node
  */
 #include <stdio.h>
 #include <string.h>
 #include "mpi.h"
+
+enum { FLOOD_BYTES = 16384, CHURN_ROUNDS = 2048 };
+static char big[FLOOD_BYTES];
+
+/* flood never returns: it posts requests nobody completes until the engine ends the job. */
+static void flood(const char *mode)
+{
+	MPI_Request r;
+	int one;
+
+	for (;;) {
+		if (!strcmp(mode, "isendflood"))
+			MPI_Isend(big, FLOOD_BYTES, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &r);
+		else
+			MPI_Irecv(&one, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &r);
+	}
+}
+
+/* churn moves CHURN_ROUNDS * 2 * FLOOD_BYTES bytes from rank 1 to rank 0, one round at a
+ * time (rank 0 acknowledges each), completing every request. */
+static void churn(int rank)
+{
+	MPI_Request r;
+	int i, ack = 0;
+
+	for (i = 0; i < CHURN_ROUNDS; i++) {
+		if (rank == 1) {
+			big[0] = (char)i;
+			MPI_Isend(big, FLOOD_BYTES, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &r);
+			MPI_Wait(&r, MPI_STATUS_IGNORE);
+			MPI_Send(big, FLOOD_BYTES, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+			MPI_Recv(&ack, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		} else if (rank == 0) {
+			MPI_Irecv(big, FLOOD_BYTES, MPI_CHAR, 1, 1, MPI_COMM_WORLD, &r);
+			MPI_Wait(&r, MPI_STATUS_IGNORE);
+			MPI_Recv(big, FLOOD_BYTES, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			ack += big[0] == (char)i;
+			MPI_Send(&ack, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
+		}
+	}
+	if (rank == 0)
+		printf("churn: %d of %d rounds intact\n", ack, CHURN_ROUNDS);
+}
 
 int main(int argc, char **argv)
 {
@@ -58,6 +106,10 @@ int main(int argc, char **argv)
 	} else if (rank == 1 && !strcmp(mode, "truncate")) {
 		MPI_Recv(buf, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	}
+	if (rank == 1 && (!strcmp(mode, "isendflood") || !strcmp(mode, "irecvflood")))
+		flood(mode);
+	if (!strcmp(mode, "churn"))
+		churn(rank);
 	if (!strcmp(mode, "root"))
 		MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD);
 	if (!strcmp(mode, "collcount")) {

@@ -33,6 +33,16 @@ int main(void)
 	printf("read inside: %zd %s", read(fd, buf, sizeof buf - 1), buf);
 	close(fd);
 	char cwd[4096];
-	printf("getcwd ok: %d\n", getcwd(cwd, sizeof cwd) != NULL);
+	printf("getcwd: %s\n", getcwd(cwd, sizeof cwd) ? cwd : strerror(errno));
+	/* The working directory is /job as the rank sees it: absolute paths below it work,
+	 * and what would leave it is refused as before. */
+	memset(buf, 0, sizeof buf);
+	fd = open("/job/inside.txt", O_RDONLY);
+	printf("read /job/inside.txt: %zd %s", read(fd, buf, sizeof buf - 1), buf);
+	close(fd);
+	try_open("/job/sub/../inside.txt", O_RDONLY);
+	try_open("/job/../x", O_WRONLY | O_CREAT);
+	try_open("/job/escape/passwd", O_RDONLY);
+	try_open("/jobs/x", O_WRONLY | O_CREAT);
 	return 0;
 }
