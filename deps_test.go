@@ -25,13 +25,15 @@ var layers = map[string][]string{
 	"bgl":            {"ppc", "bgl/abi"},
 	"probes":         {"ppc", "bgl/abi"},
 	"runtime":        {"bgl", "bgl/abi", "probes", "probes/cobj", "contexts", "contexts/ranks", "netreduce", "ppc"},
-	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/ui"},
+	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/ui", "script/fileout"},
 	"":               nil, // the root package: lib.go
 	// probes/cobj loads C probe modules (relocatable objects): standard library only.
 	"probes/cobj": nil,
 	// script/ui is the web page of app:serve: an HTTP server that hands Lua to the session
 	// through an interface, so it knows nothing of gopher-lua or the runtime.
 	"script/ui": nil,
+	// script/fileout writes the files dpclsh produces whole or not at all: standard library only.
+	"script/fileout": nil,
 	// Test helpers: only tests may import them, and they import no project package.
 	"internal": nil,
 }

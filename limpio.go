@@ -36,6 +36,9 @@ import _ "embed"
 //     environment (dpcl.launch{env = ...}; dpclsh profile passes the host's
 //     MPIINSTR_EXCLUDE and --env).
 //   - The timeline SVG is written as text: the plot module draws lines and bars, not spans.
+//   - Traces and CSV tables are written with dpcl.write_file (whole or not at all, 0644);
+//     a failure raises "cannot write PATH: REASON" at the user's call of the method, and
+//     limpio.trace{path = } checks the path before the run.
 //
 //go:embed limpio.lua
 var Limpio string

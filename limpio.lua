@@ -16,6 +16,25 @@ function limpio.warn(s)
   io.stderr:write(s, "\n")
 end
 
+-- write_file and check_write are dpcl's, raising "cannot write PATH: REASON" at the
+-- user's call: depth counts the limpio functions between the user and these (gopher-lua's
+-- error level n names the (n-2)th caller), and the position of limpio.lua's own pcall
+-- line in front of the message is dropped.
+local function at_user(err, depth)
+  error((tostring(err):gsub("^limpio%.lua:%d+: ", "", 1)), depth + 3)
+end
+
+function limpio.write_file(path, parts, depth)
+  local ok, res = pcall(dpcl.write_file, path, parts)
+  if not ok then at_user(res, depth + 1) end
+  return res
+end
+
+function limpio.check_write(path, depth)
+  local ok, err = pcall(dpcl.check_write, path)
+  if not ok then at_user(err, depth + 1) end
+end
+
 -- mpi_functions lists the program's MPI_* functions; app:functions raises when none match.
 local function mpi_functions(app)
   local ok, fns = pcall(app.functions, app, "MPI_*")

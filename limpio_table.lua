@@ -189,12 +189,10 @@ end
 
 function Profile:csv(path)
   local rows, used = need_rows(self, "prof:csv"), self:used()
-  local f, err = io.open(path, "w")
-  if not f then error("limpio: cannot write the profile to " .. path .. ": " .. tostring(err), 2) end
   local head = {"rank"}
   for _, name in ipairs(used) do head[#head + 1] = name .. "_calls"; head[#head + 1] = name .. "_s" end
   head[#head + 1] = "mpi_s"; head[#head + 1] = "total_s"
-  f:write(concat(head, ","), "\n")
+  local out = {concat(head, ","), "\n"}
   for r = 0, self.app.size - 1 do
     local row = rows[r]
     if row then
@@ -205,10 +203,11 @@ function Profile:csv(path)
       end
       line[#line + 1] = format("%.9g", row.mpi_ticks / dpcl.timebase_hz)
       line[#line + 1] = format("%.9g", row.total_ticks / dpcl.timebase_hz)
-      f:write(concat(line, ","), "\n")
+      out[#out + 1] = concat(line, ",")
+      out[#out + 1] = "\n"
     end
   end
-  f:close()
+  limpio.write_file(path, out, 1)
 end
 
 -- ratio: MPI time over run time; master is rank 0, workers the mean of the other ranks.

@@ -12,17 +12,10 @@ local FIELDS, EVENTS = 5, 50 -- func, start, end, count, peer; 250 values + 1 pe
 local p2p = {MPI_Send = true, MPI_Recv = true, MPI_Isend = true, MPI_Irecv = true,
   MPI_Ssend = true, MPI_Rsend = true, MPI_Bsend = true}
 
--- check_path fails now, before the run, when path cannot be written.
-local function check_path(path)
-  if not path then return end
-  local f, err = io.open(path, "a")
-  if not f then error("limpio: cannot write the trace to " .. path .. ": " .. tostring(err), 3) end
-  f:close()
-end
-
 function limpio.trace(app, opts)
   opts = opts or {}
-  check_path(opts.path)
+  -- Fails now, before the run, when the trace could not be written after it.
+  if opts.path then limpio.check_write(opts.path, 1) end
   local max = opts.max_events or 100000
   local fns = app:functions("*")
   local is_p2p
@@ -89,29 +82,25 @@ function Trace:dropped()
   return n
 end
 
--- write_lines writes lines to path in chunks (one concat of a huge table overflows the
--- interpreter's registry) and returns the bytes written.
+-- write_lines writes lines to path, whole or not at all, joined in chunks (one concat of a
+-- huge table overflows the interpreter's registry), and returns the bytes written. A
+-- failure names the user's call of the method that wrote.
 local function write_lines(path, lines, head, tail, sep)
   sep = sep or "\n"
-  local f = assert(io.open(path, "w"))
-  local bytes = #head + #tail
-  f:write(head)
+  local parts = {head}
   for i = 1, #lines, 512 do
     local chunk = concat(lines, sep, i, math.min(i + 511, #lines))
     if i + 512 <= #lines then chunk = chunk .. sep end
-    f:write(chunk)
-    bytes = bytes + #chunk
+    parts[#parts + 1] = chunk
   end
-  f:write(tail)
-  f:close()
-  return bytes
+  parts[#parts + 1] = tail
+  return limpio.write_file(path, parts, 2)
 end
 
 local function us(ticks) return ticks / dpcl.timebase_hz * 1e6 end
 
 -- perfetto writes Chrome trace JSON: one thread (track) per rank, one complete slice per call.
 function Trace:perfetto(path)
-  check_path(path)
   local out, seen = {}, {}
   for _, e in ipairs(self.events) do
     if not seen[e.rank] then
@@ -128,14 +117,12 @@ function Trace:perfetto(path)
 end
 
 function Trace:csv(path)
-  check_path(path)
-  local f = assert(io.open(path, "w"))
-  f:write("rank,function,start_s,end_s,count,peer\n")
-  for _, e in ipairs(self.events) do
-    f:write(format("%d,%s,%.9f,%.9f,%d,%d\n", e.rank, e.func, e.start / dpcl.timebase_hz,
-      e.finish / dpcl.timebase_hz, e.count, e.peer))
+  local out = {}
+  for i, e in ipairs(self.events) do
+    out[i] = format("%d,%s,%.9f,%.9f,%d,%d", e.rank, e.func, e.start / dpcl.timebase_hz,
+      e.finish / dpcl.timebase_hz, e.count, e.peer)
   end
-  f:close()
+  write_lines(path, out, "rank,function,start_s,end_s,count,peer\n", #out > 0 and "\n" or "")
 end
 
 -- limpio.segment: heavy instrumentation on only between the from-th and to-th call of a
@@ -181,7 +168,6 @@ local function xml(s) return (s:gsub("&", "&amp;"):gsub("<", "&lt;")) end
 -- function, and a legend. Plain SVG text: the plot module draws lines and bars, not spans.
 function Trace:svg(path, opts)
   opts = opts or {}
-  check_path(path)
   local ev, t0, t1, nr = self.events, math.huge, -math.huge, self.app.size
   local colour, names = {}, {}
   for _, e in ipairs(ev) do
@@ -225,7 +211,9 @@ sethelp(limpio.trace, [[limpio.trace(app, {exclude =, context =, max_events = 10
 Timestamped MPI calls (rank, function, start, end, count and peer of point-to-point calls)
 buffered in each rank's memory and sent by the rank 50 at a time and at its exit (_exit). tr.events;
 tr:perfetto(path) -> {events =, bytes =, dropped =, messages =} writes Chrome/Perfetto JSON
-(a track per rank, a slice per call); tr:csv(path); tr:svg(path) a timeline; tr:dropped().]])
+(a track per rank, a slice per call); tr:csv(path); tr:svg(path) a timeline; tr:dropped().
+Files are written whole or not at all (dpcl.write_file); a path that cannot be written
+raises "cannot write PATH: REASON" (path = is checked before the run).]])
 sethelp(limpio.segment, [[limpio.segment(app, {boundary = "MPI_Barrier", from = k, to = m, on = fn(seg)}) -> Segment
 Counts the boundary's calls in each rank; seg:guard(exp) runs exp only from the entry of the
 k-th boundary call up to the entry of the m-th, decided in the rank. on(seg) installs the
@@ -233,3 +221,8 @@ guarded probes; seg:boundaries(rank) reads the count.]])
 sethelp(limpio.exit_points, [[limpio.exit_points(app) -> points
 The entry of _exit: where limpio's probes send what a rank still holds at the end (the
 rank exists there; the runtime delivers what it sends). An error when the program has none.]])
+sethelp(limpio.write_file, [[limpio.write_file(path, parts, depth) -> bytes
+dpcl.write_file for limpio's own writers: "cannot write PATH: REASON" is raised at the
+user's line, depth limpio functions above this call.]])
+sethelp(limpio.check_write, [[limpio.check_write(path, depth)
+dpcl.check_write for limpio's own writers, raising at the user's line as limpio.write_file.]])

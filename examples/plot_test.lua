@@ -40,3 +40,14 @@ function TestPlotRefusesBadInput(t)
     t:ok(not ok and tostring(err):find(c[2], 1, true), tostring(err))
   end
 end
+
+function TestPlotWriteFailureIsAnError(t)
+  local d = dir()
+  local function lines(file) plot.lines{file = file, series = {{x = {1, 2}, y = {1, 2}}}} end
+  local ok, err = pcall(lines, d .. "/none/x.svg")
+  t:ok(not ok and tostring(err):find("cannot write " .. d .. "/none/x.svg: no such file or directory", 1, true), tostring(err))
+  -- A device behind a link with the right extension: written in place, its error raised.
+  t:ok(os.execute("ln -s /dev/full " .. d .. "/full.svg") == 0, "a link to /dev/full")
+  ok, err = pcall(lines, d .. "/full.svg")
+  t:ok(not ok and tostring(err):find("cannot write " .. d .. "/full.svg: no space left on device", 1, true), tostring(err))
+end

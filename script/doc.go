@@ -162,6 +162,13 @@
 //     max, avg) combines the context's ranks. So a function's min is the least any rank
 //     spent in it. follow = true reprints when the data change, polling every interval
 //     virtual seconds with dpcl.sleep, while the job runs.
+//   - Files (mod_dpcl_files.go): what a script or a module writes for the user (limpio's
+//     traces and CSV, plots, the experiments' CSV) goes through dpcl.write_file and
+//     script/fileout rather than io.open, whose files are 0600 and whose write errors a
+//     script can ignore: a file is written whole or not at all (temporary file, fsync,
+//     rename), new files are 0644, a replaced file keeps its mode, devices are written in
+//     place, and every failure raises "cannot write PATH: REASON". dpcl.check_write lets
+//     a script fail before a long run rather than after it.
 //   - app:serve (serve.go) starts the web page of script/ui for an application. The page
 //     only sends operations; its requests become page calls queued on the session's
 //     dpcl state and run on the session goroutine with the machine paused: after each

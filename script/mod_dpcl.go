@@ -80,7 +80,7 @@ Advances every running application by up to virtual_s (default 0.001) virtual se
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},
 			{"sleep", `dpcl.sleep(virtual_s)
 Advances every running application by virtual_s virtual seconds, running callbacks.`, dpclSleep},
-		}, dpclModuleFuncs...),
+		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs)...),
 	})
 	ProbeTargetHook = func(L *lua.LState) *probes.Target {
 		st, ok := dpclStates.Load(SessionOf(L))

@@ -3,9 +3,11 @@ package script
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/dpclsh/dpclsh/script/fileout"
 	lua "github.com/yuin/gopher-lua"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,7 +24,8 @@ use it for their figures.`,
 		Funcs: []Function{
 			{"lines", `plot.lines{file=, title=, x_label=, y_label=, log_x=, log_y=, series = {{name=, x={...}, y={...}}, ...}} -> file
 One line with points per series (x and y of equal length); log_x/log_y use log scales
-(all values must then be positive). Writes file (.svg or .png) and returns its name.`, plotLines},
+(all values must then be positive). Writes file (.svg or .png) and returns its name;
+the file is written whole or not at all (as dpcl.write_file), else "cannot write FILE: REASON".`, plotLines},
 			{"bars", `plot.bars{file=, title=, y_label=, labels = {...}, series = {{name=, values={...}}, ...}} -> file
 Grouped bars: one group per label, one bar per series in each group (values has one
 number per label). Writes file (.svg or .png) and returns its name.`, plotBars},
@@ -176,11 +179,23 @@ func plotBars(L *lua.LState) int {
 	return savePlot(L, p, t, file)
 }
 
+// savePlot draws the figure, then writes it whole or not at all (plot.Save would
+// truncate the old figure before drawing the new one, and leave a partial file when a
+// write fails).
 func savePlot(L *lua.LState, p *plot.Plot, t *lua.LTable, file string) int {
 	p.BackgroundColor = color.White
 	w, h := plotSize(L, t)
-	if err := p.Save(w, h, file); err != nil {
-		L.RaiseError("plot: write %s: %v", file, err)
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(file)), ".")
+	img, err := p.WriterTo(w, h, format)
+	if err != nil {
+		L.RaiseError("plot: drawing %s: %v", file, err)
+	}
+	err = fileout.WriteFunc(file, fileout.Public, func(out io.Writer) error {
+		_, err := img.WriteTo(out)
+		return err
+	})
+	if err != nil {
+		L.RaiseError("%s", err.Error())
 	}
 	L.Push(lua.LString(file))
 	return 1

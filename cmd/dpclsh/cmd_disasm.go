@@ -33,6 +33,9 @@ func runDisasm(_ context.Context, args []string, _ io.Reader, stdout, stderr io.
 	}
 	defer f.Close()
 	if err := ppc.WriteListing(stdout, f, args[1:]...); err != nil {
+		if isOutputError(err) {
+			return exitError
+		}
 		fmt.Fprintf(stderr, "dpclsh disasm: %s: %v\n", args[0], err)
 		return exitError
 	}

@@ -44,6 +44,7 @@ example:
 const profileChunk = `
 local o = PROFILE
 local limpio = require("limpio")
+if o.trace ~= "" then dpcl.check_write(o.trace) end
 local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, env = o.env, quiet = true})
 local faulted
 local ok, err = pcall(function()
@@ -126,16 +127,23 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	o.RawSetString("env", env)
 	L.SetGlobal("PROFILE", o)
-	if err := s.DoString(profileChunk, "dpclsh profile"); err != nil {
-		// A line of the chunk above means nothing to the user: say only what failed.
-		var serr *script.Error
-		if errors.As(err, &serr) && serr.File == "dpclsh profile" {
-			err = errors.New(serr.Msg)
-		}
-		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)
+	if err := s.DoString(profileChunk, profileChunkName); err != nil {
+		fmt.Fprintf(stderr, "dpclsh profile: %s\n", withoutChunkPosition(err))
 		return exitError
 	}
 	return exitOK
+}
+
+const profileChunkName = "dpclsh profile"
+
+// withoutChunkPosition is the message of err without a position in profileChunk: the
+// user wrote none of it, so its line numbers would only mislead.
+func withoutChunkPosition(err error) string {
+	var e *script.Error
+	if errors.As(err, &e) && e.File == profileChunkName {
+		return e.Msg
+	}
+	return err.Error()
 }
 
 func stringList(L *lua.LState, ss []string) *lua.LTable {

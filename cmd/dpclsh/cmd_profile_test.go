@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
@@ -76,13 +77,43 @@ func TestProfileBadInput(t *testing.T) {
 	out.Reset()
 	errb.Reset()
 	st = runProfile(context.Background(), []string{"--nodes", "2", "--trace", "/nonexistent/dir/t.json", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
-	if st != exitError || !strings.Contains(errb.String(), "cannot write the trace to /nonexistent/dir/t.json") || out.Len() != 0 {
+	if st != exitError || errb.String() != "dpclsh profile: cannot write /nonexistent/dir/t.json: no such file or directory\n" || out.Len() != 0 {
 		t.Errorf("status %d, stdout %q, stderr %q", st, out.String(), errb.String())
 	}
 	errb.Reset()
 	st = runProfile(context.Background(), []string{"--nodes", "1", "runtime/testdata/bin/loop.elf"}, nil, &out, &errb)
 	if st != exitError || !strings.Contains(errb.String(), "no MPI functions") {
 		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+}
+
+// TestProfileTraceWriteFailure: a trace the device cannot take fails the command with
+// the reason, after the table; a trace that can be written is a file others may read.
+func TestProfileTraceWriteFailure(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this host")
+	}
+	inRoot(t)
+	var out, errb bytes.Buffer
+	st := runProfile(context.Background(), []string{"--nodes", "2", "--trace", "/dev/full", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitError || errb.String() != "dpclsh profile: cannot write /dev/full: no space left on device\n" {
+		t.Errorf("status %d, stderr %q", st, errb.String())
+	}
+	if !strings.Contains(out.String(), "MPI_Init") || strings.Contains(out.String(), "trace:") {
+		t.Errorf("want the table and no trace line:\n%s", out.String())
+	}
+
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "t.json")
+	out.Reset()
+	errb.Reset()
+	st = runProfile(context.Background(), []string{"--nodes", "2", "--trace", path, "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
+	if st != exitOK || !strings.Contains(out.String(), "bytes in "+path) {
+		t.Fatalf("status %d, stdout %q, stderr %q", st, out.String(), errb.String())
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("the trace is %v (%v), want -rw-r--r--", fi.Mode(), err)
 	}
 }
 
@@ -225,5 +256,44 @@ func TestProfileFaultedRank(t *testing.T) {
 	}
 	if !strings.Contains(lines[2], " 2(") {
 		t.Errorf("ranks 0-3 made two MPI_Allreduce calls before the fault: %q", lines[2])
+	}
+}
+
+// TestLimpioWritersReportFailures: every limpio writer raises "cannot write PATH: REASON"
+// at the script's line when the file cannot take the data, instead of returning.
+func TestLimpioWritersReportFailures(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this host")
+	}
+	inRoot(t)
+	var out bytes.Buffer
+	s, err := newSession(false, 0, &out, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.DoString(`local app = dpcl.launch("examples/apps/bin/hello_mpi.elf", {nodes = 2, quiet = true})
+local prof = limpio.profile(app, {per_rank = true})
+local tr = limpio.trace(app)
+app:start() app:wait() app:close()
+ERRS = {
+  select(2, pcall(function() prof:csv("/dev/full") end)),
+  select(2, pcall(function() tr:csv("/dev/full") end)),
+  select(2, pcall(function() tr:perfetto("/dev/full") end)),
+  select(2, pcall(function() tr:svg("/dev/full") end)),
+  select(2, pcall(function() limpio.trace(app, {path = "/nonexistent/dir/t.json"}) end)),
+}`, "writers.lua")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	errs := s.L.GetGlobal("ERRS").(*lua.LTable)
+	for i := 1; i <= 5; i++ {
+		want := "writers.lua:" + strconv.Itoa(5+i) + ": cannot write /dev/full: no space left on device"
+		if i == 5 {
+			want = "writers.lua:10: cannot write /nonexistent/dir/t.json: no such file or directory"
+		}
+		if got := lua.LVAsString(errs.RawGetInt(i)); got != want {
+			t.Errorf("writer %d: error %q, want %q", i, got, want)
+		}
 	}
 }

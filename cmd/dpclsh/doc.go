@@ -20,7 +20,14 @@
 //     failed. -e chunks and scripts stop at their first error (status 1).
 //   - History ($DPCLSH_HISTORY, else ~/.dpclsh_history) is appended after every chunk, so
 //     os.exit and crashes keep it; a multi-line chunk is one entry with \n escaped. The
-//     file keeps the newest 1000 entries.
+//     file keeps the newest 1000 entries; trimming it rewrites it whole or not at all
+//     (script/fileout), and a new history file is 0600, private as a shell's is.
+//   - Standard output is checked (stdout.go): its first write error, or the error of
+//     closing it at the end, is said once ("dpclsh: cannot write standard output: no
+//     space left on device") and turns status 0 into 1; nothing is written after it, so
+//     what did get out is a prefix of the output. `dpclsh profile --trace FILE` checks
+//     FILE before launching and fails with "cannot write FILE: REASON" when the trace
+//     cannot be written after the run.
 //   - Ctrl-C at the prompt clears the line (and a pending multi-line chunk); while a chunk
 //     runs it interrupts it ("interrupted" with the line it was on), pcall notwithstanding.
 //   - Lua tests: global functions named Test*, run in the order they are defined, each

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/dpclsh/dpclsh/script/fileout"
 )
 
 // historyLimit is how many entries the history file keeps.
@@ -63,26 +65,31 @@ func loadHistory(path string) ([]string, error) {
 	return entries, nil
 }
 
+// writeHistory replaces the history file whole (a failed rewrite keeps the old one); a
+// new history file is private, as a shell's is.
 func writeHistory(path string, entries []string) error {
 	var b strings.Builder
 	for _, e := range entries {
 		b.WriteString(historyEscaper.Replace(e) + "\n")
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
-		return fmt.Errorf("dpclsh: writing history: %w", err)
+	if err := fileout.Write(path, []byte(b.String()), fileout.Private); err != nil {
+		return fmt.Errorf("dpclsh: %w", err)
 	}
 	return nil
 }
 
 // appendHistory adds one entry at once, so the history survives os.exit and crashes.
+// Appending cannot lose the entries already there, so it writes in place.
 func appendHistory(path, entry string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("dpclsh: saving history: %w", err)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fileout.Private)
+	if err == nil {
+		_, err = f.WriteString(historyEscaper.Replace(entry) + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
-	_, werr := f.WriteString(historyEscaper.Replace(entry) + "\n")
-	if err := errors.Join(werr, f.Close()); err != nil {
-		return fmt.Errorf("dpclsh: saving history %s: %w", path, err)
+	if err != nil {
+		return fmt.Errorf("dpclsh: %w", &fileout.Error{Path: path, Err: err})
 	}
 	return nil
 }

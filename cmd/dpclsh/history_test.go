@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -70,4 +71,51 @@ func FuzzHistoryEscape(f *testing.F) {
 			t.Fatalf("round trip of %q gave %q", s, back)
 		}
 	})
+}
+
+// TestHistoryRewriteFailureKeepsTheHistory: the rewrite of a history over the limit
+// fails half-way (a file size limit, which root cannot pass either): the error names
+// the file and the old history is still whole, with no temporary file beside it.
+func TestHistoryRewriteFailureKeepsTheHistory(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "history")
+	var b strings.Builder
+	for i := range historyLimit + 10 {
+		b.WriteString("x = " + itoa(i) + "\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	// Go ignores SIGXFSZ, so a write past the limit fails with EFBIG.
+	small := old
+	small.Cur = 64
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &small); err != nil {
+		t.Skipf("cannot lower the file size limit: %v", err)
+	}
+	_, err := loadHistory(path)
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	if want := "dpclsh: cannot write " + path + ": file too large"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if data, _ := os.ReadFile(path); string(data) != b.String() {
+		t.Errorf("the history became %d bytes; it was %d", len(data), b.Len())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files beside the history", len(ents)-1)
+	}
+}
+
+// TestHistoryAppendFailureIsReported: an entry that cannot be saved says which file.
+func TestHistoryAppendFailureIsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no", "such", "history")
+	err := appendHistory(path, "print(1)")
+	if want := "dpclsh: cannot write " + path + ": no such file or directory"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
 }

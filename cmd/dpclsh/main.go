@@ -19,7 +19,7 @@ const (
 
 func main() {
 	setMemoryLimit()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runChecked(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run is the whole program minus os.Exit, so tests can drive it in-process.

@@ -106,6 +106,41 @@ func TestExitStatus(t *testing.T) {
 	}
 }
 
+// TestStdoutWriteFailure: output nobody can receive is a failure, said once on stderr;
+// a status that already says failure stays.
+func TestStdoutWriteFailure(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full on this host")
+	}
+	defer full.Close()
+	const msg = "dpclsh: cannot write standard output: no space left on device\n"
+	tests := []struct {
+		args   []string
+		status int
+	}{
+		{[]string{"-e", "print('hello')"}, 1},
+		{[]string{"-e", "print('hello') os.exit(3)"}, 3},
+		{[]string{"disasm", "../../examples/apps/bin/ring.elf", "main"}, 1},
+	}
+	for _, tc := range tests {
+		cmd := exec.Command(binary, tc.args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &stderr
+		cmd.Env = append(os.Environ(), "DPCLSH_HISTORY="+filepath.Join(t.TempDir(), "history"))
+		err := cmd.Run()
+		status := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			status = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if status != tc.status || stderr.String() != msg {
+			t.Errorf("%q: status %d, stderr %q; want %d, %q", tc.args, status, stderr.String(), tc.status, msg)
+		}
+	}
+}
+
 // TestTestCommand runs `dpclsh test` on a file with one passing and one failing test.
 func TestTestCommand(t *testing.T) {
 	dir := t.TempDir()

@@ -21,8 +21,11 @@ func banner() string {
 	return fmt.Sprintf("dpclsh %s: Lua 5.1 for DPCL on a simulated Blue Gene/L. help() for help, Ctrl-D to leave.", version)
 }
 
-// isTerminal reports whether f is an *os.File on a terminal.
+// isTerminal reports whether f is an *os.File on a terminal, or a writer over one.
 func isTerminal(f any) bool {
+	if w, ok := f.(interface{ File() *os.File }); ok {
+		f = w.File()
+	}
 	file, ok := f.(*os.File)
 	if !ok {
 		return false

@@ -27,11 +27,7 @@ local function readfile(path)
   return b
 end
 
-local function writefile(path, b)
-  local f = assert(io.open(path, "wb"))
-  f:write(b)
-  f:close()
-end
+local writefile = dpcl.write_file
 
 -- says reports whether text mentions every pattern (plain find).
 local function says(text, ...)

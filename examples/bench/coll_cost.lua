@@ -38,9 +38,7 @@ function M.run(sizes, bytes, dir)
     lines[#lines + 1] = string.format("%d,%d,%d,%d", n, bytes, ar, a2a)
   end
   local csv = dir .. "/coll_cost.csv"
-  local f = assert(io.open(csv, "w"))
-  f:write(table.concat(lines, "\n"), "\n")
-  f:close()
+  dpcl.write_file(csv, {table.concat(lines, "\n"), "\n"})
   local svg = plot.lines{file = dir .. "/coll_cost.svg",
     title = string.format("virtual cost of one collective call (%d bytes per rank / pair)", bytes),
     x_label = "ranks", y_label = "virtual ns per call", log_x = true, log_y = true,

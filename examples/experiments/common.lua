@@ -30,18 +30,18 @@ function C.receive(o)
     delivered = s.delivered, latency_ns = first.time - first.sent, activate = activate}
 end
 
--- C.csv writes rows (arrays) under a header (array of column names) to path.
+-- C.csv writes rows (arrays) under a header (array of column names) to path, whole or not
+-- at all (dpcl.write_file raises "cannot write PATH: REASON").
 function C.csv(path, header, rows)
-  local f = assert(io.open(path, "w"))
-  f:write(table.concat(header, ","), "\n")
+  local out = {table.concat(header, ","), "\n"}
   for _, r in ipairs(rows) do
     local cells = {}
     for i, v in ipairs(r) do
       cells[i] = type(v) == "number" and string.format("%.6g", v) or tostring(v)
     end
-    f:write(table.concat(cells, ","), "\n")
+    out[#out + 1] = table.concat(cells, ",") .. "\n"
   end
-  f:close()
+  dpcl.write_file(path, out)
   return path
 end
 

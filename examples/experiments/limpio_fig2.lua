@@ -19,10 +19,9 @@ function M.run(o)
     xs[#xs + 1], master[#master + 1], workers[#workers + 1] = n, 100 * r.master, 100 * r.workers
   end
   local csv = dir .. "/limpio_fig2.csv"
-  local f = assert(io.open(csv, "w"))
-  f:write("ranks,master_mpi_fraction,mean_worker_mpi_fraction\n")
-  for _, r in ipairs(rows) do f:write(string.format("%d,%.6f,%.6f\n", r[1], r[2], r[3])) end
-  f:close()
+  local out = {"ranks,master_mpi_fraction,mean_worker_mpi_fraction\n"}
+  for _, r in ipairs(rows) do out[#out + 1] = string.format("%d,%.6f,%.6f\n", r[1], r[2], r[3]) end
+  dpcl.write_file(csv, out)
   local svg = plot.lines{file = dir .. "/limpio_fig2.svg", title = "master_worker: time in MPI",
     x_label = "ranks", y_label = "% of run time in MPI", log_x = true,
     series = {{name = "master (rank 0)", x = xs, y = master}, {name = "mean worker", x = xs, y = workers}}}
