@@ -11,8 +11,9 @@
 --   TCP faults        tree processes killed under a live stream
 --   data loss         probe messages counted against what the program did
 --   determinism       the same run twice gives the same output, time and message order
--- The web page (app:serve) is not a category: Lua has no HTTP client, so the page's faults
--- are the Go tests' (script/serve_test.go).
+-- The web page (app:serve) is the category "web page" of cmd/dpclsh's TestCampaignWebPage:
+-- Lua has no HTTP client, so that Go test sends the hostile requests to the page that
+-- examples/bench/campaign_page.lua serves, and logs the row in this table's form.
 -- Each case ends one of three ways:
 --   held   the shell, the tree and the rest of the job kept running, and any error names
 --          what was wrong (file:line, rank, module, the call);
