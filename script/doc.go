@@ -63,7 +63,10 @@
 //   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
 //     dpcl.launch and app:wait; the job's output clears it before each write.
 //   - Sandboxes (NewSandbox) also lose print, getfenv/setfenv and newproxy; a filter hands
-//     back results as return values. A sandboxed state only executes: each tree node
+//     back results as return values. Reading a left-out name (os, io, require, print, ...)
+//     in a filter's or back-end's environment raises "NAME is not available in the
+//     sandbox of filters and back-ends (why)" at the reading line, as strict.lua would;
+//     rawget sees nil, and the environment's metatable is protected. A sandboxed state only executes: each tree node
 //     (stream, node) runs the filter file in an environment of its own (NewEnvironment:
 //     copies of the globals and of string, table and math; the string metatable is hidden),
 //     and each back-end call gets a fresh one, so pooled states never carry one node's

@@ -74,6 +74,8 @@ var sandboxLibTables = map[string]bool{lua.StringLibName: true, lua.TabLibName: 
 // pointing to itself. Code whose functions have it as their environment (fn.Env) sees no
 // global another environment set, whichever pooled state runs it. Keys go in sorted
 // order, so pairs over the environment runs the same way in every node and every run.
+// Reading a global the sandbox leaves out (io, require, print, ...) raises an error that
+// names it and says why (sandbox_refusals.go); rawget still sees nil.
 func NewEnvironment(L *lua.LState) *lua.LTable {
 	tmpl := envTemplateOf(L)
 	env := L.CreateTable(0, len(tmpl))
@@ -89,6 +91,7 @@ func NewEnvironment(L *lua.LState) *lua.LTable {
 		env.RawSetString(e.name, v)
 	}
 	env.RawSetString("_G", env)
+	L.SetMetatable(env, refusalMeta(L))
 	return env
 }
 

@@ -111,3 +111,33 @@ func TestCallWithBudgetReusesState(t *testing.T) {
 		t.Fatalf("after a spent budget the state must still work: %v %v", got, err)
 	}
 }
+
+// TestSandboxRefusalsNameWhatWasRefused: a filter that reaches for a left-out library or
+// function fails with an error naming it, at its line; pcall catches it, rawget sees nil,
+// other missing globals are nil as before, and the environment's metatable is protected.
+func TestSandboxRefusalsNameWhatWasRefused(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`os.execute("ls")`, "f.lua:1: os is not available in the sandbox of filters and back-ends (no access to the host)"},
+		{`local f = io.open("/etc/passwd")`, "f.lua:1: io is not available in the sandbox of filters and back-ends (no file access)"},
+		{`require("x")`, "f.lua:1: require is not available in the sandbox of filters and back-ends (no file access or code loading)"},
+		{`x = loadstring("return 1")`, "f.lua:1: loadstring is not available in the sandbox of filters and back-ends (no code loading)"},
+		{"local a = 1\nprint(a)", "f.lua:2: print is not available in the sandbox of filters and back-ends (no output: a filter hands its results back as return values)"},
+		{`setmetatable(_G, nil)`, "cannot change a protected metatable"},
+	} {
+		_, err := sandboxCall(t, Limits{Instructions: 1e6}, c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v\nwant %q", c.src, err, c.want)
+		}
+	}
+	env, err := sandboxCall(t, Limits{Instructions: 1e6}, `ok, msg = pcall(function() return dofile("x") end)
+raw, other, mt = rawget(_G, "io"), undefined_global, getmetatable(_G)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.RawGetString("ok") != lua.LFalse || !strings.Contains(env.RawGetString("msg").String(), "dofile is not available") {
+		t.Errorf("pcall: %v %v", env.RawGetString("ok"), env.RawGetString("msg"))
+	}
+	if env.RawGetString("raw") != lua.LNil || env.RawGetString("other") != lua.LNil || env.RawGetString("mt") != lua.LFalse {
+		t.Errorf("rawget %v, undefined %v, metatable %v", env.RawGetString("raw"), env.RawGetString("other"), env.RawGetString("mt"))
+	}
+}

@@ -234,3 +234,18 @@ func FuzzOpenLink(f *testing.F) {
 		_, _ = o.Link(testBase, program(map[string]uint32{"_SDA_BASE_": testBase}))
 	})
 }
+
+// TestTruncatedObject: an object cut short (in its header, its sections or its section
+// header table) is refused as truncated, naming the file, not as something other than ELF.
+func TestTruncatedObject(t *testing.T) {
+	b, err := os.ReadFile("testdata/counters-O2.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 20, 52, len(b) / 2, len(b) - 1} {
+		_, err := Open(bytes.NewReader(b[:n]), "cut.o")
+		if err == nil || !strings.Contains(err.Error(), "cut.o: truncated: the file ends before its ELF header or section header table") {
+			t.Errorf("cut at %d bytes: %v", n, err)
+		}
+	}
+}

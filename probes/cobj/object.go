@@ -39,6 +39,11 @@ type Section struct {
 // Open reads a relocatable 32-bit big-endian PowerPC ELF object and lays it out.
 func Open(r io.ReaderAt, name string) (*Object, error) {
 	f, err := elf.NewFile(r)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		// debug/elf reads the header, then the section headers at e_shoff, usually the
+		// file's last bytes: a cut anywhere ends one of the two reads early.
+		return nil, &Error{File: name, Why: "truncated: the file ends before its ELF header or section header table (" + err.Error() + ")"}
+	}
 	if err != nil {
 		return nil, &Error{File: name, Why: "not an ELF object: " + err.Error()}
 	}

@@ -49,15 +49,23 @@ func (s *Server) get(build func(requestArgs) (string, error)) http.HandlerFunc {
 // action runs a page action: a JSON Op in the body becomes a Lua line, echoed in the
 // session and run there. The body must be JSON, which a form on another site cannot send
 // without a preflight this server never answers.
+// maxActionBytes bounds an action's JSON: an operation and a few names.
+const maxActionBytes = 1 << 16
+
 func (s *Server) action(w http.ResponseWriter, r *http.Request) {
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		http.Error(w, "ui: refused: actions are JSON (Content-Type: application/json)", http.StatusUnsupportedMediaType)
 		return
 	}
 	var op Op
-	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<16))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxActionBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&op); err != nil {
+		// A cut body would only say "unexpected EOF": say that it was too long.
+		if tooBig := (*http.MaxBytesError)(nil); errors.As(err, &tooBig) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, map[string]any{"error": fmt.Sprintf("bad action: the body is over %d KiB", maxActionBytes>>10)})
+			return
+		}
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "bad action: " + err.Error()})
 		return
 	}

@@ -164,6 +164,12 @@ func TestActionsAreJSONLuaLines(t *testing.T) {
 			t.Errorf("%s: %d %s, want 400", bad, code, body)
 		}
 	}
+	// A body past the bound is refused as too long, not as cut short.
+	long := `{"op":"start","file":"` + strings.Repeat("x", 200_000) + `"}`
+	if code, body := request(t, "POST", url, jsonHdr, long); code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(body, "bad action: the body is over 64 KiB") {
+		t.Errorf("200 kB action: %d %s", code, body)
+	}
 	if be.n() != 1 {
 		t.Errorf("bad actions reached the session: %+v", be.calls)
 	}
