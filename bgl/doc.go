@@ -107,6 +107,13 @@
 //     host delivered it), and Pause (Ctrl-C, SIGTERM, a guard) ends the wait with EINTR.
 //     Refused calls (fork, execve, clone: one process per node) and out-of-memory events
 //     are printed by Run on stderr.
+//   - Environment (env.go): every rank's envp is JobConfig.Env and nothing else; the host's
+//     environment reaches a job only through the variables a caller names (Exporter: set
+//     by value or exported, as BG/L's mpirun -env and -exp_env; dpclsh exec --env/--export),
+//     since the variables change the instructions glibc's start-up executes and the stack
+//     layout, so a run would otherwise depend on who starts it. RunResult.Summary, which
+//     depends on the inputs only, ends with the environment's size and EnvDigest; the
+//     host's wall time (RunResult.Wall) is kept out of it.
 //
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,

@@ -12,9 +12,11 @@ type RunResult struct {
 	Exits        []Event // exit and fault events, in delivery order
 	Unsupported  []Event // system calls that got ENOSYS, in delivery order
 	Stop         StopReason
-	TimeNS       uint64 // virtual time at the end
-	Instructions uint64 // summed over all ranks
-	Wall         time.Duration
+	TimeNS       uint64   // virtual time at the end
+	Instructions uint64   // summed over all ranks
+	Env          []string // the environment every rank saw (JobConfig.Env)
+	// Wall is the host time the run took: it differs on every run, so Summary leaves it out.
+	Wall time.Duration
 	// PrivateBytes sums what every rank's memory costs beyond the pages it shares
 	// copy-on-write (page tables and private pages), measured at the end.
 	PrivateBytes uint64
@@ -43,7 +45,7 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 		return nil, err
 	}
 	defer j.Close()
-	res := &RunResult{Status: make([]int, j.Size())}
+	res := &RunResult{Status: make([]int, j.Size()), Env: cfg.Env}
 	j.OnEvent(func(ev Event) {
 		switch ev.Kind {
 		case EventExit, EventFault:
@@ -87,11 +89,14 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 	return res, nil
 }
 
-// Summary is a one-line account of the run for humans and benchmark scripts.
+// Summary is a one-line account of the run for humans and benchmark scripts. It depends
+// only on the job's inputs, so two runs of one command line give the same line byte for
+// byte; it ends with the environment's size and digest (EnvDigest), which tell two runs
+// whose ranks saw different variables apart. The host's wall time is not in it (Wall).
 func (r *RunResult) Summary() string {
 	n := uint64(max(len(r.Status), 1))
 	return fmt.Sprintf("%d ranks, status %d, %d instructions (%d per rank), virtual time %.1f µs, "+
-		"private memory %d bytes per rank, wall %.2f s",
+		"private memory %d bytes per rank, environment %d variables, sha256 %s",
 		len(r.Status), r.ExitStatus(), r.Instructions, r.Instructions/n, float64(r.TimeNS)/1e3,
-		r.PrivateBytes/n, r.Wall.Seconds())
+		r.PrivateBytes/n, len(r.Env), EnvDigest(r.Env))
 }

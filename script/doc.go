@@ -134,10 +134,13 @@
 //     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
 //     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
 //     so the shell still builds with Go alone. Only this package imports it.
-//   - dpcl.launch's env option is every rank's environment (envp, what getenv reads),
-//     sorted by name so that a launch does not depend on Lua's table order; none by
-//     default, unlike dpclsh exec, which passes the host's as qemu does. app:env() reads
-//     it back (limpio takes MPIINSTR_EXCLUDE from it).
+//   - dpcl.launch's env and export options are every rank's environment (envp, what
+//     getenv reads): variables set by value, and names whose host value is passed, as
+//     BG/L's mpirun -env and -exp_env; with Options.Env (dpclsh ui --env/--export), nothing
+//     else, so a run does not depend on who starts it. Sorted so that a launch does not
+//     depend on Lua's table order; a bad name, a name given twice or an exported name the
+//     host does not set is an error naming it. app:env() reads it back (limpio takes
+//     MPIINSTR_EXCLUDE from it).
 //   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
 //     app:costs() prints every parameter with its source. A message's virtual arrival
 //     time becomes Lua fields in one function (setMessageTime).

@@ -63,7 +63,7 @@ every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).
 ` + unitsDoc,
 		Init: dpclDataInit,
 		Funcs: append([]Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, env={NAME="value"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, env={NAME="value"}, export={"NAME"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
 stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
 fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
@@ -73,8 +73,10 @@ max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() sh
 memory_mb is each compute node's memory (default 512, BG/L's; 16..4095): brk and mmap past
 it get ENOMEM and the app reports a "memory" event. disk_quota_mb is how much the job may
 grow its workdir's files (default 512): writes past it get EDQUOT. The job's output goes to
-the session's output (quiet = true discards it). env is every rank's environment (getenv;
-none by default): names are C identifiers, values strings or numbers; app:env() reads it.`, dpclLaunch},
+the session's output (quiet = true discards it). env sets variables of every rank's
+environment (getenv): names are C identifiers, values strings or numbers; export passes the
+host's value of each name it lists (an error when the host does not set it). Ranks see
+those and no other variable (a name given twice is an error); app:env() reads them.`, dpclLaunch},
 			{"poll", `dpcl.poll([virtual_s]) -> n
 Advances every running application by up to virtual_s (default 0.001) virtual seconds,
 running the callbacks of what arrives; returns how many callbacks ran.`, dpclPoll},

@@ -145,9 +145,10 @@ func dpclLaunch(L *lua.LState) int {
 	s := SessionOf(L)
 	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
 		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
-	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress}}
+	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress},
+		Env: append([]string(nil), s.opts.Env...)}
 	if t, ok := L.Get(2).(*lua.LTable); ok {
-		if err := launchOptions(t, &o); err != nil {
+		if err := launchOptions(t, &o, s.opts.Env); err != nil {
 			L.ArgError(2, err.Error())
 		}
 	} else if L.Get(2) != lua.LNil {
@@ -243,19 +244,28 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	},
 }
 
-func launchOptions(t *lua.LTable, o *runtime.Options) error {
+// launchOptions reads dpcl.launch's options table into o; env and export are read
+// together, after the session's environment base, since a name may not appear twice.
+func launchOptions(t *lua.LTable, o *runtime.Options, base []string) error {
 	var err error
 	t.ForEach(func(k, v lua.LValue) {
 		if err != nil {
 			return
 		}
+		if name := lua.LVAsString(k); name == "env" || name == "export" {
+			return
+		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
 	})
+	if err != nil {
+		return err
+	}
+	o.Env, err = launchEnv(base, t.RawGetString("env"), t.RawGetString("export"))
 	return err
 }
 

@@ -2,75 +2,111 @@ package script
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
-	"github.com/dpclsh/dpclsh/runtime"
+	"github.com/dpclsh/dpclsh/bgl"
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The job's environment: dpcl.launch(exe, {env = {NAME = "value"}}) gives every rank the
-// environment getenv reads (envp on the initial stack, as exec lays it out), sorted by
-// name so that a launch does not depend on Lua's table order; app:env() reads it back.
+// The job's environment: dpcl.launch(exe, {env = {NAME = "value"}, export = {"NAME"}})
+// gives every rank the environment getenv reads (envp on the initial stack, as exec lays
+// it out): the variables env sets, the host's value of each name export lists, and the
+// session's own (Options.Env, what dpclsh ui --env/--export give), nothing else, sorted so
+// that a launch does not depend on Lua's table order; app:env() reads it back.
 
 const appEnvDoc = `app:env([name]) -> {NAME = "value", ...} | value | nil
-The environment every rank of the job sees (dpcl.launch's env option): the whole table, or
-one variable's value (nil when unset).`
+The environment every rank of the job sees (dpcl.launch's env and export options): the
+whole table, or one variable's value (nil when unset).`
 
-func init() {
-	launchFields["env"] = envOption
+// launchEnv builds the job's environment from the session's variables, then env =
+// {NAME = value} (names in sorted order, so that the first error is the same on every
+// run), then export = {"NAME", ...} in its order. A name given twice, a bad name or an
+// exported name the host does not set is an error naming it.
+func launchEnv(base []string, env, export lua.LValue) ([]string, error) {
+	ex := bgl.Exporter{Lookup: os.LookupEnv}
+	for _, kv := range base {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := ex.Set(k, v); err != nil {
+			return nil, fmt.Errorf("the session's environment: %w", err)
+		}
+	}
+	if err := envOption(&ex, env); err != nil {
+		return nil, err
+	}
+	if err := exportOption(&ex, export); err != nil {
+		return nil, err
+	}
+	return ex.Env(), nil
 }
 
 // envOption reads env = {NAME = value}: names are C identifiers, values strings or numbers
 // without NUL bytes.
-func envOption(o *runtime.Options, v lua.LValue) error {
+func envOption(ex *bgl.Exporter, v lua.LValue) error {
+	if v == lua.LNil {
+		return nil
+	}
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		return fmt.Errorf("env must be a table {NAME = \"value\"}, got %s", describe(v))
 	}
-	var env []string
+	var names []string
 	var err error
-	t.ForEach(func(k, val lua.LValue) {
-		if err != nil {
-			return
-		}
-		name, ok := k.(lua.LString)
-		if !ok {
+	t.ForEach(func(k, _ lua.LValue) {
+		if name, ok := k.(lua.LString); ok {
+			names = append(names, string(name))
+		} else if err == nil {
 			err = fmt.Errorf("env keys must be variable names, got %s", describe(k))
-			return
 		}
-		if !envName(string(name)) {
-			err = fmt.Errorf("env name %q is not a variable name (letters, digits and _, not starting with a digit)", string(name))
-			return
-		}
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		val := t.RawGetString(name)
 		switch val.(type) {
 		case lua.LString, lua.LNumber:
 		default:
-			err = fmt.Errorf("env.%s must be a string or a number, got %s", name, describe(val))
-			return
+			return fmt.Errorf("env.%s must be a string or a number, got %s", name, describe(val))
 		}
-		s := lua.LVAsString(val)
-		if strings.IndexByte(s, 0) >= 0 {
-			err = fmt.Errorf("env.%s contains a NUL byte, which C strings cannot hold", name)
-			return
+		if err := ex.Set(name, lua.LVAsString(val)); err != nil {
+			return fmt.Errorf("env: %w", err)
 		}
-		env = append(env, string(name)+"="+s)
-	})
-	sort.Strings(env)
-	o.Env = env
-	return err
+	}
+	return nil
 }
 
-func envName(s string) bool {
-	if s == "" || (s[0] >= '0' && s[0] <= '9') {
-		return false
+// exportOption reads export = {"NAME", ...}: each name's value is the host's.
+func exportOption(ex *bgl.Exporter, v lua.LValue) error {
+	if v == lua.LNil {
+		return nil
 	}
-	for _, c := range []byte(s) {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return fmt.Errorf("export must be an array of variable names {\"NAME\", ...}, got %s", describe(v))
+	}
+	n := t.Len()
+	var extra lua.LValue
+	t.ForEach(func(k, _ lua.LValue) {
+		if kn, ok := k.(lua.LNumber); !ok || float64(kn) != float64(int(kn)) || int(kn) < 1 || int(kn) > n {
+			extra = k
+		}
+	})
+	if extra != nil {
+		return fmt.Errorf("export must be an array of variable names, but it has the key %s", Format(nil, extra, DefaultFormat))
+	}
+	for i := 1; i <= n; i++ {
+		name, ok := t.RawGetInt(i).(lua.LString)
+		if !ok {
+			return fmt.Errorf("export[%d] must be a variable name, got %s", i, describe(t.RawGetInt(i)))
+		}
+		if err := ex.Export(string(name)); err != nil {
+			return fmt.Errorf("export: %w", err)
 		}
 	}
-	return true
+	return nil
 }
 
 func appEnv(L *lua.LState) int {

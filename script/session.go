@@ -51,6 +51,10 @@ type Options struct {
 	// table slot, as Limits.Memory counts it): 0 is DefaultSessionMemory, < 0 none. A
 	// chunk that would pass it fails with ErrMemoryBudget.
 	Memory int64
+	// Env is given to every job dpcl.launch starts, beside the launch's own env and export
+	// ("NAME=value" strings; dpclsh ui --env/--export): a job's ranks never see the host's
+	// environment unless it is named there or in export.
+	Env []string
 }
 
 type stopReason int

@@ -16,7 +16,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -29,7 +29,9 @@ func init() {
                    whose requests or unreceived messages would pass it ends the job
                    with MPI_ERR_NO_MEM (default 512)
   --disk-quota MIB how much the job may grow its workdir's files; past it EDQUOT (default 512)
-  --stats          a summary line (instructions, virtual time, memory per rank) on stderr
+` + envHelp(19) + `  --stats          a summary line on stderr (instructions, virtual time, memory per rank,
+                   the environment's size and sha256), the same on every run of one command
+                   line, then a line with the host's wall time
   --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
                    ranks ended, virtual time, simulated instructions per second)
   --progress       the progress line even when stderr is not a terminal
@@ -46,7 +48,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -61,6 +63,8 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
 	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")
 	progress := fs.Bool("progress", false, "the progress line even when stderr is not a terminal")
+	var envs envFlags
+	envs.register(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
 		if err != nil {
 			fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
@@ -68,12 +72,17 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprint(stderr, execUsage)
 		return exitUsage
 	}
+	env, err := envs.env()
+	if err != nil {
+		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
+		return exitUsage
+	}
 	if _, err := bgl.NewPartition(*nodes, *perIO); err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 		return exitUsage
 	}
 	cfg := bgl.JobConfig{
-		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: os.Environ(),
+		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: env,
 		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 	}
@@ -95,7 +104,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return max(exitError, res.ExitStatus())
 	}
 	if *stats {
-		fmt.Fprintf(stderr, "dpclsh exec: %s\n", res.Summary())
+		fmt.Fprintf(stderr, "dpclsh exec: %s\ndpclsh exec: wall %.2f s\n", res.Summary(), res.Wall.Seconds())
 	}
 	return res.ExitStatus()
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/dpclsh/dpclsh/script"
@@ -16,16 +15,16 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "profile",
-		usage: "profile [--exclude LIST] [--trace FILE.json] [--nodes N] [--per-io N] [--env NAME=VALUE]... PROG.elf [ARGS...]",
+		usage: "profile [--exclude LIST] [--trace FILE.json] [--nodes N] [--per-io N] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]",
 		brief: "an mpiP-style profile of an unmodified MPI program: calls and time per MPI function per rank (limpio)",
 		help: `options:
-  --exclude LIST     MPI functions not to instrument, comma-separated (also MPIINSTR_EXCLUDE)
+  --exclude LIST     MPI functions not to instrument, comma-separated; added to the job's
+                     MPIINSTR_EXCLUDE, which the host's is not unless exported:
+                     --export MPIINSTR_EXCLUDE (or --env MPIINSTR_EXCLUDE=LIST)
   --trace FILE.json  also write a Chrome/Perfetto trace of every MPI call to this file
   --nodes N          number of ranks (default 16)
   --per-io N         compute nodes per I/O node (default 64)
-  --env NAME=VALUE   a variable of the job's environment (repeatable); the host's
-                     MPIINSTR_EXCLUDE is passed on too
-
+` + envHelp(21) + `
 When ranks fault, each fault is printed first (the code and its callers), then the
 table of what every rank counted up to the end (the MPI calls it completed, read from
 its memory: the ranks never reach _exit, where rows are sent), and the command fails
@@ -79,12 +78,12 @@ if faulted then error(faulted, 0) end
 func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dpclsh profile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	exclude := fs.String("exclude", "", "MPI functions not to instrument, comma-separated (also MPIINSTR_EXCLUDE)")
+	exclude := fs.String("exclude", "", "MPI functions not to instrument, comma-separated (added to the job's MPIINSTR_EXCLUDE)")
 	trace := fs.String("trace", "", "also write a Chrome/Perfetto trace of every MPI call to this JSON file")
 	nodes := fs.Int("nodes", 16, "number of ranks")
 	perIO := fs.Int("per-io", 64, "compute nodes per I/O node")
-	var envs envFlag
-	fs.Var(&envs, "env", "NAME=VALUE: a variable of the job's environment (repeatable)")
+	var envs envFlags
+	envs.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dpclsh "+subcommands["profile"].usage)
 		fmt.Fprintln(stderr, subcommands["profile"].brief)
@@ -94,6 +93,12 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitUsage
 	}
 	if fs.NArg() < 1 || *nodes < 1 || *perIO < 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	jobEnv, err := envs.env()
+	if err != nil {
+		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)
 		fs.Usage()
 		return exitUsage
 	}
@@ -118,10 +123,7 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	o.RawSetString("exclude", stringList(L, ex))
 	env := L.NewTable()
-	if v, ok := os.LookupEnv("MPIINSTR_EXCLUDE"); ok {
-		env.RawSetString("MPIINSTR_EXCLUDE", lua.LString(v))
-	}
-	for _, kv := range envs {
+	for _, kv := range jobEnv {
 		k, v, _ := strings.Cut(kv, "=")
 		env.RawSetString(k, lua.LString(v))
 	}
@@ -152,17 +154,4 @@ func stringList(L *lua.LState, ss []string) *lua.LTable {
 		t.Append(lua.LString(s))
 	}
 	return t
-}
-
-// envFlag collects repeated --env NAME=VALUE options; dpcl.launch checks the names.
-type envFlag []string
-
-func (e *envFlag) String() string { return strings.Join(*e, " ") }
-
-func (e *envFlag) Set(s string) error {
-	if k, _, ok := strings.Cut(s, "="); !ok || k == "" {
-		return fmt.Errorf("want NAME=VALUE, got %q", s)
-	}
-	*e = append(*e, s)
-	return nil
 }

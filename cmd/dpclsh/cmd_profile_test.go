@@ -206,7 +206,7 @@ func TestTracePerfettoOneSlicePerCall(t *testing.T) {
 }
 
 // TestProfileEnv: --env sets the job's environment, whose MPIINSTR_EXCLUDE limpio reads;
-// a malformed --env is a usage error.
+// a malformed --env is a usage error, found before the job starts.
 func TestProfileEnv(t *testing.T) {
 	inRoot(t)
 	var out, errb bytes.Buffer
@@ -223,7 +223,7 @@ func TestProfileEnv(t *testing.T) {
 	}
 	errb.Reset()
 	st = runProfile(context.Background(), []string{"--env", "1X=2", "examples/apps/bin/hello_mpi.elf"}, nil, &out, &errb)
-	if st != exitError || !strings.Contains(errb.String(), `env name "1X" is not a variable name`) {
+	if st != exitUsage || !strings.Contains(errb.String(), `--env 1X=2: "1X" is not a variable name`) {
 		t.Errorf("status %d, stderr %q", st, errb.String())
 	}
 }

@@ -12,7 +12,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "ui",
-		usage: "ui [--addr HOST:PORT] SCRIPT.lua [ARGS...]",
+		usage: "ui [--addr HOST:PORT] [--env NAME=VALUE]... [--export NAME]... SCRIPT.lua [ARGS...]",
 		brief: "run a script that launches a job, then serve the job's source browser page until Ctrl-C",
 		help: `The script launches the job (and may load modules, insert actions, start it); its
 last open application gets a page unless the script called app:serve itself. The URL,
@@ -21,6 +21,8 @@ every action taken on the page is printed as the Lua line it runs.
 
 options:
   --addr HOST:PORT   where to listen (default 127.0.0.1:0, a free loopback port)
+` + envHelp(21) + `                     These go to every job the script launches, beside its
+                     dpcl.launch env and export options.
 
 example:
   dpclsh ui examples/ui/cg_counter.lua
@@ -34,6 +36,8 @@ func runUI(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 	fs := flag.NewFlagSet("dpclsh ui", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "", "where to listen (default 127.0.0.1:0)")
+	var envs envFlags
+	envs.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: dpclsh "+subcommands["ui"].usage)
 		fmt.Fprintln(stderr, subcommands["ui"].brief)
@@ -46,7 +50,13 @@ func runUI(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		fs.Usage()
 		return exitUsage
 	}
-	s, err := newSession(false, 0, stdout, stderr)
+	env, err := envs.env()
+	if err != nil {
+		fmt.Fprintf(stderr, "dpclsh ui: %v\n", err)
+		fs.Usage()
+		return exitUsage
+	}
+	s, err := newSessionEnv(false, 0, env, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh ui: %v\n", err)
 		return exitError

@@ -25,8 +25,13 @@ type host struct {
 // newSession is the session every mode uses: registered modules plus the prelude. memory
 // is the Lua state's budget in bytes (0: script.DefaultSessionMemory).
 func newSession(verbose bool, memory int64, stdout, stderr io.Writer) (*script.Session, error) {
+	return newSessionEnv(verbose, memory, nil, stdout, stderr)
+}
+
+// newSessionEnv is newSession whose launches also give their ranks env ("NAME=value").
+func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.Writer) (*script.Session, error) {
 	s, err := script.NewSessionWith(script.Options{
-		Stdout: stdout, Stderr: stderr, Verbose: verbose, Memory: memory,
+		Stdout: stdout, Stderr: stderr, Verbose: verbose, Memory: memory, Env: env,
 		Prelude: dpclsh.Prelude, PreludeName: "lib.lua",
 	})
 	if err != nil {

@@ -5,7 +5,8 @@
 #   examples/bench/exec_scale.sh [NODES [PER_IO [RUNS]]]
 #
 # Prints, per run, wall time and peak RSS (from /usr/bin/time -v) and dpclsh's own summary
-# (instructions per rank, virtual time, private memory per rank), then the medians.
+# (instructions per rank, virtual time, private memory per rank, the ranks' environment:
+# none), then the medians.
 # Run it on an otherwise idle machine: wall time is sensitive to other load; the CPU
 # seconds (user+sys) are printed too.
 set -eu
@@ -31,7 +32,8 @@ while [ "$i" -lt "$RUNS" ]; do
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$BIN/err")
 	usr=$(sed -n 's/.*User time (seconds): //p' "$BIN/err")
 	sys=$(sed -n 's/.*System time (seconds): //p' "$BIN/err")
-	summary=$(sed -n 's/^dpclsh exec: //p' "$BIN/err")
+	# the summary line, not the line with dpclsh's own wall time (/usr/bin/time's is used)
+	summary=$(sed -n '/^dpclsh exec: wall /!s/^dpclsh exec: //p' "$BIN/err")
 	secs=$(echo "$wall" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
 	echo "run $i: wall ${secs}s, cpu ${usr}s user + ${sys}s sys, peak RSS $((rss / 1024)) MiB ($((rss * 1024 / NODES)) bytes per node), $lines lines"
 	echo "       $summary"
