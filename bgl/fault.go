@@ -31,7 +31,7 @@ func (j *Job) backtrace(n *node, limit int) []ppc.Frame {
 		w, err := c.Mem.Read32(addr)
 		return w, err == nil
 	}
-	return ppc.Backtrace(ppc.WalkStart{PC: c.PC, LR: c.LR, SP: c.GPR[1]}, read, j.Symbolizer(), limit)
+	return ppc.Backtrace(ppc.WalkStart{PC: c.PC, LR: c.LR, SP: c.GPR[1], GPR: c.GPR}, read, j.Symbolizer(), limit)
 }
 
 // Where is the symbolised location of a fault: "in F (file:line); called from ...", or

@@ -80,7 +80,11 @@ func DescribeFrames(frames []Frame) string {
 }
 
 // WalkStart is what a stack walk starts from: the registers of the stopped process.
-type WalkStart struct{ PC, LR, SP uint32 }
+// GPR matters only between a prologue's mflr and its store of the return address.
+type WalkStart struct {
+	PC, LR, SP uint32
+	GPR        [32]uint32
+}
 
 // ReportFrames is how many frames a fault report names: the few innermost.
 const ReportFrames = 8
@@ -120,7 +124,7 @@ func Backtrace(start WalkStart, read func(addr uint32) (uint32, bool), sym Symbo
 
 // firstCaller returns the innermost function's return address and its caller's frame.
 func firstCaller(start WalkStart, loc Location, known bool, read func(uint32) (uint32, bool)) (ra, sp uint32, ok bool) {
-	st := frameState{}
+	st := frameState{raReg: -1}
 	if known && loc.Start != 0 {
 		st = analyseFrame(start.PC, loc.Start, read)
 	}
@@ -132,7 +136,13 @@ func firstCaller(start WalkStart, loc Location, known bool, read func(uint32) (u
 		}
 		sp = back
 	}
-	if !st.lrSaved {
+	switch {
+	case !st.lrSaved && st.lrClobbered && st.raReg >= 0:
+		// Between "mflr rX; bcl 20,31,.+4" and "stw rX": the return address is in rX.
+		return start.GPR[st.raReg], sp, true
+	case !st.lrSaved && st.lrClobbered:
+		return 0, 0, false // LR was replaced and nothing kept the return address
+	case !st.lrSaved:
 		return start.LR, sp, true
 	}
 	ra, ok = read(sp + 4)

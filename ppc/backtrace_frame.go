@@ -5,6 +5,11 @@ package ppc
 // address is in the caller's frame at 4 rather than in LR.
 type frameState struct {
 	frameLive, lrSaved bool
+	// lrClobbered: a branch and link in the prologue (the PIC idiom bcl 20,31,.+4) has
+	// replaced LR since the function began, so an unsaved return address is in the
+	// register mflr copied it into (raReg), not in LR; raReg is -1 when no mflr did.
+	lrClobbered bool
+	raReg       int
 }
 
 // How far the analysis looks: a prologue's stores and an epilogue's restores lie within
@@ -50,7 +55,7 @@ func analyseFrame(pc, fn uint32, read func(uint32) (uint32, bool)) frameState {
 	if st, ok := lookAhead(pc, read); ok {
 		return st
 	}
-	var st frameState
+	st := frameState{raReg: -1}
 	var lrIn uint32 // the registers mflr copied the return address into
 	lrIsReturn := true
 	for a := fn; a < pc && a-fn < 4*prologueWords; a += 4 {
@@ -63,10 +68,14 @@ func analyseFrame(pc, fn uint32, read func(uint32) (uint32, bool)) frameState {
 			st.frameLive = true
 		case is(w, insMflr) && lrIsReturn:
 			lrIn |= 1 << rs
+			if st.raReg < 0 {
+				st.raReg = int(rs)
+			}
 		case is(w, insStwR1) && lrIn&(1<<rs) != 0:
 			st.lrSaved = true
 		case isBranch(w) && w&1 == 1: // a link: LR no longer holds the return address
 			lrIsReturn = false
+			st.lrClobbered = true
 		}
 	}
 	return st
@@ -74,7 +83,7 @@ func analyseFrame(pc, fn uint32, read func(uint32) (uint32, bool)) frameState {
 
 // lookAhead recognises an epilogue (or a prologue not yet run) ahead of pc.
 func lookAhead(pc uint32, read func(uint32) (uint32, bool)) (frameState, bool) {
-	var st frameState
+	st := frameState{raReg: -1}
 	mtlrAhead := false
 	for i := uint32(0); i < epilogueWords; i++ {
 		w, ok := read(pc + 4*i)
@@ -84,7 +93,7 @@ func lookAhead(pc uint32, read func(uint32) (uint32, bool)) (frameState, bool) {
 		case is(w, insStwuR1):
 			// The frame is not made: r1 is the caller's, LR the return address. (stwux
 			// also grows the stack for alloca in a body, so only stwu counts here.)
-			return frameState{}, true
+			return frameState{raReg: -1}, true
 		case is(w, insReturn):
 			st.lrSaved = mtlrAhead
 			return st, true

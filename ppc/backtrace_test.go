@@ -103,3 +103,40 @@ func TestDescribeFrames(t *testing.T) {
 		t.Errorf("%s\nwant %s", got, want)
 	}
 }
+
+// TestBacktraceInPICPrologue: gcc's -fPIC-style prologue copies the return address with
+// mflr r0, then replaces LR with bcl 20,31,.+4 to find its GOT, and stores r0 only later.
+// Stopped in between, the caller's return address is in r0: LR names the function itself.
+func TestBacktraceInPICPrologue(t *testing.T) {
+	syms := symbols{{"step", 0x1000, 0x1040, false}, {"main", 0x2000, 0x2040, false}}
+	m := fakeMemory{}
+	for i, w := range []uint32{
+		0x9421ffd0, // stwu r1,-48(r1)
+		0x7c0802a6, // mflr r0
+		0x429f0005, // bcl 20,31,.+4
+		0x93e1002c, // stw r31,44(r1)
+		0x7fc802a6, // mflr r30
+		0x90010034, // stw r0,52(r1)
+		0x60000000, 0x60000000, 0x60000000, 0x60000000,
+	} {
+		m[0x1000+4*uint32(i)] = w
+	}
+	m.framed(0x2000)
+	const sp = 0x8000
+	m[sp] = sp + 48      // step's frame links to main's
+	m[sp+48] = sp + 96   // main's to its caller's (unknown code: the walk ends)
+	m[sp+48+52] = 0x7000 // main's return address, saved in its caller's frame
+	for pc, want := range map[uint32]string{
+		0x1010: "step+0x10 < main+0x20", // after bcl, before stw r0: r0 holds it
+		0x1018: "step+0x18 < main+0x20", // after stw r0,52(r1)
+	} {
+		start := WalkStart{PC: pc, LR: 0x100c, SP: sp}
+		start.GPR[0] = 0x2020
+		if pc == 0x1018 {
+			m[sp+48+4] = 0x2020
+		}
+		if got := names(Backtrace(start, m.read, syms, 6)); got != want {
+			t.Errorf("pc %#x: backtrace %s, want %s", pc, got, want)
+		}
+	}
+}
