@@ -162,6 +162,19 @@ function gen.hostile(add, o)
     c[3].dir = d
     add(c[1], hostilecase(c[2], c[3], c[4]))
   end
+  -- A fault names the code: function, file:line and the callers, from DWARF.
+  add("mpicrash.elf: rank 3 faults in deref", function()
+    local r = bgl.run("bgl/testdata/bin/mpicrash.elf", {nodes = 4, per_io = 8})
+    return r.status ~= 0 and says(r.errors, "rank 3: uncaught signal 11", "in deref (src/mpicrash.c:8)",
+      "called from step (src/mpicrash.c:16) <- main (src/mpicrash.c:26)"), r.errors:sub(1, 300), 0
+  end)
+  -- The rank sees the job's directory as /job, never the host's path.
+  add("getcwd and /job paths", function()
+    writefile(d .. "/inside.txt", "inside\n")
+    local r = bgl.run("bgl/testdata/bin/sandbox.elf", {workdir = d})
+    local out = r.output .. r.errors
+    return says(out, "getcwd: /job\n", "read /job/inside.txt: 7 inside") and not says(out, d), out:sub(1, 200), 0
+  end)
   for _, f in ipairs({{"segv", "signal 11"}, {"abort", "signal 6"}, {"trap", "signal 5"}}) do
     add(f[1] .. ".elf", function()
       local r = bgl.run("bgl/testdata/bin/" .. f[1] .. ".elf", {workdir = d})
@@ -184,6 +197,14 @@ function gen.mpi(add, o)
     add(string.format("unreceived on %d ranks", n), function()
       local r = bgl.run(misuse, {nodes = n, per_io = 8, args = {"unreceived"}})
       return r.status == 0 and says(r.errors, "never received", "rank 0 -> rank 1"), r.errors:sub(1, 200), 0
+    end)
+  end
+  -- Requests and messages nobody completes count against the node's memory: the call
+  -- past it fails with MPI_ERR_NO_MEM naming rank and call, and the job ends.
+  for _, f in ipairs({{"isendflood", "MPI_Isend"}, {"irecvflood", "MPI_Irecv"}}) do
+    add(f[1] .. ", 16 MiB nodes", function()
+      local r = bgl.run(misuse, {nodes = 2, per_io = 8, args = {f[1]}, memory_mb = 16})
+      return r.status == 34 and says(r.errors, "rank ", f[2], "MPI_ERR_NO_MEM", "of 16 MiB"), r.errors:sub(1, 240), 0
     end)
   end
   for _, p in ipairs({"deadlock", "abort"}) do
@@ -564,6 +585,28 @@ function gen.data(add, o)
       add(string.format("%d ranks, filter %s", n, f), datacase(n, o.reduced and 10 or 50, f ~= "none" and f or nil))
     end
   end
+  -- A write that fails says so; nothing is left under the final name.
+  add("dpcl.write_file to /dev/full", function()
+    local ok, err = pcall(dpcl.write_file, "/dev/full", "data")
+    return not ok and says(err, "cannot write /dev/full: "), tostring(err), 0, ok
+  end)
+  add("dpcl.write_file into a missing directory", function()
+    local p = o.dir .. "/missing/out.csv"
+    local ok, err = pcall(dpcl.write_file, p, "data")
+    local f = io.open(p)
+    if f then f:close() end
+    return not ok and not f and says(err, "cannot write " .. p), tostring(err), 0, ok or f ~= nil
+  end)
+  add("limpio trace to /dev/full", function()
+    local limpio = require("limpio")
+    local app = dpcl.launch("examples/apps/bin/ring.elf", {nodes = 2, quiet = true, args = {"2"}})
+    local tr = limpio.trace(app)
+    app:start()
+    app:wait(60)
+    app:close()
+    local ok, err = pcall(function() tr:perfetto("/dev/full") end)
+    return not ok and says(err, "cannot write /dev/full: "), tostring(err), 0, ok
+  end)
   -- Sends just before a rank ends: at main's return and at the entry of _exit.
   if not o.reduced then
     for _, p in ipairs({{"main", "exit"}, {"_exit", "entry"}}) do
@@ -585,6 +628,18 @@ function gen.determinism(add, o)
       end)
     end
   end
+  -- Ranks see the environment the launch names and nothing of the host's.
+  add("ranks see no host variable", function()
+    local r = bgl.run("bgl/testdata/bin/printenv.elf", {})
+    return r.output == "0 variables\n", r.output:sub(1, 200), 0, r.output ~= "0 variables\n"
+  end)
+  add("env and export reach the ranks", function()
+    local app = dpcl.launch("bgl/testdata/bin/printenv.elf", {env = {A = "1"}, export = {"PATH"}, quiet = true})
+    local env = app:env()
+    app:close()
+    local ok = env.A == "1" and env.PATH == os.getenv("PATH") and #(function() local k = {} for n in pairs(env) do k[#k + 1] = n end return k end)() == 2
+    return ok, "A=" .. tostring(env.A) .. " PATH " .. (env.PATH == os.getenv("PATH") and "exported" or "missing"), 0, not ok
+  end)
   add("probe traffic twice", function()
     local function once()
       local app = dpcl.launch(loop, {nodes = 8, per_io = 8, args = {"10"}, quiet = true})
