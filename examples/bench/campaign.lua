@@ -2,15 +2,19 @@
 -- generates its cases and runs them one by one under pcall:
 --   malformed inputs  damaged ELFs, bad rank specs, send formats and topologies
 --   hostile programs  programs that exhaust memory, files, descriptors, fork, fault
---   MPI misuse        wrong ranks, tags, counts, communicators; deadlock, abort
+--                     (the report names function, file:line, callers), look at getcwd
+--   MPI misuse        wrong ranks, tags, counts, communicators; deadlock, abort; Isend
+--                     and Irecv floods past the node's memory
 --   tool faults       bad calls of the tool API on a live job
 --   Lua sandbox       filters past their memory or instruction budget (in the call, init,
 --                     file chunk, a back-end), yields inside pcall in coroutines, what a
 --                     filter's sandbox refuses
 --   C modules         truncated, x86, unlinkable objects; module code that faults or loops
 --   TCP faults        tree processes killed under a live stream
---   data loss         probe messages counted against what the program did
---   determinism       the same run twice gives the same output, time and message order
+--   data loss         probe messages counted against what the program did; writes that
+--                     fail (a full device, a missing directory) say so
+--   determinism       the same run twice gives the same output, time and message order;
+--                     ranks see only the environment the launch names
 -- The web page (app:serve) is the category "web page" of cmd/dpclsh's TestCampaignWebPage:
 -- Lua has no HTTP client, so that Go test sends the hostile requests to the page that
 -- examples/bench/campaign_page.lua serves, and logs the row in this table's form.
