@@ -16,6 +16,12 @@
 // The Doc strings feed help().
 //
 // Choices where DESIGN.md is silent:
+//   - State: what a module keeps for a session hangs on the Session under a Key[T]
+//     (state.go: dpcl's applications, interned addresses, reported deprecations, the
+//     REPL and progress settings), made by its first use and dropped when the session
+//     closes; nothing package-level is keyed by a session. What the host provides comes
+//     in Options (TCPTransport for netreduce.new{transport = "tcp"}), and the dpcl module
+//     registers on the session the compilation target e:disasm() uses (SetProbeTarget).
 //   - Stopping: a session keeps one context on its state across calls. Interrupt (Ctrl-C)
 //     and os.exit cancel it; gopher-lua checks it before every instruction, so after a
 //     pcall has caught the error the very next instruction fails again and the chunk

@@ -75,10 +75,14 @@ sends all its elements; up to 256 values in all. Filters such as "sum" work elem
 	})
 }
 
-// ProbeTargetHook, when set (by the runtime), gives the compilation target of an
-// expression's disassembly in a session: function addresses for probe.call. Without it
-// e:disasm() compiles for a program with no functions.
-var ProbeTargetHook func(L *lua.LState) *probes.Target
+// probeTargetKey holds the function that gives a session's compilation target of an
+// expression's disassembly: function addresses for probe.call. The dpcl module registers
+// it; without one (or while it gives nil) e:disasm() compiles for a program with no
+// functions.
+var probeTargetKey = NewKey[func() *probes.Target]("probe target")
+
+// SetProbeTarget registers on s the function giving e:disasm()'s compilation target.
+func SetProbeTarget(s *Session, target func() *probes.Target) { probeTargetKey.Set(s, target) }
 
 // PushProbeVar returns a probe variable to Lua as an expression: what app:var returns.
 func PushProbeVar(L *lua.LState, v *probes.Var) lua.LValue {
@@ -252,8 +256,8 @@ func probeAssign(L *lua.LState) int {
 }
 
 func probeTarget(L *lua.LState) *probes.Target {
-	if ProbeTargetHook != nil {
-		if t := ProbeTargetHook(L); t != nil {
+	if target, ok := probeTargetKey.Get(SessionOf(L)); ok {
+		if t := target(); t != nil {
 			return t
 		}
 	}
