@@ -34,6 +34,11 @@
 //   - os.exit records the status and ends the session through the host (resources closed,
 //     history kept); print and io.write go to the session's writers (the line editor's in
 //     the REPL), so asynchronous output redraws the prompt.
+//   - Go errors become Lua error text in one place (luaerror.go): the packages below
+//     return typed errors (an Error per package, and their own types carrying the rank,
+//     address or file:line) whose text starts with the package's name; a binding shows
+//     the error of the package it called without that name, named by the Lua function
+//     instead ("dpcl.launch: ..."), and an error of another package keeps its name.
 //   - Errors are *Error values: file:line, message, the offending source line; the Lua
 //     traceback (and the Go stack of a panicking Go function) only for verbose sessions.
 //     REPL chunks are named "stdin" and numbered by input line, so "stdin:17" is the 17th

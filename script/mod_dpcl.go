@@ -49,10 +49,6 @@ func newDpclState(s *Session) *dpclState {
 	return st
 }
 
-type closerFunc func() error
-
-func (f closerFunc) Close() error { return f() }
-
 func init() {
 	RegisterModule(Module{
 		Name: "dpcl",

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -171,7 +170,7 @@ func dpclLaunch(L *lua.LState) int {
 	app, err := runtime.Launch(o)
 	stop()
 	if err != nil {
-		L.RaiseError("dpcl.launch: %s", strings.TrimPrefix(err.Error(), "runtime: "))
+		L.RaiseError("dpcl.launch: %s", errorText(err, "runtime"))
 	}
 	la.app, la.size, la.part = app, app.Size(), app.Job.Partition()
 	st := dpclOf(L)
@@ -309,8 +308,7 @@ func strField(dst *string, name string, v lua.LValue) error {
 
 func appErr(L *lua.LState, method string, err error) int {
 	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), "runtime: ")
-		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(msg, "probes: "))
+		L.RaiseError("app:%s: %s", method, errorText(err, "runtime", "probes"))
 	}
 	return 0
 }
@@ -416,7 +414,7 @@ func appVar(L *lua.LState) int {
 	app := checkApp1(L)
 	t, err := probes.ParseType(L.OptString(2, "int"))
 	if err != nil {
-		L.ArgError(2, strings.TrimPrefix(err.Error(), "probes: "))
+		L.ArgError(2, errorText(err, "probes"))
 	}
 	v, err := app.Var(t)
 	if err != nil {

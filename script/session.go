@@ -181,6 +181,11 @@ func (s *Session) OnClose(c io.Closer) {
 	s.closers = append(s.closers, c)
 }
 
+// closerFunc makes a function an io.Closer, for OnClose.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
 // Post queues fn to run on the session goroutine; safe from any goroutine. It blocks
 // while 1024 functions are already queued, so a producer cannot outrun the session.
 func (s *Session) Post(fn func()) { s.events <- fn }
