@@ -2,7 +2,6 @@ package bgl
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,15 +35,15 @@ type sandbox struct {
 func newSandbox(dir string) (*sandbox, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
+		return nil, errorf("working directory %s: %w", dir, err)
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
+		return nil, errorf("working directory %s: %w", dir, err)
 	}
 	root, err := os.OpenRoot(real)
 	if err != nil {
-		return nil, fmt.Errorf("bgl: working directory %s: %w", dir, err)
+		return nil, errorf("working directory %s: %w", dir, err)
 	}
 	return &sandbox{dir: real, alias: []string{abs}, root: root, files: newHostFiles(),
 		quota: diskQuota{limit: DefaultDiskQuotaMB << 20}}, nil

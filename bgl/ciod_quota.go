@@ -1,8 +1,6 @@
 package bgl
 
 import (
-	"fmt"
-
 	"github.com/dpclsh/dpclsh/bgl/abi"
 )
 
@@ -23,7 +21,7 @@ type diskQuota struct {
 
 func checkDiskQuotaMB(mb int) error {
 	if mb < 1 || mb > MaxDiskQuotaMB {
-		return fmt.Errorf("bgl: disk quota of %d MiB: want 1..%d", mb, MaxDiskQuotaMB)
+		return errorf("disk quota of %d MiB: want 1..%d", mb, MaxDiskQuotaMB)
 	}
 	return nil
 }

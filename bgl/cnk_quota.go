@@ -62,7 +62,7 @@ func (h *hostPool) give(n int64) { h.left.Add(n) }
 
 func checkMemoryMB(mb int) error {
 	if mb < minMemoryMB || mb > MaxMemoryMB {
-		return fmt.Errorf("bgl: memory of %d MiB per node: want %d..%d", mb, minMemoryMB, MaxMemoryMB)
+		return errorf("memory of %d MiB per node: want %d..%d", mb, minMemoryMB, MaxMemoryMB)
 	}
 	return nil
 }

@@ -46,9 +46,15 @@ type DebugError struct {
 	Op, Reason   string
 }
 
-func (e *DebugError) Error() string {
-	return fmt.Sprintf("bgl: debug %s on rank %d (I/O node %d): %s", e.Op, e.Rank, e.IONode, e.Reason)
+// Unprefixed is the error's text without "bgl: "; Error adds it.
+func (e *DebugError) Unprefixed() string {
+	return fmt.Sprintf("debug %s on rank %d (I/O node %d): %s", e.Op, e.Rank, e.IONode, e.Reason)
 }
+
+func (e *DebugError) Error() string { return "bgl: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *DebugError) Package() string { return "bgl" }
 
 // ErrRunning is wrapped when the debug interface is used while a window is executing.
 var ErrRunning = errors.New("machine is running a window")
@@ -132,7 +138,7 @@ func (d *Debug) ReadMem(rank int, addr, size uint32) ([]byte, error) {
 	}
 	b := make([]byte, size)
 	if err := n.cpu.Mem.Read(addr, b); err != nil {
-		return nil, fmt.Errorf("bgl: debug read on rank %d: %w", rank, err)
+		return nil, errorf("debug read on rank %d: %w", rank, err)
 	}
 	return b, nil
 }
@@ -145,7 +151,7 @@ func (d *Debug) WriteMem(rank int, addr uint32, b []byte) error {
 		return err
 	}
 	if err := n.cpu.Mem.Poke(addr, b); err != nil {
-		return fmt.Errorf("bgl: debug write on rank %d: %w", rank, err)
+		return errorf("debug write on rank %d: %w", rank, err)
 	}
 	return nil
 }

@@ -181,4 +181,8 @@
 // the diameter's latency plus the larger of the injection and the bisection bounds, as
 // [C] describes it (bisection-bound at scale). examples/bench/coll_cost.lua measures
 // both against the ranks.
+//
+// Errors: those the package makes start "bgl: " and are an *Error (wrapping the cause) or
+// one of its own types carrying the rank, address or position it concerns; each has
+// Package and Unprefixed, which the Lua host uses to name the Lua function instead.
 package bgl

@@ -1,8 +1,6 @@
 package bgl
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -163,16 +161,16 @@ func loadImage(path string, img *ppc.Image) (*ppc.Image, string, error) {
 	if img == nil {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, "", fmt.Errorf("bgl: launch: %w", err)
+			return nil, "", errorf("launch: %w", err)
 		}
 		defer f.Close()
 		if img, err = ppc.LoadELF(f); err != nil {
-			return nil, "", fmt.Errorf("bgl: launch %s: %w", path, err)
+			return nil, "", errorf("launch %s: %w", path, err)
 		}
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("bgl: launch %s: %w", path, err)
+		return nil, "", errorf("launch %s: %w", path, err)
 	}
 	return img, abs, nil
 }
@@ -198,7 +196,7 @@ func (j *Job) createNodes() error {
 		seed := splitmix(j.cfg.Seed ^ uint64(r)<<32)
 		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed, ExecPath: j.exe})
 		if err != nil {
-			return fmt.Errorf("bgl: launch rank %d: %w", r, err)
+			return errorf("launch rank %d: %w", r, err)
 		}
 		io := j.ionode[j.part.IONodeOf(r)]
 		n := &node{rank: r, cpu: cpu, io: io, held: j.cfg.Stopped}
@@ -247,7 +245,7 @@ func (j *Job) Done() bool { return j.live == 0 }
 func (j *Job) Output(rank int) (stdout, stderr []byte) { return j.fe.captured(rank) }
 
 // ErrClosed is returned by a closed job's methods.
-var ErrClosed = errors.New("bgl: job is closed")
+var ErrClosed = errorf("job is closed")
 
 // Close ends the job: files the ranks left open are closed, output is flushed.
 func (j *Job) Close() error {

@@ -28,10 +28,10 @@ type Partition struct {
 // X >= Y >= Z closest to a cube (65,536 nodes give 64x32x32, as on BG/L).
 func NewPartition(nodes, perIO int) (*Partition, error) {
 	if nodes < 1 || nodes > MaxNodes {
-		return nil, fmt.Errorf("bgl: partition: %d compute nodes: want 1..%d", nodes, MaxNodes)
+		return nil, opErrorf("partition", "%d compute nodes: want 1..%d", nodes, MaxNodes)
 	}
 	if perIO < MinPerIO || perIO > MaxPerIO {
-		return nil, fmt.Errorf("bgl: partition: %d compute nodes per I/O node: want %d..%d", perIO, MinPerIO, MaxPerIO)
+		return nil, opErrorf("partition", "%d compute nodes per I/O node: want %d..%d", perIO, MinPerIO, MaxPerIO)
 	}
 	return &Partition{Nodes: nodes, PerIO: perIO, Shape: torusShape(nodes)}, nil
 }

@@ -81,10 +81,10 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 	}
 	res.Wall = time.Since(start)
 	if res.Stop == StopPaused {
-		return res, fmt.Errorf("bgl: run %s: %w at virtual time %d ns", cfg.Exe, context.Cause(ctx), res.TimeNS)
+		return res, errorf("run %s: %w at virtual time %d ns", cfg.Exe, context.Cause(ctx), res.TimeNS)
 	}
 	if res.Stop != StopDone {
-		return res, fmt.Errorf("bgl: run %s: stopped (%v) with %d of %d ranks still alive", cfg.Exe, res.Stop, j.live, j.Size())
+		return res, errorf("run %s: stopped (%v) with %d of %d ranks still alive", cfg.Exe, res.Stop, j.live, j.Size())
 	}
 	return res, nil
 }

@@ -26,7 +26,7 @@ func ParseSync(name string) (Sync, error) {
 		return SyncWaitForAll, nil
 	}
 	if !syncModes[Sync(name)] {
-		return "", fmt.Errorf("contexts: bad sync mode %q: want waitforall, timeout or dontwait", name)
+		return "", errorf("bad sync mode %q: want waitforall, timeout or dontwait", name)
 	}
 	return Sync(name), nil
 }
@@ -52,18 +52,18 @@ type Aggregation struct {
 func (a *Aggregation) Validate() error {
 	switch {
 	case a.Filter == "" && a.Handle == nil:
-		return fmt.Errorf("contexts: bad aggregation: no filter")
+		return errorf("bad aggregation: no filter")
 	case a.Filter != "" && a.Handle != nil:
-		return fmt.Errorf("contexts: bad aggregation: both filter %q and a filter object", a.Filter)
+		return errorf("bad aggregation: both filter %q and a filter object", a.Filter)
 	}
 	if a.Sync != "" && !syncModes[a.Sync] {
-		return fmt.Errorf("contexts: bad aggregation: bad sync mode %q: want waitforall, timeout or dontwait", a.Sync)
+		return errorf("bad aggregation: bad sync mode %q: want waitforall, timeout or dontwait", a.Sync)
 	}
 	switch {
 	case a.Sync == SyncTimeout && a.Timeout <= 0:
-		return fmt.Errorf("contexts: bad aggregation: sync %q needs a positive timeout, got %v", a.Sync, a.Timeout)
+		return errorf("bad aggregation: sync %q needs a positive timeout, got %v", a.Sync, a.Timeout)
 	case a.Sync != SyncTimeout && a.Timeout != 0:
-		return fmt.Errorf("contexts: bad aggregation: a timeout (%v) needs sync %q, not %q", a.Timeout, SyncTimeout, a.SyncMode())
+		return errorf("bad aggregation: a timeout (%v) needs sync %q, not %q", a.Timeout, SyncTimeout, a.SyncMode())
 	}
 	return nil
 }

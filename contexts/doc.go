@@ -24,4 +24,8 @@
 //     (r mod X, r/X mod Y, r/(X·Y)) and lets a box wrap around the torus.
 //   - An Aggregation needs exactly one of a filter name or an opaque handle; the sync mode
 //     defaults to waitforall, and a timeout goes with sync "timeout" only.
+//
+// Errors: those the package makes start "contexts: " and are an *Error (wrapping the cause) or
+// one of its own types carrying the rank, address or position it concerns; each has
+// Package and Unprefixed, which the Lua host uses to name the Lua function instead.
 package contexts

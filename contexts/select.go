@@ -1,9 +1,5 @@
 package contexts
 
-import (
-	"fmt"
-)
-
 // DefaultPerIO is the number of compute nodes per I/O node on the LLNL BG/L (64:1).
 const DefaultPerIO = 64
 
@@ -23,7 +19,7 @@ func TryWhere(n int, pred func(rank int) (bool, error)) (*Set, error) {
 	for r := range n {
 		in, err := pred(r)
 		if err != nil {
-			return nil, fmt.Errorf("contexts: predicate failed at rank %d: %w", r, err)
+			return nil, errorf("predicate failed at rank %d: %w", r, err)
 		}
 		if in {
 			s.Add(r)
@@ -41,11 +37,11 @@ func IONodeGroup(n, ionode, perIO int) (*Set, error) {
 		return nil, err
 	}
 	if perIO < 1 {
-		return nil, fmt.Errorf("contexts: I/O node group: bad ranks per I/O node %d: must be at least 1", perIO)
+		return nil, errorf("I/O node group: bad ranks per I/O node %d: must be at least 1", perIO)
 	}
 	groups := (n + perIO - 1) / perIO
 	if ionode < 0 || ionode >= groups {
-		return nil, fmt.Errorf("contexts: I/O node group: I/O node %d out of range [0, %d) "+
+		return nil, errorf("I/O node group: I/O node %d out of range [0, %d) "+
 			"(%d ranks at %d per I/O node)", ionode, groups, n, perIO)
 	}
 	s := None(n)
@@ -69,20 +65,20 @@ func TorusBox(n int, shape [3]int, box Box) (*Set, error) {
 	nodes := 1
 	for axis, d := range shape {
 		if d < 1 || d > MaxSize {
-			return nil, fmt.Errorf("contexts: torus box: bad shape %v: %c extent %d", shape, "XYZ"[axis], d)
+			return nil, errorf("torus box: bad shape %v: %c extent %d", shape, "XYZ"[axis], d)
 		}
 		nodes *= d
 		if nodes > MaxSize {
-			return nil, fmt.Errorf("contexts: torus box: shape %v has more than %d nodes", shape, MaxSize)
+			return nil, errorf("torus box: shape %v has more than %d nodes", shape, MaxSize)
 		}
 		for _, c := range [2]int{box.Lo[axis], box.Hi[axis]} {
 			if c < 0 || c >= d {
-				return nil, fmt.Errorf("contexts: torus box: %c coordinate %d out of range [0, %d)", "XYZ"[axis], c, d)
+				return nil, errorf("torus box: %c coordinate %d out of range [0, %d)", "XYZ"[axis], c, d)
 			}
 		}
 	}
 	if nodes < n {
-		return nil, fmt.Errorf("contexts: torus box: shape %v has %d nodes, fewer than %d ranks", shape, nodes, n)
+		return nil, errorf("torus box: shape %v has %d nodes, fewer than %d ranks", shape, nodes, n)
 	}
 	s := None(n)
 	xs := axisRuns(box.Lo[0], box.Hi[0], shape[0])

@@ -2,8 +2,6 @@ package netreduce
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 	"sort"
 )
@@ -103,7 +101,7 @@ func (e *encoder) packet(p *Packet) error {
 
 func (e *encoder) value(v any, depth int) error {
 	if depth > maxNest {
-		return errors.New("netreduce: encode: values nested too deeply")
+		return errorf("encode: values nested too deeply")
 	}
 	switch x := v.(type) {
 	case int64:
@@ -149,7 +147,7 @@ func (e *encoder) value(v any, depth int) error {
 		}
 	default:
 		if !e.slice(v) {
-			return fmt.Errorf("netreduce: encode: a %T cannot travel in a packet", v)
+			return errorf("encode: a %T cannot travel in a packet", v)
 		}
 	}
 	return nil
@@ -226,7 +224,7 @@ func (e *encoder) spec(s *StreamSpec) error {
 }
 
 // errShort is returned for truncated or malformed input.
-var errShort = errors.New("netreduce: decode: truncated or malformed message")
+var errShort = errorf("decode: truncated or malformed message")
 
 type decoder struct {
 	b   []byte
@@ -319,7 +317,7 @@ func DecodeBatch(b []byte) ([]Msg, error) {
 		out = append(out, d.msg())
 	}
 	if d.err == nil && len(d.b) != 0 {
-		d.err = fmt.Errorf("netreduce: decode: %d trailing bytes", len(d.b))
+		d.err = errorf("decode: %d trailing bytes", len(d.b))
 	}
 	if d.err != nil {
 		return nil, d.err

@@ -197,11 +197,11 @@ func newHistogram(spec *FilterSpec, _ NodeInfo) (Transform, error) {
 	get := func(k string) (float64, error) {
 		v, ok := spec.Params[k]
 		if !ok {
-			return 0, fmt.Errorf("netreduce: filter histogram: parameter %q missing (want {min=, max=, bins=})", k)
+			return 0, errorf("filter histogram: parameter %q missing (want {min=, max=, bins=})", k)
 		}
 		f, ok := asFloat(v)
 		if !ok {
-			return 0, fmt.Errorf("netreduce: filter histogram: parameter %q is %T, not a number", k, v)
+			return 0, errorf("filter histogram: parameter %q is %T, not a number", k, v)
 		}
 		return f, nil
 	}
@@ -218,7 +218,7 @@ func newHistogram(spec *FilterSpec, _ NodeInfo) (Transform, error) {
 		return nil, err
 	}
 	if !(hi > lo) || bins < 1 || bins > 1<<20 || bins != math.Trunc(bins) {
-		return nil, fmt.Errorf("netreduce: filter histogram: need max > min and 1 <= bins <= %d integral, got min=%v max=%v bins=%v", 1<<20, lo, hi, bins)
+		return nil, errorf("filter histogram: need max > min and 1 <= bins <= %d integral, got min=%v max=%v bins=%v", 1<<20, lo, hi, bins)
 	}
 	return &histogram{lo: lo, hi: hi, bins: int(bins)}, nil
 }

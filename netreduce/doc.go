@@ -92,4 +92,8 @@
 //     tree goes on. Handshakes have deadlines and run concurrently (a connection that
 //     never answers the challenge holds up nobody); accept loops back off on EMFILE,
 //     ENFILE and similar passing errors instead of giving the listener up.
+//
+// Errors: those the package makes start "netreduce: " and are an *Error (wrapping the cause) or
+// one of its own types carrying the rank, address or position it concerns; each has
+// Package and Unprefixed, which the Lua host uses to name the Lua function instead.
 package netreduce

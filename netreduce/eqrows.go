@@ -26,7 +26,7 @@ func newEqclass(spec *FilterSpec, _ NodeInfo) (Transform, error) {
 	}
 	k, ok := asFloat(v)
 	if !ok || k != math.Trunc(k) || k < 1 || k > maxEqKey {
-		return nil, fmt.Errorf("netreduce: filter eqclass: parameter \"key\" must be an integer from 1 to %d (the number of values that form the class key), got %v", maxEqKey, v)
+		return nil, errorf("filter eqclass: parameter \"key\" must be an integer from 1 to %d (the number of values that form the class key), got %v", maxEqKey, v)
 	}
 	return eqrows{key: int(k)}, nil
 }

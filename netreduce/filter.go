@@ -105,9 +105,9 @@ func NewTransform(spec *FilterSpec, node NodeInfo) (Transform, error) {
 	filterMu.RUnlock()
 	if !ok {
 		if spec.Kind != "" {
-			return nil, fmt.Errorf("netreduce: filter %q: unknown filter kind %q", spec.Name, spec.Kind)
+			return nil, errorf("filter %q: unknown filter kind %q", spec.Name, spec.Kind)
 		}
-		return nil, fmt.Errorf("netreduce: unknown filter %q (have %v)", spec.Name, Filters())
+		return nil, errorf("unknown filter %q (have %v)", spec.Name, Filters())
 	}
 	return f(spec, node)
 }
@@ -119,9 +119,15 @@ type FilterError struct {
 	Msg    string // the filter's own message, with its file:line for Lua filters
 }
 
-func (e *FilterError) Error() string {
-	return fmt.Sprintf("netreduce: stream %d: filter failed at tree node %d: %s", e.Stream, e.Rank, e.Msg)
+// Unprefixed is the error's text without "netreduce: "; Error adds it.
+func (e *FilterError) Unprefixed() string {
+	return fmt.Sprintf("stream %d: filter failed at tree node %d: %s", e.Stream, e.Rank, e.Msg)
 }
+
+func (e *FilterError) Error() string { return "netreduce: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *FilterError) Package() string { return "netreduce" }
 
 // passthrough forwards every packet of the wave unchanged ("none").
 type passthrough struct{}

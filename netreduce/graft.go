@@ -1,7 +1,5 @@
 package netreduce
 
-import "fmt"
-
 // Graft returns upper with per[i] new back-ends under each of its back-ends i, which
 // become internal nodes: a job's tree is the levels a user describes (comm nodes above
 // the I/O-node daemons) with the machine's own level (compute nodes per I/O node) below.
@@ -9,7 +7,7 @@ import "fmt"
 // before those of back-end i+1.
 func Graft(upper *Topology, per []int) (*Topology, error) {
 	if len(per) != upper.Backends() {
-		return nil, fmt.Errorf("netreduce: graft: the topology has %d back-ends for %d groups", upper.Backends(), len(per))
+		return nil, errorf("graft: the topology has %d back-ends for %d groups", upper.Backends(), len(per))
 	}
 	g := &builder{}
 	var walk func(r, parent int) error
@@ -20,7 +18,7 @@ func Graft(upper *Topology, per []int) (*Topology, error) {
 		}
 		if upper.IsBackend(r) {
 			if per[r] < 1 {
-				return fmt.Errorf("netreduce: graft: back-end %d gets %d children", r, per[r])
+				return errorf("graft: back-end %d gets %d children", r, per[r])
 			}
 			for range per[r] {
 				if _, err := g.add(id); err != nil {

@@ -62,7 +62,7 @@ var syncNames = map[string]SyncMode{"waitforall": WaitForAll, "timeout": Timeout
 func ParseSync(s string) (SyncMode, error) {
 	m, ok := syncNames[s]
 	if !ok {
-		return 0, fmt.Errorf("netreduce: unknown sync mode %q (want waitforall, timeout or dontwait)", s)
+		return 0, errorf("unknown sync mode %q (want waitforall, timeout or dontwait)", s)
 	}
 	return m, nil
 }

@@ -1,8 +1,6 @@
 package netreduce
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -27,7 +25,7 @@ type InProcess struct{}
 
 // Start implements Transport; an in-process tree is no fabric: New runs it on a Driver.
 func (InProcess) Start(*TreeConfig) (Fabric, error) {
-	return nil, fmt.Errorf("netreduce: an in-process tree runs on a Driver, not as a fabric")
+	return nil, errorf("an in-process tree runs on a Driver, not as a fabric")
 }
 
 // Network is a tree as seen from its front-end: the MRNet network object.
@@ -66,7 +64,7 @@ func LoadTopology(spec string) (*Topology, error) {
 	}
 	f, err := os.Open(spec)
 	if err != nil {
-		return nil, fmt.Errorf("netreduce: topology %q is neither a generator spec (b:, k:, g:, flat:, bgl:) nor a readable file: %w", spec, err)
+		return nil, errorf("topology %q is neither a generator spec (b:, k:, g:, flat:, bgl:) nor a readable file: %w", spec, err)
 	}
 	defer f.Close()
 	return ParseTopology(spec, f)
@@ -157,7 +155,7 @@ func (n *Network) backendFailed(rank int, err error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.backendErr == nil {
-		n.backendErr = fmt.Errorf("netreduce: back-end %d: %w", rank, err)
+		n.backendErr = errorf("back-end %d: %w", rank, err)
 	}
 }
 
@@ -253,7 +251,7 @@ func (n *Network) Kill(rank int) error {
 	case rank >= 0 && rank < n.topo.Root():
 		return n.fab.Kill(rank)
 	}
-	return fmt.Errorf("netreduce: kill rank %d: not a back-end or internal node", rank)
+	return errorf("kill rank %d: not a back-end or internal node", rank)
 }
 
 // toNode delivers a message to an internal node (or the front-end) from outside the tree.
@@ -341,7 +339,7 @@ func (p inprocNode) Step(m Msg) []Msg {
 }
 
 // ErrTimeout is returned by RecvTimeout when the virtual timeout passes with no packet.
-var ErrTimeout = errors.New("netreduce: recv: timeout")
+var ErrTimeout = errorf("recv: timeout")
 
 // ErrQuiet is returned by RecvQuiet when no packet is pending and the tree is quiet.
-var ErrQuiet = errors.New("netreduce: recv: no packet pending and the tree is quiet (no wave can complete)")
+var ErrQuiet = errorf("recv: no packet pending and the tree is quiet (no wave can complete)")

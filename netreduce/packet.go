@@ -65,7 +65,7 @@ func ParseFormat(s string) (*Format, error) {
 	f := &Format{src: s}
 	for _, tok := range strings.Fields(s) {
 		if !strings.HasPrefix(tok, "%") {
-			return nil, fmt.Errorf("netreduce: format %q: %q does not start with %%", s, tok)
+			return nil, errorf("format %q: %q does not start with %%", s, tok)
 		}
 		name := tok[1:]
 		array := false
@@ -79,7 +79,7 @@ func ParseFormat(s string) (*Format, error) {
 		}
 		e, ok := fmtScalars[name]
 		if !ok || !array {
-			return nil, fmt.Errorf("netreduce: format %q: unknown conversion %q", s, tok)
+			return nil, errorf("format %q: unknown conversion %q", s, tok)
 		}
 		e.spec, e.array = tok, true
 		f.elems = append(f.elems, e)
@@ -97,14 +97,20 @@ type ArgError struct {
 	Msg   string
 }
 
-func (e *ArgError) Error() string {
-	return fmt.Sprintf("netreduce: send: argument %d (%s): %s", e.Index, e.Spec, e.Msg)
+// Unprefixed is the error's text without "netreduce: "; Error adds it.
+func (e *ArgError) Unprefixed() string {
+	return fmt.Sprintf("send: argument %d (%s): %s", e.Index, e.Spec, e.Msg)
 }
+
+func (e *ArgError) Error() string { return "netreduce: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *ArgError) Package() string { return "netreduce" }
 
 // Pack checks args against the format and returns them as canonical values.
 func (f *Format) Pack(args ...any) ([]any, error) {
 	if len(args) != len(f.elems) {
-		return nil, fmt.Errorf("netreduce: send: format %q wants %d values, got %d", f.src, len(f.elems), len(args))
+		return nil, errorf("send: format %q wants %d values, got %d", f.src, len(f.elems), len(args))
 	}
 	out := make([]any, len(args))
 	for i, a := range args {

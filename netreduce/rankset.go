@@ -1,7 +1,5 @@
 package netreduce
 
-import "fmt"
-
 // RankSet is a set of back-end ranks [0, n): a bitmap. The tree keeps its own small set
 // type because DESIGN.md section 1 keeps netreduce on the standard library alone; the
 // project's full rank-set vocabulary (specs, algebra, samples) is contexts/ranks, and its
@@ -40,7 +38,7 @@ func (s *RankSet) Size() int { return s.n }
 // Add puts back-end r in the set.
 func (s *RankSet) Add(r int) error {
 	if r < 0 || r >= s.n {
-		return fmt.Errorf("netreduce: back-end %d outside 0-%d", r, s.n-1)
+		return errorf("back-end %d outside 0-%d", r, s.n-1)
 	}
 	s.words[r>>6] |= 1 << (uint(r) & 63)
 	return nil

@@ -2,7 +2,6 @@ package netreduce
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -21,7 +20,7 @@ func (n *Network) Communicator(ranks []int) (*Communicator, error) {
 	set := NewRankSet(n.topo.Backends())
 	for _, r := range ranks {
 		if !n.topo.IsBackend(r) {
-			return nil, fmt.Errorf("netreduce: communicator: rank %d is not a back-end (have 0-%d)", r, n.topo.Backends()-1)
+			return nil, errorf("communicator: rank %d is not a back-end (have 0-%d)", r, n.topo.Backends()-1)
 		}
 		set.Add(r)
 	}
@@ -31,7 +30,7 @@ func (n *Network) Communicator(ranks []int) (*Communicator, error) {
 // CommunicatorSet returns the communicator of the members of set (over this tree's back-ends).
 func (n *Network) CommunicatorSet(set *RankSet) (*Communicator, error) {
 	if set.Size() != n.topo.Backends() {
-		return nil, fmt.Errorf("netreduce: communicator: set over %d ranks, tree has %d back-ends", set.Size(), n.topo.Backends())
+		return nil, errorf("communicator: set over %d ranks, tree has %d back-ends", set.Size(), n.topo.Backends())
 	}
 	return &Communicator{net: n, set: set}, nil
 }
@@ -81,10 +80,10 @@ type Stream struct {
 // bad parameters fail now, not in the tree.
 func (n *Network) NewStream(c *Communicator, cfg StreamConfig) (*Stream, error) {
 	if c.net != n {
-		return nil, fmt.Errorf("netreduce: stream: communicator belongs to another network")
+		return nil, errorf("stream: communicator belongs to another network")
 	}
 	if cfg.Sync == Timeout && cfg.Timeout < 0 {
-		return nil, fmt.Errorf("netreduce: stream: negative timeout %d ns", cfg.Timeout)
+		return nil, errorf("stream: negative timeout %d ns", cfg.Timeout)
 	}
 	for _, f := range []*FilterSpec{cfg.Up, cfg.Down} {
 		if f == nil {
@@ -152,13 +151,13 @@ func (s *Stream) Send(tag int, format string, args ...any) error {
 // SendPacket multicasts p; the tree shares it by reference, so p must not change afterwards.
 func (s *Stream) SendPacket(p *Packet) error {
 	if p.Tag < FirstAppTag {
-		return fmt.Errorf("netreduce: send: tag %d is reserved (application tags start at %d)", p.Tag, FirstAppTag)
+		return errorf("send: tag %d is reserved (application tags start at %d)", p.Tag, FirstAppTag)
 	}
 	if err := s.Err(); err != nil {
 		return err
 	}
 	if s.closed.Load() {
-		return fmt.Errorf("netreduce: send: stream %d is closed", s.spec.ID)
+		return errorf("send: stream %d is closed", s.spec.ID)
 	}
 	p.Stream, p.Src, p.Time = s.spec.ID, -1, s.net.Clock()
 	return s.net.post(Msg{Kind: MsgData, Stream: s.spec.ID, Packet: p})

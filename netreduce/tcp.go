@@ -3,8 +3,6 @@ package netreduce
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -68,7 +66,7 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 	if f.secret == nil {
 		f.secret = make([]byte, 32)
 		if _, err := rand.Read(f.secret); err != nil {
-			return nil, fmt.Errorf("netreduce: tcp: secret: %w", err)
+			return nil, errorf("tcp: secret: %w", err)
 		}
 	}
 	for _, r := range f.topo.Internal() {
@@ -80,7 +78,7 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("netreduce: tcp: listen: %w", err)
+		return nil, errorf("tcp: listen: %w", err)
 	}
 	f.ln = ln
 	if t.OnListen != nil {
@@ -104,7 +102,7 @@ func (f *tcpFabric) spawnAll() error {
 		return nil
 	}
 	if len(f.opt.Command) == 0 {
-		return errors.New("netreduce: tcp: no command to start comm processes")
+		return errorf("tcp: no command to start comm processes")
 	}
 	stderr := f.opt.Stderr
 	if stderr == nil {
@@ -116,7 +114,7 @@ func (f *tcpFabric) spawnAll() error {
 		cmd := exec.Command(f.opt.Command[0], args...)
 		cmd.Env, cmd.Stderr = env, stderr
 		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("netreduce: tcp: start comm process for rank %d: %w", r, err)
+			return errorf("tcp: start comm process for rank %d: %w", r, err)
 		}
 		f.mu.Lock()
 		f.procs[r] = cmd
@@ -136,7 +134,7 @@ func (f *tcpFabric) waitReady() error {
 		select {
 		case <-f.ready:
 		case <-deadline:
-			return fmt.Errorf("netreduce: tcp: %d of %d comm processes ready after %v", got, need, timeout)
+			return errorf("tcp: %d of %d comm processes ready after %v", got, need, timeout)
 		}
 	}
 	return nil
@@ -303,7 +301,7 @@ func (f *tcpFabric) Kill(rank int) error {
 		l.close()
 		return nil
 	}
-	return fmt.Errorf("netreduce: tcp: kill rank %d: not a comm process this front-end started", rank)
+	return errorf("tcp: kill rank %d: not a comm process this front-end started", rank)
 }
 
 // Close implements Fabric: links close, comm processes see their parent go and exit.

@@ -3,7 +3,6 @@ package netreduce
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -40,7 +39,7 @@ func RunComm(ctx context.Context, opt CommOptions) error {
 	}
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
-		return fmt.Errorf("netreduce: comm %d: listen: %w", opt.Rank, err)
+		return errorf("comm %d: listen: %w", opt.Rank, err)
 	}
 	defer ln.Close()
 	c := &comm{opt: opt, kids: map[int]*link{}, up: make(chan []Msg, 16), down: make(chan []Msg, 16),
@@ -57,7 +56,7 @@ func RunComm(ctx context.Context, opt CommOptions) error {
 		return err
 	}
 	if err := c.fe.sendRaw(frameReady, nil); err != nil {
-		return fmt.Errorf("netreduce: comm %d: ready: %w", opt.Rank, err)
+		return errorf("comm %d: ready: %w", opt.Rank, err)
 	}
 	return c.serve(ctx)
 }
@@ -76,7 +75,7 @@ func (c *comm) stop() {
 func (c *comm) dial(addr string) (*link, error) {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("netreduce: comm %d: dial %s: %w", c.opt.Rank, addr, err)
+		return nil, errorf("comm %d: dial %s: %w", c.opt.Rank, addr, err)
 	}
 	if err := answer(conn, c.opt.Secret, int32(c.opt.Rank)); err != nil {
 		conn.Close()
@@ -100,11 +99,11 @@ func (c *comm) register(listenAddr string) (string, error) {
 	}
 	c.fe = l
 	if err := l.sendRaw(frameRegister, []byte(listenAddr)); err != nil {
-		return "", fmt.Errorf("netreduce: comm %d: register: %w", c.opt.Rank, err)
+		return "", errorf("comm %d: register: %w", c.opt.Rank, err)
 	}
 	typ, payload, err := l.read()
 	if err != nil || typ != frameConfig {
-		return "", fmt.Errorf("netreduce: comm %d: no configuration from the front-end (authentication refused?): %v", c.opt.Rank, err)
+		return "", errorf("comm %d: no configuration from the front-end (authentication refused?): %v", c.opt.Rank, err)
 	}
 	f, err := splitFields(payload, 2)
 	if err != nil {
@@ -114,7 +113,7 @@ func (c *comm) register(listenAddr string) (string, error) {
 		return "", err
 	}
 	if c.opt.Rank < c.topo.Backends() || c.opt.Rank >= c.topo.Root() {
-		return "", fmt.Errorf("netreduce: comm %d: not an internal node of the topology", c.opt.Rank)
+		return "", errorf("comm %d: not an internal node of the topology", c.opt.Rank)
 	}
 	return f[0], nil
 }
@@ -185,7 +184,7 @@ func (c *comm) acceptKids(ctx context.Context, ln net.Listener) error {
 			delete(want, k.rank)
 			c.kids[k.rank] = c.timed(newLink(k.conn))
 		case err := <-failed:
-			return fmt.Errorf("netreduce: comm %d: waiting for children: %w", c.opt.Rank, err)
+			return errorf("comm %d: waiting for children: %w", c.opt.Rank, err)
 		}
 	}
 	return nil
@@ -234,7 +233,7 @@ func (c *comm) serve(ctx context.Context) error {
 	}
 }
 
-var errParentGone = errors.New("netreduce: comm: parent gone")
+var errParentGone = errorf("comm: parent gone")
 
 // read feeds one link's batches to the inboxes: from the parent downstream, everything
 // else (children, back-ends) upstream. A child link that breaks is a dead child; the

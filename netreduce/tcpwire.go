@@ -50,7 +50,7 @@ const (
 const nonceLen = 32
 
 // ErrAuth is returned when a peer does not prove it knows the shared secret.
-var ErrAuth = errors.New("netreduce: tcp: peer failed authentication")
+var ErrAuth = errorf("tcp: peer failed authentication")
 
 func writeFrame(w *bufio.Writer, typ byte, payload []byte) error {
 	var hdr [5]byte
@@ -70,7 +70,7 @@ func readFrame(r *bufio.Reader) (byte, []byte, error) {
 	}
 	n := binary.BigEndian.Uint32(hdr[:4])
 	if n < 1 || n > maxFrame {
-		return 0, nil, fmt.Errorf("netreduce: tcp: frame of %d bytes", n)
+		return 0, nil, errorf("tcp: frame of %d bytes", n)
 	}
 	buf := make([]byte, n-1)
 	if _, err := io.ReadFull(r, buf); err != nil {
@@ -117,7 +117,7 @@ func answer(c net.Conn, secret []byte, rank int32) error {
 	defer c.SetDeadline(time.Time{})
 	nonce := make([]byte, nonceLen)
 	if _, err := io.ReadFull(c, nonce); err != nil {
-		return fmt.Errorf("netreduce: tcp: handshake: %w", err)
+		return errorf("tcp: handshake: %w", err)
 	}
 	var resp [4]byte
 	binary.BigEndian.PutUint32(resp[:], uint32(rank))
@@ -283,7 +283,7 @@ func joinFields(f ...string) []byte { return []byte(strings.Join(f, "\n")) }
 func splitFields(b []byte, n int) ([]string, error) {
 	f := strings.SplitN(string(b), "\n", n)
 	if len(f) != n {
-		return nil, fmt.Errorf("netreduce: tcp: control frame has %d fields, want %d", len(f), n)
+		return nil, errorf("tcp: control frame has %d fields, want %d", len(f), n)
 	}
 	return f, nil
 }

@@ -23,15 +23,15 @@ const MaxNodes = 1 << 22
 func Generate(spec string) (*Topology, error) {
 	kind, arg, ok := strings.Cut(spec, ":")
 	if !ok {
-		return nil, fmt.Errorf("netreduce: topology spec %q: want b:, k:, g:, flat: or bgl:", spec)
+		return nil, errorf("topology spec %q: want b:, k:, g:, flat: or bgl:", spec)
 	}
 	gen, ok := generators[kind]
 	if !ok {
-		return nil, fmt.Errorf("netreduce: topology spec %q: unknown generator %q", spec, kind)
+		return nil, errorf("topology spec %q: unknown generator %q", spec, kind)
 	}
 	g := &builder{}
 	if err := gen(g, arg); err != nil {
-		return nil, fmt.Errorf("netreduce: topology spec %q: %w", spec, err)
+		return nil, errorf("topology spec %q: %w", spec, err)
 	}
 	return g.topology(spec)
 }
@@ -67,7 +67,7 @@ func (g *builder) topology(spec string) (*Topology, error) {
 		}
 	}
 	if len(kids[0]) == 0 {
-		return nil, fmt.Errorf("netreduce: topology spec %q: the front-end has no children", spec)
+		return nil, errorf("topology spec %q: the front-end has no children", spec)
 	}
 	rank := make([]int, len(g.parent))
 	var order []int // creation ids by rank

@@ -27,9 +27,15 @@ type TopologyError struct {
 	Msg  string
 }
 
-func (e *TopologyError) Error() string {
-	return fmt.Sprintf("netreduce: topology %s:%d: %s", e.File, e.Line, e.Msg)
+// Unprefixed is the error's text without "netreduce: "; Error adds it.
+func (e *TopologyError) Unprefixed() string {
+	return fmt.Sprintf("topology %s:%d: %s", e.File, e.Line, e.Msg)
 }
+
+func (e *TopologyError) Error() string { return "netreduce: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *TopologyError) Package() string { return "netreduce" }
 
 // Size is the number of nodes, the front-end included.
 func (t *Topology) Size() int { return len(t.names) }
@@ -151,7 +157,7 @@ func scanEdges(name string, r io.Reader) ([]edge, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("netreduce: topology %s: %w", name, err)
+		return nil, errorf("topology %s: %w", name, err)
 	}
 	if len(cur) > 0 {
 		return nil, &TopologyError{name, start, "statement not terminated by ';'"}

@@ -1,7 +1,6 @@
 package netreduce
 
 import (
-	"errors"
 	"sync/atomic"
 )
 
@@ -45,7 +44,7 @@ type Fabric interface {
 }
 
 // ErrClosed is returned by operations on a closed network.
-var ErrClosed = errors.New("netreduce: network closed")
+var ErrClosed = errorf("network closed")
 
 // runner drives one Node: it steps inbound batches, runs back-end children inline, and
 // queues the output, batched per destination, on the queues route picks.

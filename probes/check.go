@@ -1,7 +1,6 @@
 package probes
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -11,9 +10,15 @@ type TypeError struct {
 	Why  string
 }
 
-func (e *TypeError) Error() string {
-	return fmt.Sprintf("probes: %s in %s", e.Why, e.Node)
+// Unprefixed is the error's text without "probes: "; Error adds it.
+func (e *TypeError) Unprefixed() string {
+	return fmt.Sprintf("%s in %s", e.Why, e.Node)
 }
+
+func (e *TypeError) Error() string { return "probes: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *TypeError) Package() string { return "probes" }
 
 func typeErr(n *Exp, format string, args ...any) error {
 	return &TypeError{Node: n, Why: fmt.Sprintf(format, args...)}
@@ -42,7 +47,7 @@ type checker struct {
 
 func (c *checker) check(e *Exp) (Type, error) {
 	if e == nil {
-		return Void, errors.New("probes: nil expression")
+		return Void, errorf("nil expression")
 	}
 	if t, ok := e.checkedType(); ok {
 		return t, nil
@@ -57,7 +62,7 @@ func (c *checker) check(e *Exp) (Type, error) {
 
 func (c *checker) checkNode(e *Exp) (Type, error) {
 	if e == nil {
-		return Void, errors.New("probes: nil expression")
+		return Void, errorf("nil expression")
 	}
 	switch e.Kind {
 	case KConst, KRetval:

@@ -83,7 +83,13 @@ type CompileError struct {
 	Why  string
 }
 
-func (e *CompileError) Error() string { return fmt.Sprintf("probes: compile %s: %s", e.Node, e.Why) }
+// Unprefixed is the error's text without "probes: "; Error adds it.
+func (e *CompileError) Unprefixed() string { return fmt.Sprintf("compile %s: %s", e.Node, e.Why) }
+
+func (e *CompileError) Error() string { return "probes: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *CompileError) Package() string { return "probes" }
 
 // Compile type-checks e and generates its code for target t (nil: tag 0, no functions).
 // The result does not depend on where it is placed nor on the node it runs on.

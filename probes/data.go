@@ -52,10 +52,10 @@ const MaxArray = 1 << 20
 // name gets one made from the address ("a_10000010").
 func (s *Slots) AllocArray(name string, t Type, n int) (*Array, error) {
 	if t == Void {
-		return nil, fmt.Errorf("probes: allocate array %q: an array needs an element type (int, int64 or double)", name)
+		return nil, errorf("allocate array %q: an array needs an element type (int, int64 or double)", name)
 	}
 	if n < 1 || n > MaxArray {
-		return nil, fmt.Errorf("probes: allocate %s array %q: %d elements (want 1..%d)", t, name, n, MaxArray)
+		return nil, errorf("allocate %s array %q: %d elements (want 1..%d)", t, name, n, MaxArray)
 	}
 	addr, err := s.reserve(name, "array", t, 8+uint32(n)*t.size())
 	if err != nil {
@@ -73,10 +73,10 @@ func (s *Slots) AllocArray(name string, t Type, n int) (*Array, error) {
 // AllocStack reserves a stack of up to depth elements of type t with its header.
 func (s *Slots) AllocStack(name string, t Type, depth int) (*Stack, error) {
 	if t == Void {
-		return nil, fmt.Errorf("probes: allocate stack %q: a stack needs an element type (int, int64 or double)", name)
+		return nil, errorf("allocate stack %q: a stack needs an element type (int, int64 or double)", name)
 	}
 	if depth < 1 || depth > MaxArray {
-		return nil, fmt.Errorf("probes: allocate %s stack %q: depth %d (want 1..%d)", t, name, depth, MaxArray)
+		return nil, errorf("allocate %s stack %q: depth %d (want 1..%d)", t, name, depth, MaxArray)
 	}
 	addr, err := s.reserve(name, "stack", t, stackElems+uint32(depth)*t.size())
 	if err != nil {
@@ -95,10 +95,10 @@ func (s *Slots) AllocStack(name string, t Type, depth int) (*Stack, error) {
 func (s *Slots) reserve(name, what string, t Type, size uint32) (uint32, error) {
 	addr := (s.next + 7) &^ 7
 	if uint64(addr)+uint64(size) > uint64(s.limit) || addr < s.next {
-		return 0, fmt.Errorf("probes: allocate %s %s %q: %d bytes do not fit in what is left of [0x%x,0x%x)", t, what, name, size, s.base, s.limit)
+		return 0, errorf("allocate %s %s %q: %d bytes do not fit in what is left of [0x%x,0x%x)", t, what, name, size, s.base, s.limit)
 	}
 	if name != "" && s.names[name] {
-		return 0, fmt.Errorf("probes: allocate %s %q: name already used", what, name)
+		return 0, errorf("allocate %s %q: name already used", what, name)
 	}
 	s.next = addr + size
 	return addr, nil
@@ -106,7 +106,7 @@ func (s *Slots) reserve(name, what string, t Type, size uint32) (uint32, error) 
 
 func (s *Slots) claim(name string) error {
 	if s.names[name] {
-		return fmt.Errorf("probes: allocate %q: name already used", name)
+		return errorf("allocate %q: name already used", name)
 	}
 	s.names[name] = true
 	return nil
@@ -188,5 +188,5 @@ func ParseMemType(s string) (MemType, error) {
 	for m := MemI8; m < memTypeCount; m++ {
 		names = append(names, memTypes[m].name)
 	}
-	return MemNone, fmt.Errorf("probes: unknown memory type %q (want one of %s, or a pointer type)", s, strings.Join(names, ", "))
+	return MemNone, errorf("unknown memory type %q (want one of %s, or a pointer type)", s, strings.Join(names, ", "))
 }

@@ -122,4 +122,8 @@
 // skipped instead of recursing. A removed or replaced trampoline may be freed once
 // Busy(pc, ReturnAddresses(...)) is false: no PC, LR, saved return address or LR saved by
 // another trampoline's frame points into it.
+//
+// Errors: those the package makes start "probes: " and are an *Error (wrapping the cause) or
+// one of its own types carrying the rank, address or position it concerns; each has
+// Package and Unprefixed, which the Lua host uses to name the Lua function instead.
 package probes

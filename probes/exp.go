@@ -36,7 +36,7 @@ func ParseType(s string) (Type, error) {
 			return Type(t), nil
 		}
 	}
-	return Void, fmt.Errorf("probes: unknown type %q (want \"int\", \"int64\" or \"double\")", s)
+	return Void, errorf("unknown type %q (want \"int\", \"int64\" or \"double\")", s)
 }
 
 // size is the number of bytes a value of t occupies in a slot.

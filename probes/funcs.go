@@ -15,17 +15,23 @@ type NoMatchError struct {
 	Suggestions []string
 }
 
-func (e *NoMatchError) Error() string {
+// Unprefixed is the error's text without "probes: "; Error adds it.
+func (e *NoMatchError) Unprefixed() string {
 	what := "function"
 	if e.Regexp {
 		what = "function regexp"
 	}
-	s := fmt.Sprintf("probes: no function matches %s %q", what, e.Pattern)
+	s := fmt.Sprintf("no function matches %s %q", what, e.Pattern)
 	if len(e.Suggestions) > 0 {
 		s += " (did you mean " + strings.Join(e.Suggestions, ", ") + "?)"
 	}
 	return s
 }
+
+func (e *NoMatchError) Error() string { return "probes: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *NoMatchError) Package() string { return "probes" }
 
 // MatchSome is Match that refuses an empty result: a pattern matching nothing is a
 // *NoMatchError listing the closest names.
@@ -42,7 +48,7 @@ func (b *Program) MatchSome(pattern string) ([]Func, error) {
 func (b *Program) MatchRegexp(expr string) ([]Func, error) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, fmt.Errorf("probes: bad function regexp %q: %w", expr, err)
+		return nil, errorf("bad function regexp %q: %w", expr, err)
 	}
 	hit := map[uint32]bool{}
 	for name, addr := range b.names {

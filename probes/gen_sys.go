@@ -2,7 +2,6 @@ package probes
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
@@ -264,12 +263,12 @@ func (g *gen) loadArgs(types []Type, base int32) {
 // DecodeSend decodes a send packet: the probe's tag and its values.
 func DecodeSend(b []byte) (tag uint32, vals []Value, err error) {
 	if len(b) < SendHeaderSize {
-		return 0, nil, fmt.Errorf("probes: decode send: %d bytes is shorter than the header", len(b))
+		return 0, nil, errorf("decode send: %d bytes is shorter than the header", len(b))
 	}
 	tag, n := binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
 	b = b[SendHeaderSize:]
 	if uint64(len(b)) != uint64(n)*SendRecordSize {
-		return 0, nil, fmt.Errorf("probes: decode send: %d record bytes for %d values", len(b), n)
+		return 0, nil, errorf("decode send: %d record bytes for %d values", len(b), n)
 	}
 	vals = make([]Value, 0, n)
 	for off := 0; off < len(b); off += SendRecordSize {
@@ -283,7 +282,7 @@ func DecodeSend(b []byte) (tag uint32, vals []Value, err error) {
 		case SendDouble:
 			vals = append(vals, DoubleValue(math.Float64frombits(bits)))
 		default:
-			return 0, nil, fmt.Errorf("probes: decode send: value %d has unknown kind %d", off/SendRecordSize, kind)
+			return 0, nil, errorf("decode send: value %d has unknown kind %d", off/SendRecordSize, kind)
 		}
 	}
 	return tag, vals, nil

@@ -61,7 +61,13 @@ type GlobalError struct {
 	Why  string
 }
 
-func (e *GlobalError) Error() string { return fmt.Sprintf("probes: global %s: %s", e.Name, e.Why) }
+// Unprefixed is the error's text without "probes: "; Error adds it.
+func (e *GlobalError) Unprefixed() string { return fmt.Sprintf("global %s: %s", e.Name, e.Why) }
+
+func (e *GlobalError) Error() string { return "probes: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *GlobalError) Package() string { return "probes" }
 
 // Global returns the program global name as an lvalue: a load of its type from DWARF at
 // its address from the ELF symbol table (its DWARF location when it has no symbol). A
@@ -116,7 +122,7 @@ func lvalue(addr *Exp, off int32, t *CType, name string) *Exp {
 // Member is the field of the struct lvalue e called name.
 func Member(e *Exp, name string) (*Exp, error) {
 	if e.Shape == nil || e.Shape.Kind != CStruct {
-		return nil, fmt.Errorf("probes: %s has no field %s: it is not a struct", e, name)
+		return nil, errorf("%s has no field %s: it is not a struct", e, name)
 	}
 	f, ok := e.Shape.Field(name)
 	if !ok {
@@ -124,7 +130,7 @@ func Member(e *Exp, name string) (*Exp, error) {
 		for i, f := range e.Shape.Fields {
 			names[i] = f.Name
 		}
-		return nil, fmt.Errorf("probes: %s (%s) has no field %s (fields: %s)", e, e.Shape, name, strings.Join(names, ", "))
+		return nil, errorf("%s (%s) has no field %s (fields: %s)", e, e.Shape, name, strings.Join(names, ", "))
 	}
 	return lvalue(e.Kids[0], int32(e.Idx)+int32(f.Off), f.Type, e.Name+"."+name), nil
 }
@@ -133,17 +139,17 @@ func Member(e *Exp, name string) (*Exp, error) {
 // array's length, an expression index is not (a wild one reads through the fault fixup).
 func Element(e *Exp, i *Exp) (*Exp, error) {
 	if e.Shape == nil || e.Shape.Kind != CArray {
-		return nil, fmt.Errorf("probes: %s cannot be indexed: it is not an array", e)
+		return nil, errorf("%s cannot be indexed: it is not an array", e)
 	}
 	et := e.Shape.Elem
 	if i.Kind == KConst && i.Val.T == Int {
 		if i.Val.I < 0 || i.Val.I >= int64(e.Shape.Len) {
-			return nil, fmt.Errorf("probes: %s[%d]: index out of range 0..%d", e, i.Val.I, e.Shape.Len-1)
+			return nil, errorf("%s[%d]: index out of range 0..%d", e, i.Val.I, e.Shape.Len-1)
 		}
 		return lvalue(e.Kids[0], int32(e.Idx)+int32(i.Val.I)*int32(et.Size), et, fmt.Sprintf("%s[%d]", e.Name, i.Val.I)), nil
 	}
 	if t, err := Check(i); err != nil || t != Int {
-		return nil, fmt.Errorf("probes: %s[%s]: the index must be an int expression", e, i)
+		return nil, errorf("%s[%s]: the index must be an int expression", e, i)
 	}
 	addr := Binary(KAdd, e.Kids[0], Binary(KMul, i, IntConst(int32(et.Size))))
 	return lvalue(addr, int32(e.Idx), et, fmt.Sprintf("%s[%s]", e.Name, i)), nil
@@ -279,7 +285,7 @@ func structCType(t *dwarf.StructType, depth int) (*CType, error) {
 // aggregate to take a Member or Element of.
 func Deref(e *Exp) (*Exp, error) {
 	if e.Shape == nil || e.Shape.Kind != CPointer || e.Shape.Elem == nil {
-		return nil, fmt.Errorf("probes: deref %s: the pointee's type is not known: give one (e:deref(type))", e)
+		return nil, errorf("deref %s: the pointee's type is not known: give one (e:deref(type))", e)
 	}
 	name := e.Name
 	if name == "" {

@@ -20,9 +20,10 @@ type LineError struct {
 	Files         []string
 }
 
-func (e *LineError) Error() string {
+// Unprefixed is the error's text without "probes: "; Error adds it.
+func (e *LineError) Unprefixed() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "probes: line %s:%d: %s", e.File, e.Line, e.Why)
+	fmt.Fprintf(&b, "line %s:%d: %s", e.File, e.Line, e.Why)
 	var near []string
 	if e.Before > 0 {
 		near = append(near, fmt.Sprintf("%s:%d", e.File, e.Before))
@@ -38,6 +39,11 @@ func (e *LineError) Error() string {
 	}
 	return b.String()
 }
+
+func (e *LineError) Error() string { return "probes: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *LineError) Package() string { return "probes" }
 
 // ParseLineSpec splits "file.c:LINE"; ok is false when s does not have that shape.
 func ParseLineSpec(s string) (file string, line int, ok bool) {
@@ -131,7 +137,7 @@ func (b *Program) LinePoints(file string, line int) ([]Point, error) {
 		}
 		p, err := b.PointAt(a)
 		if err != nil {
-			return nil, fmt.Errorf("probes: line %s:%d: %w", file, line, err)
+			return nil, errorf("line %s:%d: %w", file, line, err)
 		}
 		p.Kind, p.File, p.Line = PointLine, name, line
 		out = append(out, p)

@@ -36,7 +36,7 @@ func ParsePointKind(s string) (PointKind, error) {
 			return PointKind(i), nil
 		}
 	}
-	return 0, fmt.Errorf("probes: unknown point kind %q (want \"entry\", \"exit\" or \"call\")", s)
+	return 0, errorf("unknown point kind %q (want \"entry\", \"exit\" or \"call\")", s)
 }
 
 // Point is an instruction a probe can be spliced in front of.
@@ -72,9 +72,15 @@ type PointError struct {
 	Why  string
 }
 
-func (e *PointError) Error() string {
-	return fmt.Sprintf("probes: point 0x%x in %s: %s", e.Addr, e.Func, e.Why)
+// Unprefixed is the error's text without "probes: "; Error adds it.
+func (e *PointError) Unprefixed() string {
+	return fmt.Sprintf("point 0x%x in %s: %s", e.Addr, e.Func, e.Why)
 }
+
+func (e *PointError) Error() string { return "probes: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *PointError) Package() string { return "probes" }
 
 // Points lists fn's points of one kind in address order: its entry; every instruction that
 // leaves it (blr and conditional returns, branches and bctr out of it — a bctr after a

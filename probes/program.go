@@ -3,7 +3,6 @@ package probes
 import (
 	"debug/dwarf"
 	"encoding/binary"
-	"fmt"
 	"path"
 	"slices"
 	"sort"
@@ -118,7 +117,7 @@ func (b *Program) FuncAt(addr uint32) (Func, bool) {
 // sorted by address.
 func (b *Program) Match(pattern string) ([]Func, error) {
 	if _, err := path.Match(pattern, ""); err != nil {
-		return nil, fmt.Errorf("probes: bad function pattern %q: %w", pattern, err)
+		return nil, errorf("bad function pattern %q: %w", pattern, err)
 	}
 	var out []Func
 	for _, f := range b.Funcs {

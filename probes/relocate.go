@@ -1,8 +1,6 @@
 package probes
 
 import (
-	"fmt"
-
 	"github.com/dpclsh/dpclsh/ppc"
 )
 
@@ -88,7 +86,7 @@ func relocate(p Point, at, target uint32) ([]uint32, error) {
 		r.jump(next)
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("probes: relocate 0x%08x from 0x%x: %w", p.Word, p.Addr, r.err)
+		return nil, errorf("relocate 0x%08x from 0x%x: %w", p.Word, p.Addr, r.err)
 	}
 	return r.words, nil
 }

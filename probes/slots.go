@@ -18,18 +18,18 @@ func NewSlots(base, size uint32) *Slots {
 // one made from the address ("v_10000010").
 func (s *Slots) Alloc(name string, t Type) (*Var, error) {
 	if t == Void {
-		return nil, fmt.Errorf("probes: allocate variable %q: a variable needs a type", name)
+		return nil, errorf("allocate variable %q: a variable needs a type", name)
 	}
 	sz := t.size()
 	addr := (s.next + sz - 1) &^ (sz - 1)
 	if addr+sz > s.limit || addr < s.next {
-		return nil, fmt.Errorf("probes: allocate %s variable %q: region [0x%x,0x%x) is full", t, name, s.base, s.limit)
+		return nil, errorf("allocate %s variable %q: region [0x%x,0x%x) is full", t, name, s.base, s.limit)
 	}
 	if name == "" {
 		name = fmt.Sprintf("v_%x", addr)
 	}
 	if s.names[name] {
-		return nil, fmt.Errorf("probes: allocate variable %q: name already used", name)
+		return nil, errorf("allocate variable %q: name already used", name)
 	}
 	s.names[name] = true
 	s.next = addr + sz

@@ -2,7 +2,6 @@ package probes
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/dpclsh/dpclsh/ppc"
 )
@@ -184,11 +183,11 @@ func TrampolineSize(p Point, snippets []*Code) (uint32, error) {
 // calls does not recurse (DynInst's trampoline guard). Snippets without calls ignore it.
 func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint32) (*Trampoline, error) {
 	if len(active) != len(snippets) {
-		return nil, fmt.Errorf("probes: trampoline for %v: %d snippets but %d activation flags", p, len(snippets), len(active))
+		return nil, errorf("trampoline for %v: %d snippets but %d activation flags", p, len(snippets), len(active))
 	}
 	patch, err := ppc.Branch(p.Addr, base, false)
 	if err != nil {
-		return nil, fmt.Errorf("probes: trampoline for %v: instrumentation region out of branch reach: %w", p, err)
+		return nil, errorf("trampoline for %v: instrumentation region out of branch reach: %w", p, err)
 	}
 	s := saves(snippets)
 	frame := StackGap + (FrameScratch+s.scratch+15)&^15
@@ -203,14 +202,14 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 	skip := a.newLabel()
 	if s.lr { // a snippet calls
 		if guard == 0 {
-			return nil, fmt.Errorf("probes: trampoline for %v: a snippet calls a function but no recursion guard word was given", p)
+			return nil, errorf("trampoline for %v: a snippet calls a function but no recursion guard word was given", p)
 		}
 		setGuard(&a, guard, 1, skip)
 	}
 	for i, c := range snippets {
 		skipWord, err := ppc.Branch(0, uint32(4*(len(c.Words)+1)), false)
 		if err != nil {
-			return nil, fmt.Errorf("probes: trampoline for %v: snippet %d: %w", p, i, err)
+			return nil, errorf("trampoline for %v: snippet %d: %w", p, i, err)
 		}
 		tog := Toggle{Addr: base + uint32(4*a.pc()), On: nop, Off: skipWord}
 		t.Toggles = append(t.Toggles, tog)
@@ -255,7 +254,7 @@ func BuildRedirect(src Point, target, base uint32) (*Trampoline, error) {
 	}
 	patch, err := ppc.Branch(src.Addr, base, false)
 	if err != nil {
-		return nil, fmt.Errorf("probes: redirect %v: instrumentation region out of branch reach: %w", src, err)
+		return nil, errorf("redirect %v: instrumentation region out of branch reach: %w", src, err)
 	}
 	words, err := relocate(src, base, target)
 	if err != nil {

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -136,12 +135,12 @@ func Launch(o Options) (*App, error) {
 func loadImage(path string) (*ppc.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: launch: %w", err)
+		return nil, errorf("launch: %w", err)
 	}
 	defer f.Close()
 	img, err := ppc.LoadELF(f)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: launch %s: %w", path, err)
+		return nil, errorf("launch %s: %w", path, err)
 	}
 	return img, nil
 }
@@ -210,7 +209,7 @@ func (a *App) Proctable() []bgl.ProcEntry { return a.Job.Proctable() }
 func (a *App) Var(t probes.Type) (*probes.Var, error) {
 	v, err := a.slots.Alloc("", t)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: var: %w", err)
+		return nil, errorf("var: %w", err)
 	}
 	return v, nil
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sort"
 
@@ -43,7 +42,7 @@ func (a *App) Costs() *Costs { return a.opts.Costs }
 // Start releases every rank (the job was launched stopped at its entry).
 func (a *App) Start() error {
 	if a.started {
-		return fmt.Errorf("runtime: start: the job has already started")
+		return errorf("start: the job has already started")
 	}
 	a.started = true
 	a.Job.Start()
@@ -58,7 +57,7 @@ func (a *App) Resume() error { return a.holdAll(OpContinue, false) }
 
 func (a *App) holdAll(op Op, hold bool) error {
 	if !a.started {
-		return fmt.Errorf("runtime: %s: the job has not started", op)
+		return errorf("%s: the job has not started", op)
 	}
 	ans, err := a.command(&Command{Op: op}, a.liveRanks(nil))
 	if err != nil {
@@ -78,7 +77,7 @@ func (a *App) Terminate() error {
 	for _, r := range live {
 		io := a.IONodeOf(r)
 		if err := a.Job.Debug(io).Stop(r); err != nil {
-			return fmt.Errorf("runtime: terminate: %w", err)
+			return errorf("terminate: %w", err)
 		}
 		ev := bgl.Event{Kind: bgl.EventExit, Rank: r, Time: a.Job.Now(), Signal: 9, Status: 128 + 9}
 		a.ended[r] = ev
@@ -156,7 +155,7 @@ func (a *App) liveRanks(set func(int) bool) []int {
 // last messages too, at their virtual arrival times.
 func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 	if a.closed {
-		return nil, fmt.Errorf("runtime: the application is closed")
+		return nil, errorf("the application is closed")
 	}
 	b := &Batch{Reason: bgl.StopIdle}
 	if a.started && !a.terminated {

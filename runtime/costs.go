@@ -146,7 +146,13 @@ type CostError struct {
 	Key, Why string
 }
 
-func (e *CostError) Error() string { return fmt.Sprintf("runtime: costs: %s: %s", e.Key, e.Why) }
+// Unprefixed is the error's text without "runtime: "; Error adds it.
+func (e *CostError) Unprefixed() string { return fmt.Sprintf("costs: %s: %s", e.Key, e.Why) }
+
+func (e *CostError) Error() string { return "runtime: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *CostError) Package() string { return "runtime" }
 
 // Set changes one parameter by key.
 func (c *Costs) Set(key string, v float64) error {

@@ -88,7 +88,7 @@ func NewDaemon(io, size int, m Machine, inRegion func(uint32) bool, node *netred
 func (d *Daemon) prepare(c *Command) error {
 	for _, h := range c.Handles {
 		if h.Ranks == nil || h.Ranks.Size() != d.size {
-			return fmt.Errorf("runtime: daemon %d: handle %d: no rank set over the job's %d ranks", d.IONode, h.Handle, d.size)
+			return errorf("daemon %d: handle %d: no rank set over the job's %d ranks", d.IONode, h.Handle, d.size)
 		}
 		d.handles[h.Handle] = &handleRanks{ranks: h.Ranks, active: h.Active}
 		d.streams[h.Handle] = h.Stream
@@ -142,7 +142,7 @@ func (d *Daemon) Handle(c *Command, ranks []int) *Answer {
 	m := d.m
 	sum := &Answer{}
 	if _, ok := opNames[c.Op]; !ok {
-		err := fmt.Errorf("runtime: daemon %d: unknown command op %d", d.IONode, c.Op)
+		err := errorf("daemon %d: unknown command op %d", d.IONode, c.Op)
 		for _, r := range ranks {
 			sum.Merge(failed(r, err))
 		}

@@ -183,4 +183,8 @@
 //     and walked as the program's own, "[displaced into the trampoline at 0xBASE]", since
 //     it runs with the program's registers. Trampoline memory of no current point (a
 //     one-shot snippet's, one replaced and not yet freed) is "a probe trampoline at 0x...".
+//
+// Errors: those the package makes start "runtime: " and are an *Error (wrapping the cause) or
+// one of its own types carrying the rank, address or position it concerns; each has
+// Package and Unprefixed, which the Lua host uses to name the Lua function instead.
 package runtime

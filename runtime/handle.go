@@ -100,9 +100,15 @@ type FilterFailure struct {
 	Reason string
 }
 
-func (e *FilterFailure) Error() string {
-	return fmt.Sprintf("runtime: probe %d failed at the %s: %s", e.Handle, e.Node, e.Reason)
+// Unprefixed is the error's text without "runtime: "; Error adds it.
+func (e *FilterFailure) Unprefixed() string {
+	return fmt.Sprintf("probe %d failed at the %s: %s", e.Handle, e.Node, e.Reason)
 }
+
+func (e *FilterFailure) Error() string { return "runtime: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *FilterFailure) Package() string { return "runtime" }
 
 // Err is the stream's failure (a filter error), if any.
 func (h *Handle) Err() error { return h.err }
@@ -120,10 +126,10 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		set = contexts.All(a.Size())
 	}
 	if set.Size() != a.Size() {
-		return nil, fmt.Errorf("runtime: install: context of %d ranks for an application of %d", set.Size(), a.Size())
+		return nil, errorf("install: context of %d ranks for an application of %d", set.Size(), a.Size())
 	}
 	if set.Empty() {
-		return nil, fmt.Errorf("runtime: install: the context is empty")
+		return nil, errorf("install: the context is empty")
 	}
 	if _, err := probes.Check(e); err != nil {
 		return nil, err
@@ -139,20 +145,20 @@ func (a *App) newHandle(e *probes.Exp, o InstallOptions) (*Handle, error) {
 		if o.Sync != "" {
 			// The one place a context's sync mode becomes the tree's.
 			if sync, err = netreduce.ParseSync(string(o.Sync)); err != nil {
-				return nil, fmt.Errorf("runtime: install: %w", err)
+				return nil, errorf("install: %w", err)
 			}
 		}
 		// The filter must build (a Lua filter compiles, parameters check) before the
 		// stream exists anywhere.
 		tr, err := netreduce.NewTransform(o.Filter, netreduce.NodeInfo{Rank: -1, FrontEnd: true})
 		if err != nil {
-			return nil, fmt.Errorf("runtime: install: %w", err)
+			return nil, errorf("install: %w", err)
 		}
 		tr.Close()
 	}
 	backends, err := netreduce.RankSetOf(set.Size(), set.List())
 	if err != nil {
-		return nil, fmt.Errorf("runtime: install: %w", err)
+		return nil, errorf("install: %w", err)
 	}
 	s := a.tree.Open(backends, o.Filter, sync, timeout)
 	if sync == netreduce.Timeout {

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/dpclsh/dpclsh/probes"
 )
@@ -19,11 +18,11 @@ type pointState struct {
 // the ranks of the context: one patch command to the daemons that serve them.
 func (a *App) Install(points []probes.Point, e *probes.Exp, o InstallOptions) (*Handle, error) {
 	if len(points) == 0 {
-		return nil, fmt.Errorf("runtime: install: no points")
+		return nil, errorf("install: no points")
 	}
 	for _, p := range points {
 		if err := probes.CheckAt(e, p); err != nil {
-			return nil, fmt.Errorf("runtime: install: %w", err)
+			return nil, errorf("install: %w", err)
 		}
 	}
 	h, err := a.newHandle(e, o)
@@ -210,7 +209,7 @@ func (a *App) loopBranches(p probes.Point) ([]probes.Point, error) {
 	}
 	fn, ok := a.Prog.FuncAt(p.Addr)
 	if !ok {
-		return nil, fmt.Errorf("runtime: no function at 0x%x", p.Addr)
+		return nil, errorf("no function at 0x%x", p.Addr)
 	}
 	return a.Prog.BranchesTo(fn, p.Addr)
 }
@@ -227,7 +226,7 @@ func (h *Handle) setActive(on bool) error {
 	}
 	verb := map[bool]string{true: "activate", false: "deactivate"}[on]
 	if h.state == "removed" || h.state == "failed" || h.oneShot {
-		return fmt.Errorf("runtime: %s: probe %d is %s", verb, h.ID, h.describeState())
+		return errorf("%s: probe %d is %s", verb, h.ID, h.describeState())
 	}
 	h.active = on
 	c := &Command{Op: OpToggle, Handle: h.ID, Active: on, Handles: []HandleRanks{h.ranksOf()}}
@@ -266,7 +265,7 @@ func (h *Handle) Remove() error {
 		return p.remove()
 	}
 	if h.state == "removed" || h.oneShot {
-		return fmt.Errorf("runtime: remove: probe %d is %s", h.ID, h.describeState())
+		return errorf("remove: probe %d is %s", h.ID, h.describeState())
 	}
 	for _, p := range h.points {
 		ps := h.app.points[p.Addr]
@@ -305,7 +304,7 @@ func (a *App) Execute(e *probes.Exp, o InstallOptions) (*Handle, error) {
 	live := a.liveRanks(h.ctx.Contains)
 	if len(live) == 0 {
 		h.state = "failed"
-		return h, fmt.Errorf("runtime: execute: %w", ErrNoLiveRank)
+		return h, errorf("execute: %w", ErrNoLiveRank)
 	}
 	h.expect = live
 	return h, a.executeOnce(h, live)

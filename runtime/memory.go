@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"fmt"
-
 	"github.com/dpclsh/dpclsh/contexts"
 )
 
@@ -10,7 +8,7 @@ import (
 // daemons; the answer's Data maps each rank to its bytes, Failed says who could not.
 func (a *App) ReadMemory(set *contexts.Set, addr, n uint32) (*Answer, error) {
 	if n > 1<<16 {
-		return nil, fmt.Errorf("runtime: read %d bytes at 0x%x: at most 65536 at once", n, addr)
+		return nil, errorf("read %d bytes at 0x%x: at most 65536 at once", n, addr)
 	}
 	return a.command(&Command{Op: OpRead, Addr: addr, Size: n}, a.liveRanks(contains(set)))
 }

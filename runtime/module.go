@@ -32,21 +32,21 @@ type Module struct {
 func (a *App) LoadModule(path string) (*Module, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: load module %s: %w", path, err)
+		return nil, errorf("load module %s: %w", path, err)
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".o")
 	for _, m := range a.modules {
 		if m.Path == abs || m.Name == name {
-			return nil, fmt.Errorf("runtime: load module %s: module %s is already loaded at 0x%08x", path, m.Name, m.Base)
+			return nil, errorf("load module %s: module %s is already loaded at 0x%08x", path, m.Name, m.Base)
 		}
 	}
 	obj, err := openModule(path)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: load module: %w", err)
+		return nil, errorf("load module: %w", err)
 	}
 	live := a.liveRanks(nil)
 	if len(live) == 0 {
-		return nil, fmt.Errorf("runtime: load module %s: %w", path, ErrNoLiveRank)
+		return nil, errorf("load module %s: %w", path, ErrNoLiveRank)
 	}
 	base, held, err := a.allocModule(obj)
 	if err != nil {
@@ -55,7 +55,7 @@ func (a *App) LoadModule(path string) (*Module, error) {
 	img, err := obj.Link(base, a.Prog.Symbol)
 	if err != nil {
 		a.free = append(a.free, span{held.base, held.size})
-		return nil, fmt.Errorf("runtime: load module: %w", err)
+		return nil, errorf("load module: %w", err)
 	}
 	ans, err := a.WriteMemory(nil, base, img.Bytes)
 	if err == nil {
@@ -91,9 +91,9 @@ func (a *App) allocModule(obj *cobj.Object) (uint32, span, error) {
 			avail = uint32(end - uint64(a.next))
 		}
 		if ferr := obj.Fit(avail); ferr != nil {
-			return 0, span{}, fmt.Errorf("runtime: load module: %w", ferr)
+			return 0, span{}, errorf("load module: %w", ferr)
 		}
-		return 0, span{}, fmt.Errorf("runtime: load module %s: %w", obj.Name, err)
+		return 0, span{}, errorf("load module %s: %w", obj.Name, err)
 	}
 	return (base + align - 1) / align * align, span{base, (size + trampLign - 1) &^ (trampLign - 1)}, nil
 }
@@ -122,9 +122,15 @@ type SymbolError struct {
 	Have               []string
 }
 
-func (e *SymbolError) Error() string {
-	return fmt.Sprintf("runtime: module %s has no %s %s (its %ss: %s)", e.Module, e.Kind, e.Name, e.Kind, strings.Join(e.Have, ", "))
+// Unprefixed is the error's text without "runtime: "; Error adds it.
+func (e *SymbolError) Unprefixed() string {
+	return fmt.Sprintf("module %s has no %s %s (its %ss: %s)", e.Module, e.Kind, e.Name, e.Kind, strings.Join(e.Have, ", "))
 }
+
+func (e *SymbolError) Error() string { return "runtime: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *SymbolError) Package() string { return "runtime" }
 
 func (m *Module) lookup(name string, fn bool) (cobj.Symbol, error) {
 	s, ok := m.img.Symbols[name]
@@ -160,7 +166,7 @@ func (m *Module) Global(name string) (*probes.Exp, error) {
 	}
 	e, err := probes.ObjectGlobal(m.obj.DWARF(), name, s.DwarfAddr, s.Addr, s.Size)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: module %s: %w", m.Name, err)
+		return nil, errorf("module %s: %w", m.Name, err)
 	}
 	return e, nil
 }
@@ -179,7 +185,7 @@ func (m *Module) Read(name string, rank int) ([]probes.Value, error) {
 	case t.Kind == probes.CArray && (t.Elem.Kind == probes.CScalar || t.Elem.Kind == probes.CPointer):
 		return m.app.ReadValues(rank, s.Addr, t.Elem.Mem, t.Len)
 	}
-	return nil, fmt.Errorf("runtime: module %s: read %s: a %s is not a scalar or an array of scalars: read its members in a probe", m.Name, name, e.Shape)
+	return nil, errorf("module %s: read %s: a %s is not a scalar or an array of scalars: read its members in a probe", m.Name, name, e.Shape)
 }
 
 // App is the application the module was loaded into.

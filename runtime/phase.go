@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dpclsh/dpclsh/probes"
@@ -40,7 +39,7 @@ func (a *App) MinPeriod() time.Duration { return time.Duration(a.quantum) }
 // one still waiting on a rank is merged into it. The phase is active at once.
 func (a *App) Phase(period time.Duration, e *probes.Exp, o PhaseOptions) (*Phase, error) {
 	if period < a.MinPeriod() {
-		return nil, fmt.Errorf("runtime: phase: period %v is shorter than the minimum %v", period, a.MinPeriod())
+		return nil, errorf("phase: period %v is shorter than the minimum %v", period, a.MinPeriod())
 	}
 	exitPts, err := a.exitPoints(o.End)
 	if err != nil {
@@ -54,15 +53,15 @@ func (a *App) Phase(period time.Duration, e *probes.Exp, o PhaseOptions) (*Phase
 	p := &Phase{Handle: h, Period: period, next: a.Job.Now() + uint64(period), active: true}
 	if o.End != nil {
 		if p.End, err = a.Install(exitPts, o.End, o.InstallOptions); err != nil {
-			return p, fmt.Errorf("runtime: phase: on_end: %w", err)
+			return p, errorf("phase: on_end: %w", err)
 		}
 		if err := p.End.Activate(); err != nil {
-			return p, fmt.Errorf("runtime: phase: on_end: %w", err)
+			return p, errorf("phase: on_end: %w", err)
 		}
 	}
 	if o.Begin != nil {
 		if p.Begin, err = a.Execute(o.Begin, o.InstallOptions); err != nil {
-			return p, fmt.Errorf("runtime: phase: on_begin: %w", err)
+			return p, errorf("phase: on_begin: %w", err)
 		}
 	}
 	a.phases = append(a.phases, p)
@@ -80,7 +79,7 @@ func (a *App) exitPoints(end *probes.Exp) ([]probes.Point, error) {
 			return a.Prog.Points(fn, probes.PointEntry)
 		}
 	}
-	return nil, fmt.Errorf("runtime: phase: on_end: the program has no _exit function to probe")
+	return nil, errorf("phase: on_end: the program has no _exit function to probe")
 }
 
 // Fired is the number of times the phase has run its snippet (on every live rank).
@@ -102,7 +101,7 @@ func (p *Phase) setActive(on bool) error {
 	h := p.Handle
 	verb := map[bool]string{true: "activate", false: "deactivate"}[on]
 	if h.state == "removed" || h.state == "failed" {
-		return fmt.Errorf("runtime: %s: phase %d is %s", verb, h.ID, h.state)
+		return errorf("%s: phase %d is %s", verb, h.ID, h.state)
 	}
 	if on && !p.active {
 		p.next = h.app.Job.Now() + uint64(p.Period)
@@ -119,7 +118,7 @@ func (p *Phase) setActive(on bool) error {
 func (p *Phase) remove() error {
 	h := p.Handle
 	if h.state == "removed" {
-		return fmt.Errorf("runtime: remove: phase %d is removed", h.ID)
+		return errorf("remove: phase %d is removed", h.ID)
 	}
 	p.active, h.active, h.state = false, false, "removed"
 	h.ranks = 0
@@ -161,7 +160,7 @@ func (a *App) firePhases() {
 		if err := a.executeOnce(p.Handle, live); err != nil {
 			p.active, p.Handle.active, p.Handle.state = false, false, "failed"
 			if p.Handle.err == nil {
-				p.Handle.err = fmt.Errorf("runtime: phase %d at %d ns: %w", p.Handle.ID, now, err)
+				p.Handle.err = errorf("phase %d at %d ns: %w", p.Handle.ID, now, err)
 			}
 		}
 	}

@@ -26,7 +26,7 @@ type Frame struct {
 // Process returns rank's process.
 func (a *App) Process(rank int) (*Process, error) {
 	if rank < 0 || rank >= a.Size() {
-		return nil, fmt.Errorf("runtime: process: rank %d is not in 0..%d", rank, a.Size()-1)
+		return nil, errorf("process: rank %d is not in 0..%d", rank, a.Size()-1)
 	}
 	return &Process{app: a, Rank: rank}, nil
 }
@@ -61,7 +61,7 @@ func (p *Process) Reg(name string) (uint64, error) {
 			return r.FPR[n], nil
 		}
 	}
-	return 0, fmt.Errorf("runtime: rank %d: no register %q (r0-r31, f0-f31, pc, lr, ctr, cr, xer, fpscr)", p.Rank, name)
+	return 0, errorf("rank %d: no register %q (r0-r31, f0-f31, pc, lr, ctr, cr, xer, fpscr)", p.Rank, name)
 }
 
 // Backtrace walks the r1 back chain as bgl.Debug.Backtrace does (the innermost function

@@ -160,6 +160,6 @@ func (a *Answer) Err(op string) error {
 	if len(ranks) > 3 {
 		more = fmt.Sprintf("; and %d more", len(ranks)-3)
 	}
-	return fmt.Errorf("runtime: %s: %d of %d ranks failed: %s%s", op, len(ranks), len(ranks)+a.Done,
+	return errorf("%s: %d of %d ranks failed: %s%s", op, len(ranks), len(ranks)+a.Done,
 		strings.Join(parts, "; "), more)
 }

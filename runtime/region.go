@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"fmt"
-
 	"github.com/dpclsh/dpclsh/contexts"
 )
 
@@ -32,7 +30,7 @@ func (a *App) alloc(size uint32) (uint32, error) {
 	}
 	base := a.next
 	if uint64(base)+uint64(size) > a.region.End() {
-		return 0, fmt.Errorf("runtime: instrumentation region [0x%x,0x%x) is full", a.region.Start, a.region.End())
+		return 0, errorf("instrumentation region [0x%x,0x%x) is full", a.region.Start, a.region.End())
 	}
 	a.next += size
 	return base, nil

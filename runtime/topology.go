@@ -20,11 +20,11 @@ func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 	if f, ok := strings.CutPrefix(spec, "b:"); ok && !strings.ContainsAny(f, "^x") {
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 2 {
-			return nil, fmt.Errorf("runtime: topology %q: the fan-out F of \"b:F\" must be an integer >= 2", spec)
+			return nil, errorf("topology %q: the fan-out F of \"b:F\" must be an integer >= 2", spec)
 		}
 		topo, err := netreduce.Generate(fmt.Sprintf("bgl:%d:%d:%d", nodes, perIO, n))
 		if err != nil {
-			return nil, fmt.Errorf("runtime: topology %q: %w", spec, err)
+			return nil, errorf("topology %q: %w", spec, err)
 		}
 		return topo, nil
 	}
@@ -34,7 +34,7 @@ func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 	}
 	ios := (nodes + perIO - 1) / perIO
 	if upper.Backends() != ios {
-		return nil, fmt.Errorf("runtime: topology %q: %d back-ends, but the job has %d I/O nodes (%d ranks, per_io %d): each back-end is one I/O node's daemon",
+		return nil, errorf("topology %q: %d back-ends, but the job has %d I/O nodes (%d ranks, per_io %d): each back-end is one I/O node's daemon",
 			spec, upper.Backends(), ios, nodes, perIO)
 	}
 	per := make([]int, ios)
@@ -43,7 +43,7 @@ func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 	}
 	topo, err := netreduce.Graft(upper, per)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: topology %q: %w", spec, err)
+		return nil, errorf("topology %q: %w", spec, err)
 	}
 	return topo, nil
 }
@@ -52,18 +52,18 @@ func upperTopology(spec string) (*netreduce.Topology, error) {
 	if kind, _, ok := strings.Cut(spec, ":"); ok && !strings.ContainsAny(kind, "/.") {
 		t, err := netreduce.Generate(spec)
 		if err != nil {
-			return nil, fmt.Errorf("runtime: topology: %w", err)
+			return nil, errorf("topology: %w", err)
 		}
 		return t, nil
 	}
 	f, err := os.Open(spec)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: topology: %w", err)
+		return nil, errorf("topology: %w", err)
 	}
 	defer f.Close()
 	t, err := netreduce.ParseTopology(spec, f)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: topology: %w", err)
+		return nil, errorf("topology: %w", err)
 	}
 	return t, nil
 }

@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"fmt"
-
 	"github.com/dpclsh/dpclsh/probes"
 )
 
@@ -11,7 +9,7 @@ import (
 func (a *App) Array(t probes.Type, n int, name string) (*probes.Array, error) {
 	arr, err := a.slots.AllocArray(name, t, n)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: array: %w", err)
+		return nil, errorf("array: %w", err)
 	}
 	return arr, nil
 }
@@ -20,7 +18,7 @@ func (a *App) Array(t probes.Type, n int, name string) (*probes.Array, error) {
 func (a *App) Stack(t probes.Type, depth int, name string) (*probes.Stack, error) {
 	s, err := a.slots.AllocStack(name, t, depth)
 	if err != nil {
-		return nil, fmt.Errorf("runtime: stack: %w", err)
+		return nil, errorf("stack: %w", err)
 	}
 	return s, nil
 }
@@ -35,7 +33,7 @@ func (a *App) ReadValues(rank int, addr uint32, m probes.MemType, n int) ([]prob
 	size := m.Size()
 	b, err := p.Read(addr, size*uint32(n))
 	if err != nil {
-		return nil, fmt.Errorf("runtime: read rank %d at 0x%x: %w", rank, addr, err)
+		return nil, errorf("read rank %d at 0x%x: %w", rank, addr, err)
 	}
 	out := make([]probes.Value, n)
 	for i := range out {
@@ -64,7 +62,7 @@ func (a *App) SumCounter(addr uint32, in func(rank int) bool) (int64, error) {
 // program's functions).
 func (a *App) FuncName(id int) (string, error) {
 	if id < 0 || id >= len(a.Prog.Funcs) {
-		return "", fmt.Errorf("runtime: func_name: %d is not a function id (0..%d)", id, len(a.Prog.Funcs)-1)
+		return "", errorf("func_name: %d is not a function id (0..%d)", id, len(a.Prog.Funcs)-1)
 	}
 	return a.Prog.Funcs[id].Name, nil
 }

@@ -3,7 +3,6 @@ package script
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -29,17 +28,14 @@ type Address uint32
 
 func (a Address) String() string { return fmt.Sprintf("0x%08x", uint32(a)) }
 
-// addressCache interns address userdata per session: one object per value.
-var addressCache sync.Map // *Session -> map[uint32]*lua.LUserData
+// addressesKey interns a session's address userdata: one object per value.
+var addressesKey = NewKey[map[uint32]*lua.LUserData]("addresses")
 
 // PushAddress returns the address object for a (the same object for the same value).
 func PushAddress(L *lua.LState, a uint32) lua.LValue {
-	s := SessionOf(L)
-	m, loaded := addressCache.LoadOrStore(s, map[uint32]*lua.LUserData{})
-	if !loaded {
-		s.OnClose(closerFunc(func() error { addressCache.Delete(s); return nil }))
-	}
-	cache := m.(map[uint32]*lua.LUserData)
+	cache := addressesKey.GetOrInit(SessionOf(L), func() map[uint32]*lua.LUserData {
+		return map[uint32]*lua.LUserData{}
+	})
 	if ud, ok := cache[a]; ok {
 		return ud
 	}

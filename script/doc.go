@@ -16,6 +16,12 @@
 // The Doc strings feed help().
 //
 // Choices where DESIGN.md is silent:
+//   - State: what a module keeps for a session hangs on the Session under a Key[T]
+//     (state.go: dpcl's applications, interned addresses, reported deprecations, the
+//     REPL and progress settings), made by its first use and dropped when the session
+//     closes; nothing package-level is keyed by a session. What the host provides comes
+//     in Options (TCPTransport for netreduce.new{transport = "tcp"}), and the dpcl module
+//     registers on the session the compilation target e:disasm() uses (SetProbeTarget).
 //   - Stopping: a session keeps one context on its state across calls. Interrupt (Ctrl-C)
 //     and os.exit cancel it; gopher-lua checks it before every instruction, so after a
 //     pcall has caught the error the very next instruction fails again and the chunk
@@ -28,6 +34,11 @@
 //   - os.exit records the status and ends the session through the host (resources closed,
 //     history kept); print and io.write go to the session's writers (the line editor's in
 //     the REPL), so asynchronous output redraws the prompt.
+//   - Go errors become Lua error text in one place (luaerror.go): the packages below
+//     return typed errors (an Error per package, and their own types carrying the rank,
+//     address or file:line) whose text starts with the package's name; a binding shows
+//     the error of the package it called without that name, named by the Lua function
+//     instead ("dpcl.launch: ..."), and an error of another package keeps its name.
 //   - Errors are *Error values: file:line, message, the offending source line; the Lua
 //     traceback (and the Go stack of a panicking Go function) only for verbose sessions.
 //     REPL chunks are named "stdin" and numbered by input line, so "stdin:17" is the 17th

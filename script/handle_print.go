@@ -3,7 +3,6 @@ package script
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -11,14 +10,14 @@ import (
 // interactive marks sessions run as a REPL (on a terminal or reading stdin line by line):
 // there, messages of a probe without a callback are printed as they arrive
 // (bpftrace-style) unless it was installed with print = false.
-var interactive sync.Map // *Session -> bool
+var interactiveKey = NewKey[bool]("interactive")
 
 // SetInteractive says whether s is a REPL.
-func SetInteractive(s *Session, on bool) { interactive.Store(s, on) }
+func SetInteractive(s *Session, on bool) { interactiveKey.Set(s, on) }
 
 func isInteractive(s *Session) bool {
-	v, ok := interactive.Load(s)
-	return ok && v.(bool)
+	on, _ := interactiveKey.Get(s)
+	return on
 }
 
 // printOption decides whether a probe's messages are printed: never with a callback;

@@ -3,7 +3,6 @@ package script
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/bgl"
 	lua "github.com/yuin/gopher-lua"
@@ -74,7 +73,7 @@ func bglPartition(L *lua.LState) int {
 	t := L.CheckTable(1)
 	p, err := bgl.NewPartition(optField(L, t, "nodes", 1), optField(L, t, "per_io", bgl.DefaultPerIO))
 	if err != nil {
-		L.RaiseError("bgl.partition: %s", strings.TrimPrefix(err.Error(), "bgl: partition: "))
+		L.RaiseError("bgl.partition: %s", errorReason(err, "bgl"))
 	}
 	L.Push(NewObject(L, partitionTypeName, p))
 	return 1
@@ -189,7 +188,7 @@ func bglRun(L *lua.LState) int {
 	exe := L.CheckString(1)
 	cfg := runConfig(L, exe, L.OptTable(2, nil))
 	if _, err := bgl.NewPartition(cfg.Nodes, cfg.PerIO); err != nil {
-		L.RaiseError("bgl.run: %s", strings.TrimPrefix(err.Error(), "bgl: partition: "))
+		L.RaiseError("bgl.run: %s", errorReason(err, "bgl"))
 	}
 	var out, errs bytes.Buffer
 	cfg.Stdout, cfg.Stderr = &out, &errs
@@ -200,7 +199,7 @@ func bglRun(L *lua.LState) int {
 		return Raise(L, s.stopError())
 	}
 	if res == nil {
-		L.RaiseError("bgl.run: %s", strings.TrimPrefix(err.Error(), "bgl: "))
+		L.RaiseError("bgl.run: %s", errorText(err, "bgl"))
 	}
 	L.Push(runResultTable(L, res, out.String(), errs.String()))
 	if err != nil {

@@ -2,8 +2,6 @@ package script
 
 import (
 	"fmt"
-	"math"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	lua "github.com/yuin/gopher-lua"
@@ -66,37 +64,6 @@ func pushCtx(L *lua.LState, c *contexts.Context) int {
 func raiseCtx(L *lua.LState, fn string, err error) int {
 	L.RaiseError("%s: %s", fn, setErrText(err))
 	return 0
-}
-
-// checkInt returns argument n as an integer, raising an argument error for anything else.
-func checkInt(L *lua.LState, n int, what string) int {
-	v, ok := luaInt(L.Get(n))
-	if !ok {
-		L.ArgError(n, fmt.Sprintf("%s must be an integer, got %s", what, describe(L.Get(n))))
-	}
-	return v
-}
-
-// describe names a Lua value for an error message: its type, and the value when it is short.
-func describe(v lua.LValue) string {
-	switch v := v.(type) {
-	case lua.LNumber:
-		return "number " + FormatNumber(float64(v))
-	case lua.LString:
-		if len(v) <= 32 {
-			return "string " + QuoteString(string(v))
-		}
-	case *lua.LUserData:
-		if c, ok := v.Value.(*contexts.Context); ok {
-			return fmt.Sprintf("context (size %d)", c.Size())
-		}
-		if mt, ok := v.Metatable.(*lua.LTable); ok {
-			if name, ok := mt.RawGetString("__name").(lua.LString); ok {
-				return string(name)
-			}
-		}
-	}
-	return v.Type().String()
 }
 
 // checkApp returns the size behind argument n: an application or context object, or a
@@ -197,16 +164,6 @@ func listArg(t *lua.LTable, size int) (*contexts.Set, error) {
 	return s, nil
 }
 
-// luaInt returns v as an int when it is an integral number of at most 2^53 in magnitude.
-func luaInt(v lua.LValue) (int, bool) {
-	x, ok := v.(lua.LNumber)
-	f := float64(x)
-	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, false
-	}
-	return int(f), true
-}
-
 func ctxWhere(L *lua.LState) int {
 	n, _ := checkApp(L, 1)
 	fn := L.CheckFunction(2)
@@ -282,10 +239,4 @@ func checkTriple(L *lua.LState, n int, what string) [3]int {
 
 // setErrText is the text of an error from the context algebra for a Lua message, without
 // the package prefix (the sets live in contexts/ranks, the selections in contexts).
-func setErrText(err error) string {
-	s := err.Error()
-	for _, p := range []string{"contexts: ", "ranks: "} {
-		s = strings.TrimPrefix(s, p)
-	}
-	return s
-}
+func setErrText(err error) string { return errorText(err, "contexts", "ranks") }

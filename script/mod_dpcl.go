@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/dpclsh/dpclsh/bgl"
@@ -27,17 +26,20 @@ type dpclState struct {
 	wake  chan struct{}
 }
 
-var dpclStates sync.Map // *Session -> *dpclState
+// dpclKey holds a session's dpcl state, made by its first use.
+var dpclKey = NewKey[*dpclState]("dpcl")
 
 func dpclOf(L *lua.LState) *dpclState {
 	s := SessionOf(L)
-	if st, ok := dpclStates.Load(s); ok {
-		return st.(*dpclState)
-	}
+	return dpclKey.GetOrInit(s, func() *dpclState { return newDpclState(s) })
+}
+
+// newDpclState makes s's dpcl state: it closes the session's applications when the
+// session ends and gives probe compilations the newest application's target.
+func newDpclState(s *Session) *dpclState {
 	st := &dpclState{s: s, calls: make(chan *pageCall, 64), wake: make(chan struct{}, 1)}
-	dpclStates.Store(s, st)
+	SetProbeTarget(s, st.probeTarget)
 	s.OnClose(closerFunc(func() error {
-		dpclStates.Delete(s)
 		var errs []error
 		for _, a := range st.apps {
 			errs = append(errs, a.close())
@@ -46,10 +48,6 @@ func dpclOf(L *lua.LState) *dpclState {
 	}))
 	return st
 }
-
-type closerFunc func() error
-
-func (f closerFunc) Close() error { return f() }
 
 func init() {
 	RegisterModule(Module{
@@ -84,14 +82,14 @@ running the callbacks of what arrives; returns how many callbacks ran.`, dpclPol
 Advances every running application by virtual_s virtual seconds, running callbacks.`, dpclSleep},
 		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs)...),
 	})
-	ProbeTargetHook = func(L *lua.LState) *probes.Target {
-		st, ok := dpclStates.Load(SessionOf(L))
-		if !ok || len(st.(*dpclState).apps) == 0 {
-			return nil
-		}
-		apps := st.(*dpclState).apps
-		return apps[len(apps)-1].app.Target()
+}
+
+// probeTarget is the compilation target of the newest application, nil before any.
+func (st *dpclState) probeTarget() *probes.Target {
+	if len(st.apps) == 0 {
+		return nil
 	}
+	return st.apps[len(st.apps)-1].app.Target()
 }
 
 // advance runs one step of app up to limit and dispatches what it produced.

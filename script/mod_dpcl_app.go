@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +21,6 @@ const appTypeName = "dpcl.Application"
 // luaApp is an application as Lua sees it. It is a CtxIONodeApp, so ctx constructors
 // accept it in place of a size.
 type luaApp struct {
-	*runtime.App
 	app       *runtime.App
 	callbacks map[uint32]*lua.LFunction
 	on        map[string][]*lua.LFunction
@@ -36,9 +34,19 @@ type luaApp struct {
 	ud       *lua.LUserData
 	modstate *lua.LTable
 	server   *ui.Server // app:serve's page, closed with the application
+	// size and part are the job's shape, fixed at launch: ctx constructors (CtxIONodeApp)
+	// read them, also after app:close, without reaching the closed runtime.App.
+	size int
+	part *bgl.Partition
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }
+
+// Size implements CtxApp: the job's number of ranks.
+func (a *luaApp) Size() int { return a.size }
+
+// IONodeOf implements CtxIONodeApp: the I/O node (0-based) serving rank.
+func (a *luaApp) IONodeOf(rank int) int { return a.part.IONodeOf(rank) }
 
 func (a *luaApp) close() error {
 	if a.app == nil {
@@ -162,9 +170,9 @@ func dpclLaunch(L *lua.LState) int {
 	app, err := runtime.Launch(o)
 	stop()
 	if err != nil {
-		L.RaiseError("dpcl.launch: %s", strings.TrimPrefix(err.Error(), "runtime: "))
+		L.RaiseError("dpcl.launch: %s", errorText(err, "runtime"))
 	}
-	la.App, la.app = app, app
+	la.app, la.size, la.part = app, app.Size(), app.Job.Partition()
 	st := dpclOf(L)
 	st.apps = append(st.apps, la)
 	st.startIdle()
@@ -300,8 +308,7 @@ func strField(dst *string, name string, v lua.LValue) error {
 
 func appErr(L *lua.LState, method string, err error) int {
 	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), "runtime: ")
-		L.RaiseError("app:%s: %s", method, strings.TrimPrefix(msg, "probes: "))
+		L.RaiseError("app:%s: %s", method, errorText(err, "runtime", "probes"))
 	}
 	return 0
 }
@@ -407,7 +414,7 @@ func appVar(L *lua.LState) int {
 	app := checkApp1(L)
 	t, err := probes.ParseType(L.OptString(2, "int"))
 	if err != nil {
-		L.ArgError(2, strings.TrimPrefix(err.Error(), "probes: "))
+		L.ArgError(2, errorText(err, "probes"))
 	}
 	v, err := app.Var(t)
 	if err != nil {

@@ -3,7 +3,6 @@ package script
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
@@ -257,7 +256,7 @@ func handleOp(fn func(*runtime.Handle) error, name string) lua.LGFunction {
 	return func(L *lua.LState) int {
 		h := CheckObject[*runtime.Handle](L, 1, handleTypeName)
 		if err := fn(h); err != nil {
-			L.RaiseError("h:%s: %s", name, strings.TrimPrefix(err.Error(), "runtime: "))
+			L.RaiseError("h:%s: %s", name, errorText(err, "runtime"))
 		}
 		return 0
 	}

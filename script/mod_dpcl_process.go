@@ -2,7 +2,6 @@ package script
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/runtime"
 	lua "github.com/yuin/gopher-lua"
@@ -44,7 +43,7 @@ func appProcess(L *lua.LState) int {
 }
 
 func processErr(L *lua.LState, p *runtime.Process, err error) int {
-	L.RaiseError("process %d: %s", p.Rank, strings.TrimPrefix(err.Error(), "runtime: "))
+	L.RaiseError("process %d: %s", p.Rank, errorText(err, "runtime"))
 	return 0
 }
 

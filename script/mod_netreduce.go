@@ -23,10 +23,6 @@ const (
 // runs in a fresh environment: what one back-end stores in a global, another never sees.
 var BackendLimits = Limits{Instructions: DefaultInstructions, Memory: DefaultMemory}
 
-// TCPTransport builds the TCP transport for netreduce.new{transport = "tcp"}; cmd/dpclsh
-// sets it (it knows how to start `dpclsh comm`).
-var TCPTransport func(opts map[string]any) (netreduce.Transport, error)
-
 func init() {
 	RegisterModule(Module{
 		Name: "netreduce",
@@ -146,7 +142,7 @@ func netNew(L *lua.LState) int {
 	}
 	ln := &luaNet{vms: make(chan *backendVM, 64)}
 	o := netreduce.Options{Backend: ln.handle}
-	if tr, err := transportOption(opts); err != nil {
+	if tr, err := transportOption(SessionOf(L), opts); err != nil {
 		L.RaiseError("netreduce.new: %s", err.Error())
 	} else {
 		o.Transport = tr
@@ -159,12 +155,12 @@ func netNew(L *lua.LState) int {
 	return 1
 }
 
-func transportOption(opts *lua.LTable) (netreduce.Transport, error) {
+func transportOption(s *Session, opts *lua.LTable) (netreduce.Transport, error) {
 	switch name := lua.LVAsString(opts.RawGetString("transport")); name {
 	case "", "inproc":
 		return netreduce.InProcess{}, nil
 	case "tcp":
-		if TCPTransport == nil {
+		if s.opts.TCPTransport == nil {
 			return nil, errors.New("the TCP transport is not available in this program")
 		}
 		p, err := plainValue(opts, "options")
@@ -172,7 +168,7 @@ func transportOption(opts *lua.LTable) (netreduce.Transport, error) {
 			return nil, err
 		}
 		m, _ := p.(map[string]any)
-		return TCPTransport(m)
+		return s.opts.TCPTransport(m)
 	default:
 		return nil, fmt.Errorf("unknown transport %q (want inproc or tcp)", name)
 	}

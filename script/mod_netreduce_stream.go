@@ -3,7 +3,6 @@ package script
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
@@ -69,7 +68,7 @@ func streamConfig(L *lua.LState, opts *lua.LTable) (netreduce.StreamConfig, erro
 	}
 	if sv, ok := opts.RawGetString("sync").(lua.LString); ok {
 		if cfg.Sync, err = netreduce.ParseSync(string(sv)); err != nil {
-			return cfg, errors.New(strings.TrimPrefix(err.Error(), "netreduce: "))
+			return cfg, errors.New(errorText(err, "netreduce"))
 		}
 	}
 	d, hasTimeout, err := timeoutOption(L, opts)

@@ -4,7 +4,6 @@ package script
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/ppc"
 	lua "github.com/yuin/gopher-lua"
@@ -77,7 +76,7 @@ func ppcEncode(L *lua.LState) int {
 	text := L.CheckString(1)
 	w, err := ppc.Assemble(text, optPC(L, 2))
 	if err != nil {
-		L.RaiseError("ppc.encode: %s", strings.TrimPrefix(err.Error(), "ppc: assemble "))
+		L.RaiseError("ppc.encode: %s", errorReason(err, "ppc"))
 		return 0
 	}
 	L.Push(lua.LNumber(w))

@@ -1,8 +1,6 @@
 package script
 
 import (
-	"strings"
-
 	"github.com/dpclsh/dpclsh/probes"
 	"github.com/dpclsh/dpclsh/runtime"
 	lua "github.com/yuin/gopher-lua"
@@ -75,10 +73,14 @@ sends all its elements; up to 256 values in all. Filters such as "sum" work elem
 	})
 }
 
-// ProbeTargetHook, when set (by the runtime), gives the compilation target of an
-// expression's disassembly in a session: function addresses for probe.call. Without it
-// e:disasm() compiles for a program with no functions.
-var ProbeTargetHook func(L *lua.LState) *probes.Target
+// probeTargetKey holds the function that gives a session's compilation target of an
+// expression's disassembly: function addresses for probe.call. The dpcl module registers
+// it; without one (or while it gives nil) e:disasm() compiles for a program with no
+// functions.
+var probeTargetKey = NewKey[func() *probes.Target]("probe target")
+
+// SetProbeTarget registers on s the function giving e:disasm()'s compilation target.
+func SetProbeTarget(s *Session, target func() *probes.Target) { probeTargetKey.Set(s, target) }
 
 // PushProbeVar returns a probe variable to Lua as an expression: what app:var returns.
 func PushProbeVar(L *lua.LState, v *probes.Var) lua.LValue {
@@ -111,7 +113,7 @@ func ProbeExpOf(L *lua.LState, n int) *probes.Exp {
 // pushExp type-checks e and returns it to Lua; a type error is raised as fn's error.
 func pushExp(L *lua.LState, fn string, e *probes.Exp) int {
 	if _, err := probes.Check(e); err != nil {
-		L.RaiseError("%s: %s", fn, strings.TrimPrefix(err.Error(), "probes: "))
+		L.RaiseError("%s: %s", fn, errorText(err, "probes"))
 		return 0
 	}
 	L.Push(NewObject(L, probeTypeName, e))
@@ -144,7 +146,7 @@ func probeConst(t probes.Type) lua.LGFunction {
 func optType(L *lua.LState, n int) probes.Type {
 	t, err := probes.ParseType(L.OptString(n, "int"))
 	if err != nil {
-		L.ArgError(n, strings.TrimPrefix(err.Error(), "probes: "))
+		L.ArgError(n, errorText(err, "probes"))
 	}
 	return t
 }
@@ -252,8 +254,8 @@ func probeAssign(L *lua.LState) int {
 }
 
 func probeTarget(L *lua.LState) *probes.Target {
-	if ProbeTargetHook != nil {
-		if t := ProbeTargetHook(L); t != nil {
+	if target, ok := probeTargetKey.Get(SessionOf(L)); ok {
+		if t := target(); t != nil {
 			return t
 		}
 	}
@@ -264,7 +266,7 @@ func probeDisasm(L *lua.LState) int {
 	e := CheckObject[*probes.Exp](L, 1, probeTypeName)
 	code, err := probes.Compile(e, probeTarget(L))
 	if err != nil {
-		L.RaiseError("disasm: %s", strings.TrimPrefix(err.Error(), "probes: "))
+		L.RaiseError("disasm: %s", errorText(err, "probes"))
 		return 0
 	}
 	L.Push(lua.LString(code.Disasm(uint32(L.OptInt64(2, 0)))))

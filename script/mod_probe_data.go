@@ -1,8 +1,6 @@
 package script
 
 import (
-	"strings"
-
 	"github.com/dpclsh/dpclsh/bgl/abi"
 	"github.com/dpclsh/dpclsh/probes"
 	lua "github.com/yuin/gopher-lua"
@@ -42,7 +40,7 @@ The member name of a struct global (the same as g.name, for a member a method na
 func memType(L *lua.LState, n int) probes.MemType {
 	m, err := probes.ParseMemType(L.CheckString(n))
 	if err != nil {
-		L.ArgError(n, strings.TrimPrefix(err.Error(), "probes: "))
+		L.ArgError(n, errorText(err, "probes"))
 	}
 	return m
 }
@@ -60,7 +58,7 @@ func probeStore(L *lua.LState) int {
 	} else {
 		t, err := probes.Check(x)
 		if err != nil {
-			L.RaiseError("probe.store: %s", strings.TrimPrefix(err.Error(), "probes: "))
+			L.RaiseError("probe.store: %s", errorText(err, "probes"))
 		}
 		m = probes.ElemMem(t)
 	}
@@ -72,7 +70,7 @@ func probeDeref(L *lua.LState) int {
 	if L.GetTop() < 2 {
 		d, err := probes.Deref(e)
 		if err != nil {
-			L.RaiseError("%s", strings.TrimPrefix(err.Error(), "probes: "))
+			L.RaiseError("%s", errorText(err, "probes"))
 		}
 		L.Push(NewObject(L, probeTypeName, d))
 		return 1

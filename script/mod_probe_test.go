@@ -61,12 +61,11 @@ func TestProbeVariables(t *testing.T) {
 	}
 }
 
-func TestProbeDisasmUsesTheTargetHook(t *testing.T) {
+func TestProbeDisasmUsesTheSessionsTarget(t *testing.T) {
 	s, out := probeSession(t)
-	ProbeTargetHook = func(*lua.LState) *probes.Target {
+	SetProbeTarget(s, func() *probes.Target {
 		return &probes.Target{Resolve: func(name string) (uint32, bool) { return 0x10001230, name == "f" }}
-	}
-	defer func() { ProbeTargetHook = nil }()
+	})
 	if err := s.DoString(`io.write(n:assign(probe.call("f", n)):disasm(0x1000))`, "t.lua"); err != nil {
 		t.Fatal(err)
 	}

@@ -2,31 +2,28 @@ package script
 
 import (
 	"io"
-	"sync"
 	"sync/atomic"
 
 	"github.com/dpclsh/dpclsh/bgl"
 )
 
-// progressTargets holds, per session, where progress lines go (the terminal's stderr);
-// sessions without an entry show none, so scripts in pipes and tests print the same bytes.
-var progressTargets sync.Map // *Session -> io.Writer
+// progressKey holds where a session's progress lines go (the terminal's stderr); sessions
+// without one show none, so scripts in pipes and tests print the same bytes.
+var progressKey = NewKey[io.Writer]("progress")
 
 // SetProgress makes dpcl.launch and app:wait draw a progress line on w (a terminal) while
 // they run longer than a moment; nil turns it off.
 func SetProgress(s *Session, w io.Writer) {
 	if w == nil {
-		progressTargets.Delete(s)
+		progressKey.Delete(s)
 		return
 	}
-	progressTargets.Store(s, w)
+	progressKey.Set(s, w)
 }
 
 func progressTarget(s *Session) io.Writer {
-	if w, ok := progressTargets.Load(s); ok {
-		return w.(io.Writer)
-	}
-	return nil
+	w, _ := progressKey.Get(s)
+	return w
 }
 
 // jobOutput is the writer a job launched from Lua writes to: the session's output as it

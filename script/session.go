@@ -8,6 +8,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/dpclsh/dpclsh/netreduce"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -34,6 +36,9 @@ type Session struct {
 
 	modTables map[string]*lua.LTable // module name -> its table (global and require)
 
+	stateMu sync.Mutex
+	state   map[*keyID]any // per-session state of modules, by Key (state.go)
+
 	depth   int                 // nesting of Call on the session goroutine
 	sources map[string][]string // chunk name -> source lines, for error reports
 	docs    docIndex
@@ -55,6 +60,10 @@ type Options struct {
 	// ("NAME=value" strings; dpclsh ui --env/--export): a job's ranks never see the host's
 	// environment unless it is named there or in export.
 	Env []string
+	// TCPTransport builds the TCP transport for netreduce.new{transport = "tcp"} from the
+	// call's options; without it that transport is not available. cmd/dpclsh gives it (it
+	// knows how to start `dpclsh comm`).
+	TCPTransport func(opts map[string]any) (netreduce.Transport, error)
 }
 
 type stopReason int
@@ -172,6 +181,11 @@ func (s *Session) OnClose(c io.Closer) {
 	s.closers = append(s.closers, c)
 }
 
+// closerFunc makes a function an io.Closer, for OnClose.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
 // Post queues fn to run on the session goroutine; safe from any goroutine. It blocks
 // while 1024 functions are already queued, so a producer cannot outrun the session.
 func (s *Session) Post(fn func()) { s.events <- fn }
@@ -277,6 +291,9 @@ func (s *Session) Close() error {
 		}
 	}
 	s.L.Close()
+	s.stateMu.Lock()
+	s.state = nil // what the modules kept dies with the session
+	s.stateMu.Unlock()
 	return errors.Join(errs...)
 }
 

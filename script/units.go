@@ -3,7 +3,6 @@ package script
 import (
 	"fmt"
 	"math"
-	"sync"
 	"time"
 
 	lua "github.com/yuin/gopher-lua"
@@ -18,19 +17,17 @@ const unitsDoc = `Units: durations are seconds, virtual (simulated) unless the n
 (app:wait(wall_s)); m.time, ev.time and packet times are virtual seconds (float), m.time_ns the
 exact nanoseconds; probe.timebase() counts dpcl.timebase_hz ticks per second.`
 
-// deprecations remembers, per session, which old spellings were already reported.
-var deprecations sync.Map // struct{*Session; string} -> bool
+// deprecationsKey holds the old spellings a session already reported.
+var deprecationsKey = NewKey[map[string]bool]("deprecations")
 
 // deprecated prints one line on the session's stderr the first time old is used.
 func deprecated(L *lua.LState, old, instead string) {
 	s := SessionOf(L)
-	key := struct {
-		s   *Session
-		old string
-	}{s, old}
-	if _, seen := deprecations.LoadOrStore(key, true); seen {
+	seen := deprecationsKey.GetOrInit(s, func() map[string]bool { return map[string]bool{} })
+	if seen[old] {
 		return
 	}
+	seen[old] = true
 	fmt.Fprintf(s.Stderr(), "dpclsh: %s is deprecated and goes away in the next release: use %s\n", old, instead)
 }
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/dpclsh/dpclsh/netreduce"
-	"github.com/dpclsh/dpclsh/script"
 )
 
 func init() {
@@ -32,7 +31,6 @@ example (by hand):
 `,
 		run: runComm,
 	})
-	script.TCPTransport = tcpTransport
 }
 
 // runComm is one internal tree node. The shared secret comes from --secret-file or the

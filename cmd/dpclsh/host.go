@@ -32,7 +32,7 @@ func newSession(verbose bool, memory int64, stdout, stderr io.Writer) (*script.S
 func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.Writer) (*script.Session, error) {
 	s, err := script.NewSessionWith(script.Options{
 		Stdout: stdout, Stderr: stderr, Verbose: verbose, Memory: memory, Env: env,
-		Prelude: dpclsh.Prelude, PreludeName: "lib.lua",
+		Prelude: dpclsh.Prelude, PreludeName: "lib.lua", TCPTransport: tcpTransport,
 	})
 	if err != nil {
 		return nil, err

@@ -25,4 +25,8 @@
 //     identity. Errors are *SpecError values carrying the offending item and its byte offset.
 //   - Sample uses selection sampling driven by PCG-DXSM with a fixed stream constant and the
 //     user's seed, so a sample never changes across runs, machines or Go versions.
+//
+// Errors: those the package makes start "ranks: " and are an *Error (wrapping the cause) or
+// one of its own types carrying the rank, address or position it concerns; each has
+// Package and Unprefixed, which the Lua host uses to name the Lua function instead.
 package ranks

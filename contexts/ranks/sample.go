@@ -1,7 +1,6 @@
 package ranks
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -19,7 +18,7 @@ const samplePCGStream = 0x6470636c73616d70 // "dpclsamp"
 // needed/remaining, which makes every subset of that size equally likely.
 func (s *Set) Sample(pct float64, seed uint64) (*Set, error) {
 	if !(pct >= 0 && pct <= 100) {
-		return nil, fmt.Errorf("ranks: bad sample percentage %v: must be in [0, 100]", pct)
+		return nil, errorf("bad sample percentage %v: must be in [0, 100]", pct)
 	}
 	left := s.Count()
 	need := int(math.Floor(float64(left)*pct/100 + 0.5))

@@ -23,23 +23,41 @@ type Set struct {
 // SizeError reports a universe size outside [0, MaxSize].
 type SizeError struct{ Size int }
 
-func (e *SizeError) Error() string {
-	return fmt.Sprintf("ranks: bad size %d: must be in [0, %d]", e.Size, MaxSize)
+// Unprefixed is the error's text without "ranks: "; Error adds it.
+func (e *SizeError) Unprefixed() string {
+	return fmt.Sprintf("bad size %d: must be in [0, %d]", e.Size, MaxSize)
 }
+
+func (e *SizeError) Error() string { return "ranks: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *SizeError) Package() string { return "ranks" }
 
 // RankError reports a rank outside [0, Size).
 type RankError struct{ Rank, Size int }
 
-func (e *RankError) Error() string {
-	return fmt.Sprintf("ranks: rank %d out of range [0, %d)", e.Rank, e.Size)
+// Unprefixed is the error's text without "ranks: "; Error adds it.
+func (e *RankError) Unprefixed() string {
+	return fmt.Sprintf("rank %d out of range [0, %d)", e.Rank, e.Size)
 }
+
+func (e *RankError) Error() string { return "ranks: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *RankError) Package() string { return "ranks" }
 
 // MismatchError reports an operation combining sets over different universes.
 type MismatchError struct{ Left, Right int }
 
-func (e *MismatchError) Error() string {
-	return fmt.Sprintf("ranks: cannot combine sets of different sizes: %d and %d", e.Left, e.Right)
+// Unprefixed is the error's text without "ranks: "; Error adds it.
+func (e *MismatchError) Unprefixed() string {
+	return fmt.Sprintf("cannot combine sets of different sizes: %d and %d", e.Left, e.Right)
 }
+
+func (e *MismatchError) Error() string { return "ranks: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *MismatchError) Package() string { return "ranks" }
 
 // CheckSize returns a *SizeError when n cannot be the size of a Set. Call it on sizes that
 // come from users before None or All, which panic on a bad size.

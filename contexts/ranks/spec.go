@@ -17,10 +17,16 @@ type SpecError struct {
 	Err    error // the underlying *RankError for an out-of-range rank, else nil
 }
 
-func (e *SpecError) Error() string {
-	return fmt.Sprintf("ranks: bad rank spec %q: item %q at offset %d: %s",
+// Unprefixed is the error's text without "ranks: "; Error adds it.
+func (e *SpecError) Unprefixed() string {
+	return fmt.Sprintf("bad rank spec %q: item %q at offset %d: %s",
 		e.Spec, e.Item, e.Offset, e.Reason)
 }
+
+func (e *SpecError) Error() string { return "ranks: " + e.Unprefixed() }
+
+// Package is the name the error's text starts with.
+func (e *SpecError) Package() string { return "ranks" }
 
 func (e *SpecError) Unwrap() error { return e.Err }
 

@@ -1,0 +1,52 @@
+package script
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpclsh/dpclsh/contexts"
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Argument helpers every module's bindings use to read Lua values and name them in errors.
+
+// describe names a Lua value for an error message: its type, and the value when it is short.
+func describe(v lua.LValue) string {
+	switch v := v.(type) {
+	case lua.LNumber:
+		return "number " + FormatNumber(float64(v))
+	case lua.LString:
+		if len(v) <= 32 {
+			return "string " + QuoteString(string(v))
+		}
+	case *lua.LUserData:
+		if c, ok := v.Value.(*contexts.Context); ok {
+			return fmt.Sprintf("context (size %d)", c.Size())
+		}
+		if mt, ok := v.Metatable.(*lua.LTable); ok {
+			if name, ok := mt.RawGetString("__name").(lua.LString); ok {
+				return string(name)
+			}
+		}
+	}
+	return v.Type().String()
+}
+
+// checkInt returns argument n as an integer, raising an argument error for anything else.
+func checkInt(L *lua.LState, n int, what string) int {
+	v, ok := luaInt(L.Get(n))
+	if !ok {
+		L.ArgError(n, fmt.Sprintf("%s must be an integer, got %s", what, describe(L.Get(n))))
+	}
+	return v
+}
+
+// luaInt returns v as an int when it is an integral number of at most 2^53 in magnitude.
+func luaInt(v lua.LValue) (int, bool) {
+	x, ok := v.(lua.LNumber)
+	f := float64(x)
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int(f), true
+}
