@@ -134,6 +134,12 @@
 // Get_processor_name ("bgl-node-R"), Get_version (3.1).
 // Persistent requests (Send_init and the other modes' inits, Recv_init, Start, Startall,
 // Request_free) are kept by libmpi (libmpi_persist.c) over the nonblocking calls.
+// MPI_Request_free of any other request goes to the engine (mpi_req.go): the handle
+// becomes MPI_REQUEST_NULL at once; an active request is detached and completes on its
+// own (a freed Irecv still takes its message into its buffer; a freed Isend's message is
+// still delivered), its 256-byte charge given back when it completes; a handle never
+// issued or already freed, or MPI_REQUEST_NULL (as MPICH), is MPI_ERR_REQUEST naming it.
+// mpi.h (and mpif.h) define MPI_ERR_NO_MEM (34), the class a job out of node memory ends with.
 // Fortran (target/libmpi_f*.c, mpif.h, mpi.f90): libmpi.a's second member binds every C
 // function as gfortran's mpi_xxx_, converting arguments and calling the C entry, so the
 // engine and the tools see one call path; handles are the C integers, a status is C's
@@ -145,10 +151,7 @@
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
-// correct programs, so they are absent rather than wrong; MPI_Request_free of an active
-// nonpersistent request, which the standard allows (libmpi_persist.c's MPI_Request_free
-// refuses it, naming the request, before the engine sees a call: the engine has no
-// hypercall for it, and adding one changes libmpi); error handlers (every error is
+// correct programs, so they are absent rather than wrong; error handlers (every error is
 // MPI_ERRORS_ARE_FATAL, as MPICH's default, and ends the job with a line naming rank, call,
 // argument and class; the status is the class); intercommunicators, graph topologies,
 // Comm_split_type, hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous

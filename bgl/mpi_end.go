@@ -46,6 +46,7 @@ func init() {
 		abi.HcMPIWaitany:       {"MPI_Waitany", nil, pollWaitany},
 		abi.HcMPIWaitsome:      {"MPI_Waitsome", nil, pollWaitsome},
 		abi.HcMPITestsome:      {"MPI_Testsome", pollWaitsome, nil},
+		abi.HcMPIRequestFree:   {"MPI_Request_free", startRequestFree, nil},
 		abi.HcMPIAlltoall:      {"MPI_Alltoall", startColl, pollColl},
 		abi.HcMPIAlltoallv:     {"MPI_Alltoallv", startColl, pollColl},
 		abi.HcMPIAllgatherv:    {"MPI_Allgatherv", startColl, pollColl},

@@ -22,6 +22,9 @@ func TestMPIMisuse(t *testing.T) {
 		{"truncate", "rank 1: MPI_Recv at pc 0x%: message of 16 bytes from rank 0 (tag 0) truncated: " +
 			"the receive buffer holds 4 (MPI_ERR_TRUNCATE)", 14},
 		{"request", "rank 0: MPI_Wait at pc 0x%: request handle 4242 is not active (MPI_ERR_REQUEST)", 19},
+		{"freebad", "rank 0: MPI_Request_free at pc 0x%: request handle 4242 is not active (MPI_ERR_REQUEST)", 19},
+		{"freetwice", "rank 0: MPI_Request_free at pc 0x%: request handle ~ is not active (MPI_ERR_REQUEST)", 19},
+		{"freenull", "rank 0: MPI_Request_free at pc 0x%: request handle is MPI_REQUEST_NULL (MPI_ERR_REQUEST)", 19},
 		{"collcount", ": MPI_Allreduce at pc 0x%: count mismatch: collective #1 on MPI_COMM_WORLD: this rank " +
 			"reduces ~ of MPI_INT with MPI_SUM, rank ~ ~ of MPI_INT with MPI_SUM (MPI_ERR_OTHER)", 15},
 		{"bcastcount", ": MPI_Bcast at pc 0x%: count mismatch: broadcast of 16 bytes from root 0 into a " +

@@ -61,8 +61,9 @@ type mpiReq struct {
 	src, tag int32 // src: a world rank or MPI_ANY_SOURCE
 	buf, cap uint32
 	done     bool
+	freed    bool // MPI_Request_free detached it while active: nothing waits, completion frees it
 	st       mpiStatus
-	held     mpiCharge // on its rank's account until Wait or Test frees it
+	held     mpiCharge // on its rank's account until Wait, Test or (freed) completion frees it
 }
 
 type mpiStatus struct {
@@ -140,6 +141,9 @@ func deliverMsg(n *node, q *mpiReq, m *mpiMsg) error {
 		return mpiErrorf(mpiErrBuffer, "receive buffer at 0x%08x: %v", q.buf, errno)
 	}
 	m.held.release()
+	if q.freed {
+		q.held.release()
+	}
 	q.done = true
 	q.st = mpiStatus{src: int32(src), tag: m.tag, count: uint32(len(m.data))}
 	return nil

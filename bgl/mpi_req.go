@@ -158,3 +158,27 @@ func (e *mpiEngine) probe(n *node, c *mpiCall, now uint64) (mpiStatus, bool, err
 	}
 	return mpiStatus{}, false, nil
 }
+
+// startRequestFree {request} is MPI_Request_free of a request the engine keeps (libmpi
+// frees persistent ones itself, handing the engine only the operation a persistent one
+// started). The handle becomes MPI_REQUEST_NULL and invalid at once, as the standard says;
+// a completed request is freed now, an active one (a receive whose message has not
+// arrived) when it completes: it still takes its message, then its memory is given back.
+// Sends are complete when made, so a freed send's message is delivered regardless.
+func startRequestFree(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
+	q, err := e.lookupReq(n, c.w[0])
+	if err != nil {
+		return false, err
+	}
+	if q == nil {
+		// MPICH refuses MPI_REQUEST_NULL here (MPI_ERR_REQUEST), unlike Wait and Test.
+		return false, mpiErrorf(mpiErrRequest, "request handle is MPI_REQUEST_NULL")
+	}
+	delete(e.ranks[n.rank].reqs, q.id)
+	if q.done {
+		q.held.release()
+	} else {
+		q.freed = true
+	}
+	return true, writeWords(n, c.w[0], 0)
+}

@@ -27,6 +27,7 @@ const (
 	HcMPIWaitany       Sysno = 0x711b // {count, requests, index, status}
 	HcMPIWaitsome      Sysno = 0x711c // {incount, requests, outcount, indices, statuses}
 	HcMPITestsome      Sysno = 0x711d // {incount, requests, outcount, indices, statuses}
+	HcMPIRequestFree   Sysno = 0x711e // {request}
 	HcMPIBarrier       Sysno = 0x7120 // {comm}
 	HcMPIBcast         Sysno = 0x7121 // {buf, count, type, root, comm}
 	HcMPIReduce        Sysno = 0x7122 // {sendbuf, recvbuf, count, type, op, root, comm}
@@ -62,6 +63,7 @@ var MPIBlockWords = map[Sysno]int{
 	HcMPIWaitsome: 5, HcMPITestsome: 5, HcMPIAlltoall: 7, HcMPIAlltoallv: 9, HcMPIAllgatherv: 8,
 	HcMPIScatterv: 9, HcMPIReduceScatter: 6, HcMPIScan: 6, HcMPIExscan: 6, HcMPICommSplit: 4,
 	HcMPICommDup: 2, HcMPICommCreate: 4, HcMPICommFree: 1, HcMPICommGroup: 2, HcMPICommCompare: 3,
+	HcMPIRequestFree: 1,
 }
 
 var mpiHypercalls = []Hypercall{
@@ -84,6 +86,7 @@ var mpiHypercalls = []Hypercall{
 	{HcMPIWaitany, "dpcl_mpi_waitany", 1, "int", "MPI_Waitany"},
 	{HcMPIWaitsome, "dpcl_mpi_waitsome", 1, "int", "MPI_Waitsome"},
 	{HcMPITestsome, "dpcl_mpi_testsome", 1, "int", "MPI_Testsome"},
+	{HcMPIRequestFree, "dpcl_mpi_request_free", 1, "int", "MPI_Request_free of a nonpersistent request (freed when it completes)"},
 	{HcMPIBarrier, "dpcl_mpi_barrier", 1, "int", "MPI_Barrier"},
 	{HcMPIBcast, "dpcl_mpi_bcast", 1, "int", "MPI_Bcast"},
 	{HcMPIReduce, "dpcl_mpi_reduce", 1, "int", "MPI_Reduce"},

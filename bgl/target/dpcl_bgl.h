@@ -40,6 +40,7 @@
 #define DPCL_HC_MPI_WAITANY 0x711b /* MPI_Waitany */
 #define DPCL_HC_MPI_WAITSOME 0x711c /* MPI_Waitsome */
 #define DPCL_HC_MPI_TESTSOME 0x711d /* MPI_Testsome */
+#define DPCL_HC_MPI_REQUEST_FREE 0x711e /* MPI_Request_free of a nonpersistent request (freed when it completes) */
 #define DPCL_HC_MPI_BARRIER 0x7120 /* MPI_Barrier */
 #define DPCL_HC_MPI_BCAST 0x7121 /* MPI_Bcast */
 #define DPCL_HC_MPI_REDUCE 0x7122 /* MPI_Reduce */
@@ -251,6 +252,13 @@ static inline int dpcl_mpi_testsome(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_TESTSOME, args, 0, &lo);
+}
+
+/* MPI_Request_free of a nonpersistent request (freed when it completes) */
+static inline int dpcl_mpi_request_free(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REQUEST_FREE, args, 0, &lo);
 }
 
 /* MPI_Barrier */

@@ -107,16 +107,26 @@ MPI_FN int MPI_Startall(int count, MPI_Request requests[])
 	return MPI_SUCCESS;
 }
 
-/* MPI_Request_free frees a persistent request; an operation it started still completes
- * (a receive still takes its message), as the standard says. The engine keeps no other
- * request a program could free without completing it. */
+/* MPI_Request_free frees a request. A persistent one is the library's: its handle is
+ * freed here, and an operation it started is handed to the engine to free when it
+ * completes (a receive still takes its message), as the standard says. Any other request
+ * is the engine's, which frees it at once if complete or detaches it until it is, and
+ * refuses a handle it never issued or already freed, and MPI_REQUEST_NULL (as MPICH). */
 MPI_FN int MPI_Request_free(MPI_Request *request)
 {
-	if (request == NULL || !is_persist(*request))
-		lib_error("MPI_Request_free", MPI_ERR_REQUEST,
-			"request %d is not a persistent request (complete others with MPI_Wait or MPI_Test)",
-			request == NULL ? 0 : *request);
-	persists[*request - MPI__PERSIST].used = 0;
+	struct persist *p;
+	unsigned long b[1];
+
+	if (request == NULL || !is_persist(*request)) {
+		b[0] = W(request);
+		return dpcl_mpi_request_free((long)b);
+	}
+	p = &persists[*request - MPI__PERSIST];
+	if (p->real != MPI_REQUEST_NULL) {
+		b[0] = W(&p->real);
+		dpcl_mpi_request_free((long)b);
+	}
+	p->used = 0;
 	persist_count--;
 	*request = MPI_REQUEST_NULL;
 	return MPI_SUCCESS;

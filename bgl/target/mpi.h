@@ -135,6 +135,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_GROUP 8
 #define MPI_ERR_DIMS 11
 #define MPI_ERR_TOPOLOGY 10
+#define MPI_ERR_NO_MEM 34
 
 /* Environment. */
 int MPI_Init(int *argc, char ***argv);

@@ -11,6 +11,9 @@
  *   freedcomm a barrier on a communicator after MPI_Comm_free
  *   splitcomm a send to rank 0 on MPI_COMM_NULL (the colour MPI_UNDEFINED got)
  *   request   wait on a request never started
+ *   freebad   MPI_Request_free of a request never started
+ *   freetwice MPI_Request_free of an Isend's request, then of a copy of its handle
+ *   freenull  MPI_Request_free of MPI_REQUEST_NULL (an error, as in MPICH)
  *   noinit    send before MPI_Init
  *   init2     MPI_Init a second time
  *   afterfin  a barrier after MPI_Finalize
@@ -21,6 +24,8 @@
  *             (both must end with MPI_ERR_NO_MEM once the node's memory is used up)
  *   churn     ranks 0 and 1 exchange 64 MiB in 16 KiB messages (Isend/Wait, Irecv/Wait,
  *             Send/Recv) in lockstep: a correct run that must fit in 16 MiB per node
+ *   freechurn as churn, but every Isend and Irecv is freed with MPI_Request_free while
+ *             active instead of waited for (an acknowledgement shows the data arrived)
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,8 +49,10 @@ static void flood(const char *mode)
 }
 
 /* churn moves CHURN_ROUNDS * 2 * FLOOD_BYTES bytes from rank 1 to rank 0, one round at a
- * time (rank 0 acknowledges each), completing every request. */
-static void churn(int rank)
+ * time (rank 0 acknowledges each), completing every request, or (freed) freeing each
+ * while active: the tag-2 message, which cannot overtake the tag-1 one, shows that the
+ * freed receive took its message. */
+static void churn(int rank, int freed)
 {
 	MPI_Request r;
 	int i, ack = 0;
@@ -54,12 +61,18 @@ static void churn(int rank)
 		if (rank == 1) {
 			big[0] = (char)i;
 			MPI_Isend(big, FLOOD_BYTES, MPI_CHAR, 0, 1, MPI_COMM_WORLD, &r);
-			MPI_Wait(&r, MPI_STATUS_IGNORE);
+			if (freed)
+				MPI_Request_free(&r);
+			else
+				MPI_Wait(&r, MPI_STATUS_IGNORE);
 			MPI_Send(big, FLOOD_BYTES, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
 			MPI_Recv(&ack, 1, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		} else if (rank == 0) {
 			MPI_Irecv(big, FLOOD_BYTES, MPI_CHAR, 1, 1, MPI_COMM_WORLD, &r);
-			MPI_Wait(&r, MPI_STATUS_IGNORE);
+			if (freed)
+				MPI_Request_free(&r);
+			else
+				MPI_Wait(&r, MPI_STATUS_IGNORE);
 			MPI_Recv(big, FLOOD_BYTES, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 			ack += big[0] == (char)i;
 			MPI_Send(&ack, 1, MPI_INT, 1, 3, MPI_COMM_WORLD);
@@ -108,8 +121,23 @@ int main(int argc, char **argv)
 	}
 	if (rank == 1 && (!strcmp(mode, "isendflood") || !strcmp(mode, "irecvflood")))
 		flood(mode);
-	if (!strcmp(mode, "churn"))
-		churn(rank);
+	if (!strcmp(mode, "churn") || !strcmp(mode, "freechurn"))
+		churn(rank, !strcmp(mode, "freechurn"));
+	if (rank == 0 && !strcmp(mode, "freebad")) {
+		MPI_Request r = (MPI_Request)4242;
+		MPI_Request_free(&r);
+	}
+	if (rank == 0 && !strcmp(mode, "freetwice")) {
+		MPI_Request r, copy;
+		MPI_Isend(buf, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, &r);
+		copy = r;
+		MPI_Request_free(&r);
+		MPI_Request_free(&copy);
+	}
+	if (rank == 0 && !strcmp(mode, "freenull")) {
+		MPI_Request r = MPI_REQUEST_NULL;
+		MPI_Request_free(&r);
+	}
 	if (!strcmp(mode, "root"))
 		MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD);
 	if (!strcmp(mode, "collcount")) {
