@@ -25,7 +25,7 @@ var layers = map[string][]string{
 	"bgl":            {"ppc", "bgl/abi"},
 	"probes":         {"ppc", "bgl/abi"},
 	"runtime":        {"bgl", "bgl/abi", "probes", "probes/cobj", "contexts", "contexts/ranks", "netreduce", "ppc"},
-	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/ui", "script/fileout"},
+	"script":         {"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/luavm", "script/ui", "script/fileout"},
 	"":               nil, // the root package: lib.go
 	// probes/cobj loads C probe modules (relocatable objects): standard library only.
 	"probes/cobj": nil,
@@ -34,14 +34,17 @@ var layers = map[string][]string{
 	"script/ui": nil,
 	// script/fileout writes the files dpclsh produces whole or not at all: standard library only.
 	"script/fileout": nil,
+	// script/luavm is the hardened gopher-lua under the kernel: it knows no project package,
+	// so the kernel and the modules import it and it never imports them back.
+	"script/luavm": nil,
 	// Test helpers: only tests may import them, and they import no project package.
 	"internal": nil,
 }
 
 // thirdParty says which packages may use modules outside the standard library: the Lua
-// host and the command. Everything below them is standard library only, so netreduce
-// (for instance) can never pull in gopher-lua.
-var thirdParty = map[string]bool{"script": true}
+// host, its VM and the command. Everything below them is standard library only, so
+// netreduce (for instance) can never pull in gopher-lua.
+var thirdParty = map[string]bool{"script": true, "script/luavm": true}
 
 type listedPackage struct {
 	path string   // relative to the module: "", "ppc", "cmd/dpclsh"
@@ -162,6 +165,12 @@ func TestViolations(t *testing.T) {
 		{listedPackage{"probes", []string{m("internal/oracletest")}}, "depends on internal/oracletest"},
 		{listedPackage{"", []string{m("ppc")}}, "the root package may import only"},
 		{listedPackage{"tools/gen", nil}, `"tools/gen" is not covered`},
+		// The kernel imports the VM, never the reverse; the VM may use gopher-lua.
+		{listedPackage{"script", []string{m("script/luavm"), "github.com/yuin/gopher-lua"}}, ""},
+		{listedPackage{"script/luavm", []string{"github.com/yuin/gopher-lua", "context"}}, ""},
+		{listedPackage{"script/luavm", []string{m("script")}}, "script/luavm may import only [] (DESIGN.md section 1) but depends on script"},
+		{listedPackage{"script/luavm", []string{m("runtime")}}, "depends on runtime"},
+		{listedPackage{"script/luavm/x", []string{m("script/luavm"), m("script/ui")}}, "depends on script/ui"},
 	}
 	for _, tc := range tests {
 		got := violations([]listedPackage{tc.pkg})
@@ -178,6 +187,7 @@ func TestRuleLookup(t *testing.T) {
 	tests := map[string]string{
 		"ppc": "ppc", "bgl/abi": "bgl/abi", "bgl/target/x": "bgl", "netreduce/tcp": "netreduce",
 		"": "", "internal/oracletest": "internal", "script": "script",
+		"script/luavm": "script/luavm", "script/luavm/x": "script/luavm",
 	}
 	for in, want := range tests {
 		if got, ok := rule(in); !ok || got != want {

@@ -73,74 +73,31 @@
 //     bpftrace-style, unless the probe was installed with print = false.
 //   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
 //     dpcl.launch and app:wait; the job's output clears it before each write.
-//   - Sandboxes (NewSandbox) also lose print, getfenv/setfenv and newproxy; a filter hands
-//     back results as return values. Reading a left-out name (os, io, require, print, ...)
-//     in a filter's or back-end's environment raises "NAME is not available in the
-//     sandbox of filters and back-ends (why)" at the reading line, as strict.lua would;
-//     rawget sees nil, and the environment's metatable is protected. A sandboxed state only executes: each tree node
-//     (stream, node) runs the filter file in an environment of its own (NewEnvironment:
-//     copies of the globals and of string, table and math; the string metatable is hidden),
-//     and each back-end call gets a fresh one, so pooled states never carry one node's
-//     globals to another and a run's output does not depend on which state ran what.
-//   - Budgets, not clocks: CallWithBudget counts Lua instructions through the context
-//     gopher-lua consults before each instruction (Limits.Instructions; filter.load's
-//     budget option, default 20e6), and every 65,536 instructions and at return measures
-//     what the environment, the filter state and the running frames hold
-//     (Limits.Memory, 64 MiB). A call that runs out fails with ErrBudget at the same
-//     instruction on any host; netreduce's FilterSpec.Deadline carries the instruction
-//     budget of Lua filters.
-//   - Limits inside library calls (meter.go): the budget's context and the session's
-//     (session_meter.go) are meters that library functions charge themselves, since no
-//     instruction runs inside a Go call. Pattern matching runs on a matcher of our own
-//     (pattern.go, strmatch.go) rather than gopher-lua's package pm, which has no hook,
-//     backtracks exponentially and builds gsub results in quadratic time: a
-//     backtracking matcher with Lua 5.1's semantics, checked against Lua 5.1.5's results
-//     (testdata/patterns.golden, made by lua5.1 with -rewrite-patterns) and against pm by
-//     a fuzz target where pm follows 5.1. Every step counts as one instruction of the
-//     budget (so a call stops at the same step on any host) and, in a session, checks for
-//     an interrupt every 256 steps. One departure from 5.1: "\0" in a pattern is an
-//     ordinary character, as in 5.2, where 5.1 ended the pattern there.
-//   - Memory: string.rep, string.format, string.gsub, table.concat and .. (concat.go)
-//     charge the bytes they are about to build. A budget keeps what it measured at the
-//     last measurement plus the charges since; when that would pass the limit it
-//     measures again (garbage then stops counting) and fails if the live data and the
-//     new bytes do not fit. Measurements count string bytes and 40 bytes a table slot
-//     from the roots, the registers of the running threads and the protected calls in
-//     progress, so they depend only on the script: the error comes at the same place on
-//     any host. A session has a budget too (Options.Memory, dpclsh --lua-memory; by
-//     default half of HostMemoryLimit: the Go memory limit, 3/4 of physical memory or
-//     half of ulimit -v), measured from its globals and registry, every 65,536
-//     instructions or more as the state grows (tables grown by the VM alone). Budget
-//     errors wrap ErrMemoryBudget and, like running out of instructions, cannot be caught
-//     by pcall: a filter call fails its probe, a session chunk fails and the session goes
-//     on. Under them, a host check looks at the Go heap (runtime/metrics) before an
-//     allocation of 1 MiB or more and at each periodic check, and refuses, after a
-//     collection, only when the heap would pass HostMemoryLimit: it fires only when the
-//     host is truly short, so it cannot make results differ between hosts otherwise.
-//     Coroutines count their charges but not their instructions toward a session's
-//     periodic check; a coroutine created before a chunk ran out keeps failing, as after
-//     an interrupt.
-//   - Protected calls run on pooled threads (pcall.go), because gopher-lua 1.1.2 closes
-//     the open upvalues of every frame of a state when an error is caught (upstream issue
-//     448): pcall, xpcall, Session.Call below a running chunk (callbacks, t:error) and
-//     __tostring from Format. A coroutine that yields inside a pcall is parked on the
-//     call's thread; coroutine.resume and coroutine.wrap are replaced to resume it, and
-//     the pcall completes on a later resume, as in Lua 5.2. gopher-lua hands resumed
-//     values to the yielding frame unadjusted (too few leave stale registers) and loses
-//     the caller of a Go function that yields in tail position, so in a state with
-//     coroutines, coroutine.yield, pcall and xpcall are Lua wrappers of one line around
-//     the Go functions (yield.go), which print as builtins. Left as gopher-lua has it:
-//     coroutine.running inside a pcall names the call's thread, and a yield from a Go
-//     function's callback (a gsub function, a metamethod) is not detected.
-//   - Sizes: string.rep, string.format, string.gsub and table.concat compute their result
-//     size first and raise an error over the limit (MaxString, 1 GiB, in a session; the
-//     memory budget in a sandbox), which pcall can catch. Concatenation happens inside the
-//     VM, so chunks this package compiles (session chunks, filter files) have each a .. b
-//     rewritten into a call of a checking function (concat.go); the session's loadstring,
-//     load, loadfile and dofile compile the same way (load.go), require does not.
-//   - string.format's numeric conversions (%d, %x, %f, ...) take numbers and numeric
-//     strings as Lua 5.1 does and raise "bad argument #N to 'format'" for anything else,
-//     where gopher-lua would print Go's rendering ("&{}" for nil).
+//   - The Lua VM is script/luavm (see its doc): protected calls on pooled threads for
+//     gopher-lua's upvalue defect, yields across pcall, checked loaders and
+//     concatenation, size checks, instruction and memory budgets, sandboxes and a bounded
+//     pattern matcher. A session installs it on its state (NewSessionWith) and compiles
+//     its chunks with luavm.Compile; Session.Call below a running chunk (callbacks,
+//     t:error) and __tostring from Format are protected calls of luavm. A string built by
+//     a library function is bounded by luavm.MaxString (1 GiB) in a session.
+//   - Filters and back-ends run in luavm.NewSandbox states, which lose print too; a filter
+//     hands back results as return values. A sandboxed state only executes: each tree
+//     node (stream, node) runs the filter file in an environment of its own
+//     (luavm.NewEnvironment), and each back-end call gets a fresh one, so pooled states
+//     never carry one node's globals to another and a run's output does not depend on
+//     which state ran what. Their calls run under luavm.CallWithBudget (filter.load's
+//     budget option, default 20e6 instructions; 64 MiB); netreduce's FilterSpec.Deadline
+//     carries the instruction budget of Lua filters. A call that runs out fails its probe.
+//   - A session's memory budget (session_meter.go): the session's context is a
+//     luavm.Meter that library functions charge, and every 65,536 instructions or more as
+//     the state grows it measures the globals, the registry and the running frames, so
+//     tables grown by the VM alone are bounded too (Options.Memory, dpclsh --lua-memory;
+//     by default DefaultSessionMemory, half of luavm.HostMemoryLimit). A chunk that passes
+//     it fails with luavm.ErrMemoryBudget, which pcall cannot catch, and the session goes
+//     on. In a session, pattern matching checks for an interrupt every 256 steps.
+//     Coroutines count their charges but not their instructions toward the periodic
+//     check; a coroutine created before a chunk ran out keeps failing, as after an
+//     interrupt.
 //   - Plots (mod_plot.go) use gonum.org/v1/plot, a dependency beyond gopher-lua on
 //     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
 //     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),

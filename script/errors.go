@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpclsh/dpclsh/script/luavm"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -72,7 +74,7 @@ var (
 )
 
 func (s *Session) syntaxError(err error, name string, lastLine int) *Error {
-	msg := strings.TrimSpace(errorMessage(err))
+	msg := strings.TrimSpace(luavm.ErrorMessage(err))
 	rest := strings.TrimPrefix(msg, name)
 	e := &Error{File: name, Msg: msg, cause: err}
 	if m := syntaxAtLine.FindStringSubmatch(rest); m != nil {
@@ -90,7 +92,7 @@ func (s *Session) syntaxError(err error, name string, lastLine int) *Error {
 }
 
 func (s *Session) runtimeError(err error) *Error {
-	e := &Error{Msg: errorMessage(err), cause: err}
+	e := &Error{Msg: luavm.ErrorMessage(err), cause: err}
 	var aerr *lua.ApiError
 	if errors.As(err, &aerr) {
 		e.Traceback = aerr.StackTrace
@@ -103,7 +105,7 @@ func (s *Session) runtimeError(err error) *Error {
 		e.Line, _ = strconv.Atoi(m[2])
 		e.Msg = m[3]
 	}
-	if m := tracebackAt.FindStringSubmatch(e.Traceback); m != nil && (e.File == "" || e.File == vmChunkName) {
+	if m := tracebackAt.FindStringSubmatch(e.Traceback); m != nil && (e.File == "" || e.File == luavm.ChunkName) {
 		// error(value) and panicking Go functions give no position: take the innermost
 		// Lua frame of the traceback.
 		e.File = m[1]

@@ -1,10 +1,8 @@
 package script_test
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/dpclsh/dpclsh/script"
 	lua "github.com/yuin/gopher-lua"
@@ -36,19 +34,4 @@ func ExampleFormat() {
 	fmt.Println(script.Format(L, L.GetGlobal("t"), script.DefaultFormat))
 	// Output:
 	// {10, 20, loop = <cycle>, name = "x", ["two words"] = true}
-}
-
-func ExampleCallWithBudget() {
-	L := script.NewSandbox()
-	defer L.Close()
-	fn, err := L.Load(strings.NewReader("local n = ...\nwhile n > 0 do end"), "filter.lua")
-	if err != nil {
-		panic(err)
-	}
-	_, err = script.CallWithBudget(L, script.Limits{Instructions: 10_000}, nil, fn, lua.LNumber(1))
-	fmt.Println(err)
-	fmt.Println(errors.Is(err, script.ErrBudget))
-	// Output:
-	// script: filter.lua:2: budget exceeded: more than 10000 Lua instructions in one call
-	// true
 }

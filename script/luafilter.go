@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/script/luavm"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -48,7 +49,7 @@ func LoadLuaFilter(path string, budget int64) (*LuaFilter, error) {
 		return nil, err
 	}
 	if budget <= 0 {
-		budget = DefaultInstructions
+		budget = luavm.DefaultInstructions
 	}
 	return &LuaFilter{Name: prog.name, Path: path, Source: src, Budget: budget, prog: prog}, nil
 }
@@ -70,13 +71,13 @@ func compileLuaFilter(origin string, src []byte) (*luaProgram, error) {
 	if p, ok := programs.Load(key); ok {
 		return p.(*luaProgram), nil
 	}
-	proto, err := compileChecked(bytes.NewReader(src), origin)
+	proto, err := luavm.Compile(bytes.NewReader(src), origin)
 	if err != nil {
 		return nil, fmt.Errorf("filter %s: %w", origin, err)
 	}
 	p := &luaProgram{origin: origin, proto: proto, pool: make(chan *lua.LState, vmPoolSize)}
 	L := p.get()
-	node, err := p.instantiate(L, Limits{Instructions: DefaultInstructions, Memory: DefaultMemory})
+	node, err := p.instantiate(L, luavm.Limits{Instructions: luavm.DefaultInstructions, Memory: luavm.DefaultMemory})
 	p.put(L)
 	if err != nil {
 		return nil, err
@@ -96,13 +97,13 @@ type luaNode struct {
 }
 
 // instantiate runs the file's chunk in a new environment on L.
-func (p *luaProgram) instantiate(L *lua.LState, lim Limits) (*luaNode, error) {
-	env := NewEnvironment(L)
+func (p *luaProgram) instantiate(L *lua.LState, lim luavm.Limits) (*luaNode, error) {
+	env := luavm.NewEnvironment(L)
 	chunk := L.NewFunctionFromProto(p.proto)
 	chunk.Env = env
-	out, err := CallWithBudget(L, lim, []lua.LValue{env}, chunk)
+	out, err := luavm.CallWithBudget(L, lim, []lua.LValue{env}, chunk)
 	if err != nil {
-		return nil, relabel("filter "+p.origin+": ", err)
+		return nil, luavm.Relabel("filter "+p.origin+": ", err)
 	}
 	var tbl *lua.LTable
 	if len(out) > 0 {
@@ -135,7 +136,7 @@ func (p *luaProgram) get() *lua.LState {
 	case L := <-p.pool:
 		return L
 	default:
-		return NewSandbox()
+		return luavm.NewSandbox()
 	}
 }
 
@@ -155,7 +156,7 @@ type luaTransform struct {
 	prog  *luaProgram
 	node  *luaNode
 	state lua.LValue
-	lim   Limits
+	lim   luavm.Limits
 }
 
 func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduce.Transform, error) {
@@ -163,9 +164,9 @@ func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduc
 	if err != nil {
 		return nil, err
 	}
-	t := &luaTransform{prog: prog, state: lua.LNil, lim: Limits{Instructions: spec.Deadline, Memory: DefaultMemory}}
+	t := &luaTransform{prog: prog, state: lua.LNil, lim: luavm.Limits{Instructions: spec.Deadline, Memory: luavm.DefaultMemory}}
 	if t.lim.Instructions <= 0 {
-		t.lim.Instructions = DefaultInstructions
+		t.lim.Instructions = luavm.DefaultInstructions
 	}
 	L := prog.get()
 	defer prog.put(L)
@@ -176,9 +177,9 @@ func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduc
 		t.state = L.NewTable()
 		return t, nil
 	}
-	out, err := CallWithBudget(L, t.lim, []lua.LValue{t.node.env}, t.node.init, packetValueToLua(L, paramsOrEmpty(spec.Params)))
+	out, err := luavm.CallWithBudget(L, t.lim, []lua.LValue{t.node.env}, t.node.init, packetValueToLua(L, paramsOrEmpty(spec.Params)))
 	if err != nil {
-		return nil, relabel("init: ", err)
+		return nil, luavm.Relabel("init: ", err)
 	}
 	if len(out) > 0 {
 		t.state = out[0]
@@ -201,9 +202,9 @@ func (t *luaTransform) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, er
 	for _, p := range wave {
 		arr.Append(packetToLua(L, p))
 	}
-	out, err := CallWithBudget(L, t.lim, []lua.LValue{t.node.env, t.state}, t.node.filter, t.state, arr)
+	out, err := luavm.CallWithBudget(L, t.lim, []lua.LValue{t.node.env, t.state}, t.node.filter, t.state, arr)
 	if err != nil {
-		return nil, relabel("", err)
+		return nil, luavm.Relabel("", err)
 	}
 	if len(out) == 0 || out[0] == lua.LNil {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/script/luavm"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -81,7 +82,7 @@ func BenchmarkConcat(b *testing.B) {
 
 // BenchmarkPatterns is a loop of ordinary pattern calls (find, match, gmatch, gsub on a
 // short line), in a plain gopher-lua state (package pm) and in a sandbox under a budget
-// (pattern.go, each step counted).
+// (luavm's pattern.go, each step counted).
 func BenchmarkPatterns(b *testing.B) {
 	const src = `local n = ... local line, k = "rank=12 time=3.5e-3 func=MPI_Allreduce", 0
 for i = 1, n do
@@ -101,13 +102,13 @@ return k`
 		}
 	})
 	b.Run("dpclsh", func(b *testing.B) {
-		L := NewSandbox()
+		L := luavm.NewSandbox()
 		defer L.Close()
 		fn, err := L.LoadString(src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := CallWithBudget(L, Limits{Memory: DefaultMemory}, nil, fn, lua.LNumber(b.N)); err != nil {
+		if _, err := luavm.CallWithBudget(L, luavm.Limits{Memory: luavm.DefaultMemory}, nil, fn, lua.LNumber(b.N)); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/script/luavm"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -205,8 +206,8 @@ false	t.lua:7: table.concat: the result would be 2 GiB, over the limit of 1 GiB
 // the session and in a filter, before the string is built; ordinary concatenation,
 // numbers, metamethods and the error for bad operands behave as in the VM.
 func TestConcatenationLimit(t *testing.T) {
-	defer func(old int64) { MaxString = old }(MaxString)
-	MaxString = 8 << 20
+	defer func(old int64) { luavm.MaxString = old }(luavm.MaxString)
+	luavm.MaxString = 8 << 20
 	got := runLua(t, `local s = string.rep("x", 2^20)
 print(pcall(function() while true do s = s .. s end end))
 print(#s, 1 .. 2, "a" .. "b" .. 3.5)
@@ -237,7 +238,7 @@ end!
 	// doubled string cannot both fit in 64 MiB, and pcall does not keep the call alive.
 	tr, _ := newLuaTransform(f.Spec(nil), netreduce.NodeInfo{})
 	_, err = tr.Filter([]*netreduce.Packet{{Count: 1}})
-	if !errors.Is(err, ErrMemoryBudget) ||
+	if !errors.Is(err, luavm.ErrMemoryBudget) ||
 		!strings.Contains(err.Error(), "memory budget exceeded: string concatenation of 64 MiB would take what the script holds past 64 MiB") {
 		t.Errorf("got %v", err)
 	}
@@ -246,8 +247,8 @@ end!
 // TestGsubLimit: string.gsub cannot grow a string past the limit, with a string, function
 // or table replacement; ordinary substitutions are unchanged.
 func TestGsubLimit(t *testing.T) {
-	defer func(old int64) { MaxString = old }(MaxString)
-	MaxString = 8 << 20
+	defer func(old int64) { luavm.MaxString = old }(luavm.MaxString)
+	luavm.MaxString = 8 << 20
 	got := runLua(t, `local s = string.rep("x", 2^20)
 print(pcall(string.gsub, s, "x", "%0%0%0%0%0%0%0%0%0"))
 print(pcall(string.gsub, s, "x", function(c) return c:rep(16) end))
@@ -268,8 +269,8 @@ false	t.lua:4: string.gsub: the result would exceed the limit of 8 MiB
 // TestLoadedChunksAreChecked: chunks compiled by loadstring, load and dofile get the same
 // concatenation check as the session's own; their results and messages are unchanged.
 func TestLoadedChunksAreChecked(t *testing.T) {
-	defer func(old int64) { MaxString = old }(MaxString)
-	MaxString = 8 << 20
+	defer func(old int64) { luavm.MaxString = old }(luavm.MaxString)
+	luavm.MaxString = 8 << 20
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m.lua")
 	if err := os.WriteFile(path, []byte("#!/usr/bin/env dpclsh\nlocal s = ...\nreturn 'file ' .. (s or 'nil')"), 0o644); err != nil {
@@ -297,10 +298,10 @@ print(loadfile("/nonexistent/x.lua"))`)
 // the same order whichever state made it (gopher-lua opens its libraries from Go maps).
 func TestEnvironmentOrderIsTheSame(t *testing.T) {
 	order := func() string {
-		L := NewSandbox()
+		L := luavm.NewSandbox()
 		defer L.Close()
 		var b strings.Builder
-		env := NewEnvironment(L)
+		env := luavm.NewEnvironment(L)
 		for k, v := env.Next(lua.LNil); k != lua.LNil; k, v = env.Next(k) {
 			b.WriteString(k.String() + " ")
 			if lib, ok := v.(*lua.LTable); ok && lib != env {

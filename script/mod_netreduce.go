@@ -10,6 +10,7 @@ import (
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/contexts/ranks"
 	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/script/luavm"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -21,7 +22,7 @@ const (
 
 // BackendLimits bound one call of a Lua back-end behaviour (net:on_backend). Each call
 // runs in a fresh environment: what one back-end stores in a global, another never sees.
-var BackendLimits = Limits{Instructions: DefaultInstructions, Memory: DefaultMemory}
+var BackendLimits = luavm.Limits{Instructions: luavm.DefaultInstructions, Memory: luavm.DefaultMemory}
 
 func init() {
 	RegisterModule(Module{
@@ -226,9 +227,9 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 	select {
 	case vm = <-n.vms:
 	default:
-		vm = &backendVM{L: NewSandbox()}
+		vm = &backendVM{L: luavm.NewSandbox()}
 	}
-	env := NewEnvironment(vm.L)
+	env := luavm.NewEnvironment(vm.L)
 	fn := vm.L.NewFunctionFromProto(proto)
 	fn.Env = env
 	args := make([]lua.LValue, 0, 1+len(p.Values))
@@ -236,14 +237,14 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 	for _, v := range p.Values {
 		args = append(args, packetValueToLua(vm.L, v))
 	}
-	out, err := CallWithBudget(vm.L, BackendLimits, []lua.LValue{env}, fn, args...)
+	out, err := luavm.CallWithBudget(vm.L, BackendLimits, []lua.LValue{env}, fn, args...)
 	select {
 	case n.vms <- vm:
 	default:
 		vm.L.Close()
 	}
 	if err != nil {
-		return nil, relabel("", err)
+		return nil, luavm.Relabel("", err)
 	}
 	if len(out) == 0 || out[0] == lua.LNil {
 		return nil, nil

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dpclsh/dpclsh/script/luavm"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -102,7 +104,7 @@ func QuoteString(s string) string {
 // FunctionName describes a function by where it was defined: "function: lib.lua:12", or
 // "function: builtin" for Go functions. Unlike an address, this is stable across runs.
 func FunctionName(fn *lua.LFunction) string {
-	if fn.IsG || fn.Proto == nil || isVMFunction(fn) {
+	if fn.IsG || fn.Proto == nil || luavm.IsVMFunction(fn) {
 		return "function: builtin"
 	}
 	return fmt.Sprintf("function: %s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
@@ -128,9 +130,9 @@ func callToString(L *lua.LState, v lua.LValue) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	out, err := protectedCall(L, fn, 1, v)
+	out, err := luavm.ProtectedCallN(L, fn, 1, v)
 	if err != nil {
-		return "<__tostring failed: " + errorMessage(err) + ">", true
+		return "<__tostring failed: " + luavm.ErrorMessage(err) + ">", true
 	}
 	return lua.LVAsString(out[0]), true
 }

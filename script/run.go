@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dpclsh/dpclsh/script/luavm"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -33,7 +35,7 @@ func (s *Session) LoadAt(src, name string, first int) (*lua.LFunction, error) {
 		first = 1
 	}
 	s.remember(name, src, first)
-	proto, err := compileChecked(strings.NewReader(strings.Repeat("\n", first-1)+src), name)
+	proto, err := luavm.Compile(strings.NewReader(strings.Repeat("\n", first-1)+src), name)
 	if err != nil {
 		return nil, s.syntaxError(err, name, first+strings.Count(src, "\n"))
 	}
@@ -141,7 +143,7 @@ func (s *Session) Call(fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, err
 		out, err = s.callTop(fn, args)
 	} else {
 		// Lua code is running below this call: a failure must not close its upvalues.
-		out, err = protectedCall(s.L, fn, lua.MultRet, args...)
+		out, err = luavm.ProtectedCallN(s.L, fn, lua.MultRet, args...)
 	}
 	// A stop wins even when the call returned normally: `return pcall(loop)` is a tail
 	// call, so no instruction of the chunk is left to notice the cancelled context.

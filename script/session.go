@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/script/luavm"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -28,7 +29,7 @@ type Session struct {
 	ctx      context.Context    // the state's context; replaced after every stop
 	cancel   context.CancelFunc // stops the running chunk
 	vmctx    *sessionContext    // what the VM runs under: ctx and the memory meter
-	mem      memAccount         // the memory budget of the Lua state
+	mem      luavm.MemAccount   // the memory budget of the Lua state
 	running  bool               // a top-level Call is in progress
 	stopped  stopReason         // why cancel was called
 	exitCode int
@@ -97,17 +98,17 @@ func NewSessionWith(o Options) (*Session, error) {
 	}
 	L := lua.NewState(lua.Options{IncludeGoStackTrace: o.Verbose})
 	s := &Session{L: L, events: make(chan func(), 1024), opts: o, sources: map[string][]string{},
-		modTables: map[string]*lua.LTable{}, mem: memAccount{limit: o.Memory}}
+		modTables: map[string]*lua.LTable{}, mem: luavm.MemAccount{Limit: o.Memory}}
 	if o.Memory == 0 {
-		s.mem.limit = DefaultSessionMemory()
+		s.mem.Limit = DefaultSessionMemory()
 	}
 	ud := L.NewUserData()
 	ud.Value = s
 	L.G.Registry.RawSetString(sessionKey, ud)
-	installProtectedCalls(L)
-	installSizeChecks(L)
-	installCheckedConcat(L, L.G.Global)
-	installCheckedLoaders(L)
+	luavm.InstallProtectedCalls(L)
+	luavm.InstallSizeChecks(L)
+	luavm.InstallCheckedConcat(L, L.G.Global)
+	luavm.InstallCheckedLoaders(L)
 	installHostFuncs(s)
 	installTypes(s)
 	installModules(s)

@@ -4,8 +4,20 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dpclsh/dpclsh/script/luavm"
+
 	lua "github.com/yuin/gopher-lua"
 )
+
+// DefaultSessionMemory is a session's memory budget when Options.Memory is 0: half of
+// luavm.HostMemoryLimit, so the Lua state of the REPL or a script cannot take the host's
+// memory from the simulated machine, and 4 GiB when the host's limit is unknown.
+func DefaultSessionMemory() int64 {
+	if l := luavm.HostMemoryLimit(); l > 0 {
+		return l / 2
+	}
+	return 4 << 30
+}
 
 // sessionContext is the context a session's chunks run under (the VM's, not the one
 // Session.Context hands to Go functions). It is the session's meter: pattern matching
@@ -23,17 +35,17 @@ type sessionContext struct {
 }
 
 func newSessionContext(s *Session, ctx context.Context) *sessionContext {
-	return &sessionContext{Context: ctx, s: s, next: memoryCheckEvery}
+	return &sessionContext{Context: ctx, s: s, next: luavm.MemoryCheckEvery}
 }
 
 func (c *sessionContext) Done() <-chan struct{} {
 	if c.err != nil {
-		return closedChan
+		return luavm.Spent()
 	}
 	if c.count++; c.count >= c.next {
 		c.check()
 		if c.err != nil {
-			return closedChan
+			return luavm.Spent()
 		}
 	}
 	return c.Context.Done()
@@ -48,15 +60,15 @@ func (c *sessionContext) Err() error {
 
 // Value hands the meter to the contexts of coroutines derived from this one.
 func (c *sessionContext) Value(key any) any {
-	if key == (meterKey{}) {
+	if key == (luavm.MeterKey{}) {
 		return c
 	}
 	return c.Context.Value(key)
 }
 
-// spendSteps implements vmMeter: a session has no instruction budget, but an interrupt
+// SpendSteps implements luavm.Meter: a session has no instruction budget, but an interrupt
 // ends a long match.
-func (c *sessionContext) spendSteps(int) error {
+func (c *sessionContext) SpendSteps(int) error {
 	if c.err != nil {
 		return c.err
 	}
@@ -68,13 +80,13 @@ func (c *sessionContext) spendSteps(int) error {
 	}
 }
 
-// chargeBytes implements vmMeter.
-func (c *sessionContext) chargeBytes(L *lua.LState, what string, n int64) error {
-	if c.err == nil && !c.s.mem.fits(n) {
-		c.err = c.s.mem.settle(what, n, c.s.measureMemory(L))
+// ChargeBytes implements luavm.Meter.
+func (c *sessionContext) ChargeBytes(L *lua.LState, what string, n int64) error {
+	if c.err == nil && !c.s.mem.Fits(n) {
+		c.err = c.s.mem.Settle(what, n, c.s.measureMemory(L))
 	}
 	if c.err == nil {
-		c.err = checkHostMemory(what, n)
+		c.err = luavm.CheckHostMemory(what, n)
 	}
 	return c.err
 }
@@ -85,23 +97,23 @@ func (c *sessionContext) chargeBytes(L *lua.LState, what string, n int64) error 
 // any host. The host check then catches a heap the measurement cannot see.
 func (c *sessionContext) check() {
 	mem := &c.s.mem
-	if mem.limit > 0 {
+	if mem.Limit > 0 {
 		n := c.s.measureMemory(c.s.L)
-		if n > mem.limit {
-			c.err = fmt.Errorf("%w: the session's Lua state holds more than %s", ErrMemoryBudget, byteSize(float64(mem.limit)))
+		if n > mem.Limit {
+			c.err = fmt.Errorf("%w: the session's Lua state holds more than %s", luavm.ErrMemoryBudget, luavm.ByteSize(float64(mem.Limit)))
 			return
 		}
-		mem.measured(n)
+		mem.Measured(n)
 	}
-	c.next = c.count + max(memoryCheckEvery, 4*mem.held/slotCost)
-	c.err = checkHostMemory("the session's Lua state", hostCheckMin)
+	c.next = c.count + max(luavm.MemoryCheckEvery, 4*mem.Held/luavm.SlotCost)
+	c.err = luavm.CheckHostMemory("the session's Lua state", luavm.HostCheckMin)
 }
 
 // measureMemory is what the session's Lua state holds: its globals, its registry (loaded
 // modules) and the frames of its running threads, as running on L.
 func (s *Session) measureMemory(L *lua.LState) int64 {
-	roots := rootsOfStates([]lua.LValue{s.L.G.Global, s.L.G.Registry}, L)
-	return measure(roots, s.mem.limit)
+	roots := luavm.RootsOfStates([]lua.LValue{s.L.G.Global, s.L.G.Registry}, L)
+	return luavm.Measure(roots, s.mem.Limit)
 }
 
 // memoryStop is the error of a chunk that spent the session's memory budget, or nil.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpclsh/dpclsh/script"
+	"github.com/dpclsh/dpclsh/script/luavm"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -93,7 +94,7 @@ func checkError(L *lua.LState) string {
 	}
 	msg := err.Error()
 	find := L.GetField(L.GetGlobal("string"), "find")
-	found, err := script.ProtectedCall(L, find, lua.LString(msg), lua.LString(pattern))
+	found, err := luavm.ProtectedCall(L, find, lua.LString(msg), lua.LString(pattern))
 	if err != nil {
 		L.ArgError(3, "bad pattern: "+err.Error())
 	}

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 // A Lua 5.1 pattern matcher that counts its steps. gopher-lua's matcher (package pm) runs a
 // whole find, match, gmatch or gsub inside one Go call that neither the instruction budget
@@ -7,7 +7,7 @@ package script
 // reference manual, section 5.4.1, and the messages of its string library), written for
 // this package; every step (a pattern item tried at a position, a character examined by a
 // repetition, a balance or a back reference) is counted, and every patternTick steps the
-// caller's spend function charges them (to the instruction budget, or checks the session's
+// caller's spend function charges them (to the instruction budget, or checks for an
 // interrupt), which may raise a Lua error and so end the match.
 
 const (

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"errors"
@@ -38,9 +38,9 @@ func NewSandbox() *lua.LState {
 		L.Push(lua.LString(lib.name))
 		L.Call(1, 0)
 	}
-	installProtectedCalls(L)
-	installSizeChecks(L)
-	installCheckedConcat(L, L.G.Global)
+	InstallProtectedCalls(L)
+	InstallSizeChecks(L)
+	InstallCheckedConcat(L, L.G.Global)
 	// Method calls on strings reach the string library through the string metatable; a
 	// metatable of its own keeps getmetatable("") from handing the shared table out.
 	if lib, ok := L.GetGlobal(lua.StringLibName).(*lua.LTable); ok {
@@ -135,9 +135,9 @@ func sortedEntries(t *lua.LTable) []envEntry {
 	return out
 }
 
-// errorMessage returns the Lua error value of err without gopher-lua's stack traceback;
+// ErrorMessage returns the Lua error value of err without gopher-lua's stack traceback;
 // the message already starts with file:line when the error was raised in Lua code.
-func errorMessage(err error) string {
+func ErrorMessage(err error) string {
 	var aerr *lua.ApiError
 	if errors.As(err, &aerr) && aerr.Object != nil {
 		return aerr.Object.String()

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// checkedLoaders replace the base library's code loaders in a session so that the chunks
-// they compile get the size-checked concatenation of concat.go, as the session's own
+// checkedLoaders replace the base library's code loaders of a full state so that the
+// chunks they compile get the size-checked concatenation of concat.go, as the host's own
 // chunks do. Messages are gopher-lua's.
 var checkedLoaders = map[string]lua.LGFunction{
 	"loadstring": checkedLoadString,
@@ -18,9 +18,9 @@ var checkedLoaders = map[string]lua.LGFunction{
 	"dofile":     checkedDoFile,
 }
 
-// installCheckedLoaders replaces loadstring, load, loadfile and dofile in L's globals,
+// InstallCheckedLoaders replaces loadstring, load, loadfile and dofile in L's globals,
 // and require's searcher of Lua files (package.loaders[2]).
-func installCheckedLoaders(L *lua.LState) {
+func InstallCheckedLoaders(L *lua.LState) {
 	for name, fn := range checkedLoaders {
 		if L.GetGlobal(name) != lua.LNil {
 			L.SetGlobal(name, L.NewFunction(fn))
@@ -32,7 +32,7 @@ func installCheckedLoaders(L *lua.LState) {
 }
 
 // checkedLuaSearcher is require's searcher of Lua files along package.path, as gopher-lua's
-// but compiling through compileChecked: the module's chunk, or the places it looked.
+// but compiling through Compile: the module's chunk, or the places it looked.
 func checkedLuaSearcher(L *lua.LState) int {
 	name := strings.ReplaceAll(L.CheckString(1), ".", string(os.PathSeparator))
 	pkg, _ := L.GetGlobal("package").(*lua.LTable)
@@ -64,7 +64,7 @@ func checkedLuaSearcher(L *lua.LState) int {
 
 // loadChecked compiles src as chunk name into a function of the caller's environment.
 func loadChecked(L *lua.LState, src, name string) (*lua.LFunction, error) {
-	proto, err := compileChecked(strings.NewReader(src), name)
+	proto, err := Compile(strings.NewReader(src), name)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func checkedLoad(L *lua.LState) int {
 			break
 		}
 		if int64(b.Len()+len(s)) > MaxString {
-			L.RaiseError("load: the chunk is larger than %s", byteSize(float64(MaxString)))
+			L.RaiseError("load: the chunk is larger than %s", ByteSize(float64(MaxString)))
 		}
 		b.WriteString(s)
 	}

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"fmt"
@@ -9,21 +9,23 @@ import (
 // Library functions that do much work in one Go call (pattern matching) or allocate what
 // the script asks for (string.rep, string.format, string.gsub, table.concat, ..) cannot
 // rely on the check gopher-lua makes before each instruction: they charge the context Lua
-// runs under themselves. A budgeted call's context (budget.go) and a session's
-// (sessionContext, session_meter.go) are meters; inside a coroutine the context is one
-// gopher-lua derived from them, which hands the meter on through Value.
+// runs under themselves. A budgeted call's context (budget.go) is a Meter, and so is any
+// context a host runs a state under that implements it (dpclsh's session context);
+// inside a coroutine the context is one gopher-lua derived from it, which hands the meter
+// on through Value(MeterKey{}).
 
-// meterKey is the context value key of the meter a context belongs to.
-type meterKey struct{}
+// MeterKey is the context value key of the meter a context belongs to.
+type MeterKey struct{}
 
-// vmMeter is what library functions charge.
-type vmMeter interface {
-	// spendSteps counts n steps of work done inside one Go call against the instruction
+// Meter is what library functions charge: the context a state runs under, or the one
+// its Value(MeterKey{}) returns.
+type Meter interface {
+	// SpendSteps counts n steps of work done inside one Go call against the instruction
 	// budget, and fails once it is spent or the call was interrupted.
-	spendSteps(n int) error
-	// chargeBytes is called before a library function allocates n bytes for the script
+	SpendSteps(n int) error
+	// ChargeBytes is called before a library function allocates n bytes for the script
 	// running on L; it fails when that would take the call past its memory budget.
-	chargeBytes(L *lua.LState, what string, n int64) error
+	ChargeBytes(L *lua.LState, what string, n int64) error
 }
 
 // ErrMemoryBudget is wrapped by the error of a call or chunk that would have held more
@@ -31,15 +33,15 @@ type vmMeter interface {
 var ErrMemoryBudget = fmt.Errorf("memory %w", ErrBudget)
 
 // meterOf returns the meter L runs under, or nil.
-func meterOf(L *lua.LState) vmMeter {
+func meterOf(L *lua.LState) Meter {
 	ctx := L.Context()
 	if ctx == nil {
 		return nil
 	}
-	if m, ok := ctx.(vmMeter); ok {
+	if m, ok := ctx.(Meter); ok {
 		return m
 	}
-	m, _ := ctx.Value(meterKey{}).(vmMeter)
+	m, _ := ctx.Value(MeterKey{}).(Meter)
 	return m
 }
 
@@ -47,7 +49,7 @@ func meterOf(L *lua.LState) vmMeter {
 // or the interrupt, as a Lua error.
 func spendSteps(L *lua.LState, n int) {
 	if m := meterOf(L); m != nil {
-		if err := m.spendSteps(n); err != nil {
+		if err := m.SpendSteps(n); err != nil {
 			L.RaiseError("%s", err.Error())
 		}
 		return
@@ -74,52 +76,52 @@ func stepSpender(L *lua.LState) func(int) {
 func chargeBytes(L *lua.LState, what string, n int64) {
 	var err error
 	if m := meterOf(L); m != nil {
-		err = m.chargeBytes(L, what, n)
+		err = m.ChargeBytes(L, what, n)
 	} else {
-		err = checkHostMemory(what, n)
+		err = CheckHostMemory(what, n)
 	}
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
 }
 
-// memAccount is the deterministic part of a memory budget: bytes measured reachable at
+// MemAccount is the deterministic part of a memory budget: bytes measured reachable at
 // the last measurement plus bytes charged since. Garbage is not subtracted until the next
 // measurement, which happens when the charges would pass the limit, so the measurement
 // (a walk of what the script holds) is paid for by allocation of the same order.
-type memAccount struct {
-	limit   int64 // <= 0: no limit
-	held    int64 // reachable at the last measurement
+type MemAccount struct {
+	Limit   int64 // <= 0: no limit
+	Held    int64 // reachable at the last measurement
 	pending int64 // charged since
 }
 
-// fits adds n bytes to the account when they fit without a new measurement.
-func (a *memAccount) fits(n int64) bool {
-	if a.limit > 0 && a.held+a.pending+n > a.limit {
+// Fits adds n bytes to the account when they fit without a new measurement.
+func (a *MemAccount) Fits(n int64) bool {
+	if a.Limit > 0 && a.Held+a.pending+n > a.Limit {
 		return false
 	}
 	a.pending += n
 	return true
 }
 
-// settle is charge's slow path, given a fresh measurement of what the script holds: the
+// Settle is the slow path of a charge, given a fresh measurement of what the script holds: the
 // n bytes by what fit beside it, or the budget's error.
-func (a *memAccount) settle(what string, n, held int64) error {
-	a.held, a.pending = held, 0
-	if a.held+n > a.limit {
+func (a *MemAccount) Settle(what string, n, held int64) error {
+	a.Held, a.pending = held, 0
+	if a.Held+n > a.Limit {
 		return fmt.Errorf("%w: %s of %s would take what the script holds past %s", ErrMemoryBudget,
-			what, byteSize(float64(n)), byteSize(float64(a.limit)))
+			what, ByteSize(float64(n)), ByteSize(float64(a.Limit)))
 	}
 	a.pending = n
 	return nil
 }
 
-// measured records a measurement made outside charge.
-func (a *memAccount) measured(n int64) { a.held, a.pending = n, 0 }
+// Measured records a measurement made outside charge.
+func (a *MemAccount) Measured(n int64) { a.Held, a.pending = n, 0 }
 
-// rootsOfStates adds the registers of the frames of L, the threads that resumed it, the
+// RootsOfStates adds the registers of the frames of L, the threads that resumed it, the
 // main thread and the protected calls in progress (pcall.go) to roots.
-func rootsOfStates(roots []lua.LValue, L *lua.LState) []lua.LValue {
+func RootsOfStates(roots []lua.LValue, L *lua.LState) []lua.LValue {
 	seen := map[*lua.LState]bool{}
 	add := func(st *lua.LState) {
 		if st != nil && !seen[st] {

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"strings"
@@ -19,8 +19,8 @@ import (
 // line, `return pass(raw(...))`: raw is never in tail position, and whatever a resume
 // hands back reaches the script through pass, a normal return that gopher-lua adjusts.
 
-// vmChunkName names the chunk of the wrappers; functions from it print as builtins.
-const vmChunkName = "[builtin]"
+// ChunkName names the chunk of the wrappers; functions from it print as builtins.
+const ChunkName = "[builtin]"
 
 var (
 	wrapperOnce  sync.Once
@@ -30,12 +30,12 @@ var (
 // yieldWrapperProto compiles the wrapper factory once; protos are shared by states.
 func yieldWrapperProto() *lua.FunctionProto {
 	wrapperOnce.Do(func() {
-		chunk, err := parse.Parse(strings.NewReader("local raw, pass = ... return function(...) return pass(raw(...)) end"), vmChunkName)
+		chunk, err := parse.Parse(strings.NewReader("local raw, pass = ... return function(...) return pass(raw(...)) end"), ChunkName)
 		if err != nil {
-			panic("script: the yield wrapper does not parse: " + err.Error())
+			panic("luavm: the yield wrapper does not parse: " + err.Error())
 		}
-		if wrapperProto, err = lua.Compile(chunk, vmChunkName); err != nil {
-			panic("script: the yield wrapper does not compile: " + err.Error())
+		if wrapperProto, err = lua.Compile(chunk, ChunkName); err != nil {
+			panic("luavm: the yield wrapper does not compile: " + err.Error())
 		}
 	})
 	return wrapperProto
@@ -79,13 +79,13 @@ func installYieldSafe(L *lua.LState, co *lua.LTable, tables []*lua.LTable) {
 
 // at is the position of the frame level up with a space after it, or "".
 func at(L *lua.LState, level int) string {
-	if where := L.Where(level); where != "" && !strings.HasPrefix(where, vmChunkName+":") {
+	if where := L.Where(level); where != "" && !strings.HasPrefix(where, ChunkName+":") {
 		return where + " "
 	}
 	return ""
 }
 
-// isVMFunction reports whether fn is one of the wrappers, which print as builtins.
-func isVMFunction(fn *lua.LFunction) bool {
-	return !fn.IsG && fn.Proto != nil && fn.Proto.SourceName == vmChunkName
+// IsVMFunction reports whether fn is one of the wrappers, which print as builtins.
+func IsVMFunction(fn *lua.LFunction) bool {
+	return !fn.IsG && fn.Proto != nil && fn.Proto.SourceName == ChunkName
 }

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ import (
 //
 // A protected call made from a coroutine runs resumed on its thread, so a coroutine.yield
 // inside it reaches the coroutine's resumer: pcall yields the coroutine with what the
-// thread yielded and parks the thread; the session's coroutine.resume and coroutine.wrap
+// thread yielded and parks the thread; the state's coroutine.resume and coroutine.wrap
 // resume a parked thread first and hand its results to the coroutine as those of the
 // pcall (coroutine.go). Outside a coroutine a yield has nowhere to go; the call runs
 // directly and the yield fails inside it, as it does for the standard pcall.
@@ -51,9 +51,9 @@ func newProtector() *protector {
 	return &protector{parked: map[*lua.LState]parkedCall{}, active: map[*lua.LState]bool{}}
 }
 
-// installProtectedCalls replaces pcall and xpcall in L's globals (and in the base library
+// InstallProtectedCalls replaces pcall and xpcall in L's globals (and in the base library
 // table, which may be a different one) and creates L's thread pool.
-func installProtectedCalls(L *lua.LState) {
+func InstallProtectedCalls(L *lua.LState) {
 	ud := L.NewUserData()
 	ud.Value = newProtector()
 	L.G.Registry.RawSetString(protectorKey, ud)
@@ -72,7 +72,7 @@ func installProtectedCalls(L *lua.LState) {
 }
 
 // protectorOf returns the pool of L's state, creating it for a state that has none (a
-// state made outside NewSessionWith and NewSandbox).
+// state InstallProtectedCalls was not called on).
 func protectorOf(L *lua.LState) *protector {
 	if ud, ok := L.G.Registry.RawGetString(protectorKey).(*lua.LUserData); ok {
 		if p, ok := ud.Value.(*protector); ok {
@@ -233,7 +233,7 @@ func (p *protector) finish(L, th *lua.LState, h *lua.LFunction, st lua.ResumeSta
 	delete(p.active, th)
 	obj := errorObject(err)
 	if h != nil {
-		out, herr := protectedCall(L, h, 1, obj)
+		out, herr := ProtectedCallN(L, h, 1, obj)
 		if obj = errorObject(herr); herr == nil {
 			obj = out[0]
 		}
@@ -249,7 +249,7 @@ func locateGoError(L *lua.LState, level int, f lua.LValue, obj lua.LValue) lua.L
 	fn, _ := f.(*lua.LFunction)
 	msg, ok := obj.(lua.LString)
 	// Behind the wrapper of yield.go gopher-lua names the wrapper's line instead.
-	if rest, found := strings.CutPrefix(string(msg), vmChunkName+":"); ok && found {
+	if rest, found := strings.CutPrefix(string(msg), ChunkName+":"); ok && found {
 		if i := strings.IndexByte(rest, ':'); i >= 0 {
 			msg = lua.LString(rest[i+1:])
 		}
@@ -257,7 +257,7 @@ func locateGoError(L *lua.LState, level int, f lua.LValue, obj lua.LValue) lua.L
 	if fn == nil || !fn.IsG || !ok || !strings.HasPrefix(string(msg), " ") {
 		return obj
 	}
-	if where := L.Where(level); where != "" && !strings.HasPrefix(where, vmChunkName+":") {
+	if where := L.Where(level); where != "" && !strings.HasPrefix(where, ChunkName+":") {
 		return lua.LString(where) + msg
 	}
 	return msg[1:]
@@ -275,11 +275,11 @@ func errorObject(err error) lua.LValue {
 	return lua.LString(err.Error())
 }
 
-// protectedCall calls fn(args...) from Go on a pool thread of L's state and returns nret
+// ProtectedCallN calls fn(args...) from Go on a pool thread of L's state and returns nret
 // results (all with lua.MultRet), or the *lua.ApiError of the failure with the thread's
 // traceback. Use it instead of L.PCall and CallByParam{Protect: true} whenever Lua code
 // may be running on L, so a failure cannot close the upvalues of L's frames.
-func protectedCall(L *lua.LState, fn lua.LValue, nret int, args ...lua.LValue) ([]lua.LValue, error) {
+func ProtectedCallN(L *lua.LState, fn lua.LValue, nret int, args ...lua.LValue) ([]lua.LValue, error) {
 	p := protectorOf(L)
 	th := p.thread(L)
 	th.Push(fn)
@@ -299,7 +299,7 @@ func protectedCall(L *lua.LState, fn lua.LValue, nret int, args ...lua.LValue) (
 }
 
 // ProtectedCall calls fn(args...) on a pool thread of L's state and returns all its
-// results; see protectedCall. Go code outside this package uses it to call Lua safely.
+// results; see ProtectedCallN. Go code outside this package uses it to call Lua safely.
 func ProtectedCall(L *lua.LState, fn lua.LValue, args ...lua.LValue) ([]lua.LValue, error) {
-	return protectedCall(L, fn, lua.MultRet, args...)
+	return ProtectedCallN(L, fn, lua.MultRet, args...)
 }

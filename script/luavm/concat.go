@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"io"
@@ -10,16 +10,17 @@ import (
 
 // gopher-lua concatenates strings inside its VM, where no host code runs: `s = s .. s`
 // forty times asks Go for a terabyte, and Go ends the process when the host cannot
-// provide it. Code dpclsh compiles (session chunks, filter files) therefore has every
-// `a .. b` rewritten into a call of the global checkedConcatName, which measures first.
-// The name cannot be written as a Lua identifier, so no script refers to it by accident.
-// The session's load functions compile through here too (load.go); require does not.
+// provide it. Code compiled with Compile (dpclsh's session chunks and filter files)
+// therefore has every `a .. b` rewritten into a call of the global checkedConcatName,
+// which measures first. The name cannot be written as a Lua identifier, so no script
+// refers to it by accident. The load functions InstallCheckedLoaders installs compile
+// through here too (load.go); require's Lua searcher does as well.
 
 // checkedConcatName is the global the rewritten concatenations call.
 const checkedConcatName = "(concat)"
 
-// compileChecked parses and compiles a chunk with its concatenations size-checked.
-func compileChecked(r io.Reader, name string) (*lua.FunctionProto, error) {
+// Compile parses and compiles a chunk with its concatenations size-checked.
+func Compile(r io.Reader, name string) (*lua.FunctionProto, error) {
 	chunk, err := parse.Parse(r, name)
 	if err != nil {
 		return nil, err
@@ -28,8 +29,8 @@ func compileChecked(r io.Reader, name string) (*lua.FunctionProto, error) {
 	return lua.Compile(chunk, name)
 }
 
-// installCheckedConcat defines the concatenation checker in the table g.
-func installCheckedConcat(L *lua.LState, g *lua.LTable) {
+// InstallCheckedConcat defines the concatenation checker in the table g.
+func InstallCheckedConcat(L *lua.LState, g *lua.LTable) {
 	g.RawSetString(checkedConcatName, L.NewFunction(checkedConcat))
 }
 
@@ -42,7 +43,7 @@ func checkedConcat(L *lua.LState) int {
 		n := int64(len(sa)) + int64(len(sb))
 		if limit := memoryLimitOf(L); n > limit {
 			L.RaiseError("string concatenation: the result would be %s, over the limit of %s",
-				byteSize(float64(n)), byteSize(float64(limit)))
+				ByteSize(float64(n)), ByteSize(float64(limit)))
 		}
 		chargeBytes(L, "string concatenation", n)
 		L.Push(lua.LString(sa + sb))

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"bufio"
@@ -20,9 +20,9 @@ import (
 // memory (it collects garbage before refusing), so it cannot make a result depend on the
 // host otherwise.
 
-// hostCheckMin is the smallest allocation that looks at the heap: smaller ones are
+// HostCheckMin is the smallest allocation that looks at the heap: smaller ones are
 // covered by the periodic checks and cost a read of runtime/metrics otherwise.
-const hostCheckMin = 1 << 20
+const HostCheckMin = 1 << 20
 
 var (
 	hostOnce  sync.Once
@@ -73,16 +73,6 @@ func physicalMemory() int64 {
 	return 0
 }
 
-// DefaultSessionMemory is a session's memory budget when Options.Memory is 0: half of
-// HostMemoryLimit, so the Lua state of the REPL or a script cannot take the host's memory
-// from the simulated machine, and 4 GiB when the host's limit is unknown.
-func DefaultSessionMemory() int64 {
-	if l := HostMemoryLimit(); l > 0 {
-		return l / 2
-	}
-	return 4 << 30
-}
-
 // heapObjects reads the bytes of the Go heap held by objects, live or not yet collected.
 func heapObjects() int64 {
 	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -93,10 +83,10 @@ func heapObjects() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
-// checkHostMemory refuses an allocation of n bytes by what when the Go heap, after a
+// CheckHostMemory refuses an allocation of n bytes by what when the Go heap, after a
 // collection, has no room for it under HostMemoryLimit.
-func checkHostMemory(what string, n int64) error {
-	if n < hostCheckMin {
+func CheckHostMemory(what string, n int64) error {
+	if n < HostCheckMin {
 		return nil
 	}
 	limit := HostMemoryLimit()
@@ -106,7 +96,7 @@ func checkHostMemory(what string, n int64) error {
 	runtime.GC()
 	if heap := heapObjects(); heap+n > limit {
 		return fmt.Errorf("%w: %s of %s does not fit: the process holds %s of the host's %s", ErrMemoryBudget,
-			what, byteSize(float64(n)), byteSize(float64(heap)), byteSize(float64(limit)))
+			what, ByteSize(float64(n)), ByteSize(float64(heap)), ByteSize(float64(limit)))
 	}
 	return nil
 }

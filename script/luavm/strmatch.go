@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"math"
@@ -153,7 +153,7 @@ type gsubBuffer struct {
 func (g *gsubBuffer) grow(n int) {
 	need := int64(g.b.Len()) + int64(n)
 	if need > g.limit {
-		g.L.RaiseError("string.gsub: the result would exceed the limit of %s", byteSize(float64(g.limit)))
+		g.L.RaiseError("string.gsub: the result would exceed the limit of %s", ByteSize(float64(g.limit)))
 	}
 	if need > g.charged {
 		add := max(need-g.charged, g.charged)
@@ -228,7 +228,7 @@ func checkGsubBound(L *lua.LState, src string, repl lua.LValue, maxN int, limit 
 	matches := math.Max(math.Min(float64(maxN), subject+1), 0)
 	pct := float64(strings.Count(string(r), "%"))
 	if n := subject + matches*float64(len(r)) + pct*subject; n > float64(limit) {
-		L.RaiseError("string.gsub: the result could reach %s, over the limit of %s", byteSize(n), byteSize(float64(limit)))
+		L.RaiseError("string.gsub: the result could reach %s, over the limit of %s", ByteSize(n), ByteSize(float64(limit)))
 	}
 }
 

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// MaxString is the largest string a wrapped library function builds in a session;
-// sandboxed calls are bounded by their memory budget instead. Go cannot recover from an
+// MaxString is the largest string a wrapped library function builds outside a budgeted
+// call (in a session's state); budgeted calls are bounded by their memory budget instead. Go cannot recover from an
 // allocation the host cannot satisfy, so `string.rep("x", 2^40)` must fail before it
 // allocates, as a Lua error pcall can catch.
 var MaxString int64 = 1 << 30
@@ -26,10 +26,10 @@ var sizeChecks = []struct {
 	{lua.TabLibName, "concat", concatSize},
 }
 
-// installSizeChecks wraps string.rep, string.format and table.concat of L's libraries and
+// InstallSizeChecks wraps string.rep, string.format and table.concat of L's libraries and
 // replaces its pattern functions (strmatch.go). String methods ("x"):rep(n) use the same
 // table, so they are covered too. Each wrapper charges the size to the memory budget.
-func installSizeChecks(L *lua.LState) {
+func InstallSizeChecks(L *lua.LState) {
 	defer installPatternFunctions(L)
 	for _, c := range sizeChecks {
 		lib, ok := L.GetGlobal(c.lib).(*lua.LTable)
@@ -45,7 +45,7 @@ func installSizeChecks(L *lua.LState) {
 			limit := memoryLimitOf(L)
 			n := size(L)
 			if n > float64(limit) {
-				L.RaiseError("%s: the result would be %s, over the limit of %s", name, byteSize(n), byteSize(float64(limit)))
+				L.RaiseError("%s: the result would be %s, over the limit of %s", name, ByteSize(n), ByteSize(float64(limit)))
 			}
 			chargeBytes(L, name, int64(n))
 			return inner(L)
@@ -163,8 +163,8 @@ func concatSize(L *lua.LState) float64 {
 	return total
 }
 
-// byteSize prints a size in the largest binary unit that keeps it at least 1.
-func byteSize(n float64) string {
+// ByteSize prints a size in the largest binary unit that keeps it at least 1.
+func ByteSize(n float64) string {
 	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
 	u := 0
 	for n >= 1024 && u < len(units)-1 {

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	lua "github.com/yuin/gopher-lua"

@@ -1,4 +1,4 @@
-package script
+package luavm
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ type Limits struct {
 	Instructions int64
 	// Memory bounds, in bytes, what the call's environment and state hold, counted as
 	// string bytes plus a fixed cost per table slot (<= 0: unlimited). It is measured
-	// every memoryCheckEvery instructions and when the call returns; in between, library
+	// every MemoryCheckEvery instructions and when the call returns; in between, library
 	// functions charge what they are about to build (meter.go), and every string one
 	// builds is bounded by it. Running out fails the call with ErrMemoryBudget.
 	Memory int64
@@ -33,12 +33,16 @@ const (
 // ErrBudget is wrapped by the error of a call that ran out of instructions or memory.
 var ErrBudget = errors.New("budget exceeded")
 
-// memoryCheckEvery is how many instructions run between two measurements of the memory a
+// MemoryCheckEvery is how many instructions run between two measurements of the memory a
 // call holds. Library functions charge what they allocate in between (meter.go).
-const memoryCheckEvery = 1 << 16
+const MemoryCheckEvery = 1 << 16
 
 // closedChan is the Done channel of a spent budget.
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Spent is the Done channel of a context whose budget is spent: closed, so gopher-lua
+// fails the next instruction and every one after it.
+func Spent() <-chan struct{} { return closedChan }
 
 // budget is the context a budgeted call runs under. gopher-lua asks for Done before every
 // instruction, which is where the budget counts; once spent, every following instruction
@@ -50,7 +54,7 @@ type budget struct {
 	lim       Limits
 	L         *lua.LState  // the state the call runs on
 	roots     []lua.LValue // what the call's memory is measured from, with L's threads
-	mem       memAccount
+	mem       MemAccount
 	err       error
 }
 
@@ -59,7 +63,7 @@ func (b *budget) Err() error                  { return b.err }
 
 // Value hands the budget to the contexts of threads derived from it.
 func (b *budget) Value(key any) any {
-	if key == (meterKey{}) {
+	if key == (MeterKey{}) {
 		return b
 	}
 	return nil
@@ -75,7 +79,7 @@ func (b *budget) Done() <-chan struct{} {
 		return closedChan
 	}
 	if b.lim.Memory > 0 && b.left <= b.nextCheck {
-		b.nextCheck = b.left - memoryCheckEvery
+		b.nextCheck = b.left - MemoryCheckEvery
 		if err := b.checkMemory(); err != nil {
 			b.err = err
 			return closedChan
@@ -84,8 +88,8 @@ func (b *budget) Done() <-chan struct{} {
 	return nil
 }
 
-// spendSteps implements vmMeter: n steps of a library function count as n instructions.
-func (b *budget) spendSteps(n int) error {
+// spendSteps implements Meter: n steps of a library function count as n instructions.
+func (b *budget) SpendSteps(n int) error {
 	if b.err != nil {
 		return b.err
 	}
@@ -96,24 +100,24 @@ func (b *budget) spendSteps(n int) error {
 	return b.err
 }
 
-// chargeBytes implements vmMeter. Running out of memory spends the budget, as running out
+// chargeBytes implements Meter. Running out of memory spends the budget, as running out
 // of instructions does.
-func (b *budget) chargeBytes(L *lua.LState, what string, n int64) error {
+func (b *budget) ChargeBytes(L *lua.LState, what string, n int64) error {
 	if b.err != nil {
 		return b.err
 	}
-	if !b.mem.fits(n) {
-		b.err = b.mem.settle(what, n, b.measure(L))
+	if !b.mem.Fits(n) {
+		b.err = b.mem.Settle(what, n, b.measure(L))
 	}
 	if b.err == nil {
-		b.err = checkHostMemory(what, n)
+		b.err = CheckHostMemory(what, n)
 	}
 	return b.err
 }
 
 // measure is what the call holds: its roots and the registers of its threads.
 func (b *budget) measure(L *lua.LState) int64 {
-	return measure(rootsOfStates(b.roots, L), b.lim.Memory)
+	return Measure(RootsOfStates(b.roots, L), b.lim.Memory)
 }
 
 func (b *budget) checkMemory() error {
@@ -124,12 +128,12 @@ func (b *budget) checkMemory() error {
 	if n > b.lim.Memory {
 		return fmt.Errorf("%w: the filter's state and globals hold more than %d MiB", ErrMemoryBudget, b.lim.Memory>>20)
 	}
-	b.mem.measured(n)
+	b.mem.Measured(n)
 	return nil
 }
 
 // memoryLimitOf is the string size limit for library functions running under L: its
-// budget's memory, or the session's MaxString.
+// budget's memory, or MaxString outside a budgeted call.
 func memoryLimitOf(L *lua.LState) int64 {
 	if b, ok := L.Context().(*budget); ok && b.lim.Memory > 0 {
 		return b.lim.Memory
@@ -144,13 +148,13 @@ func memoryLimitOf(L *lua.LState) int64 {
 // have a context of its own; it has none afterwards.
 func CallWithBudget(L *lua.LState, lim Limits, roots []lua.LValue, fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, error) {
 	if fn == nil {
-		return nil, errors.New("script: call with budget: nil function")
+		return nil, errors.New("luavm: call with budget: nil function")
 	}
-	b := &budget{left: lim.Instructions, nextCheck: lim.Instructions - memoryCheckEvery, lim: lim, L: L,
-		roots: append(append(roots[:len(roots):len(roots)], fn), args...), mem: memAccount{limit: lim.Memory}}
+	b := &budget{left: lim.Instructions, nextCheck: lim.Instructions - MemoryCheckEvery, lim: lim, L: L,
+		roots: append(append(roots[:len(roots):len(roots)], fn), args...), mem: MemAccount{Limit: lim.Memory}}
 	L.SetContext(b)
 	defer L.RemoveContext()
-	out, err := protectedCall(L, fn, lua.MultRet, args...)
+	out, err := ProtectedCallN(L, fn, lua.MultRet, args...)
 	if err == nil && b.err == nil {
 		b.roots = append(b.roots, out...)
 		b.err = b.checkMemory()
@@ -158,12 +162,12 @@ func CallWithBudget(L *lua.LState, lim Limits, roots []lua.LValue, fn *lua.LFunc
 	if b.err != nil {
 		where := ""
 		if err != nil {
-			where = strings.TrimSuffix(errorMessage(err), b.err.Error())
+			where = strings.TrimSuffix(ErrorMessage(err), b.err.Error())
 		}
 		return nil, &CallError{Msg: where + b.err.Error(), Err: b.err}
 	}
 	if err != nil {
-		return nil, &CallError{Msg: errorMessage(err)}
+		return nil, &CallError{Msg: ErrorMessage(err)}
 	}
 	return out, nil
 }
@@ -176,7 +180,7 @@ type CallError struct {
 	Err error
 }
 
-func (e *CallError) Error() string { return "script: " + e.Msg }
+func (e *CallError) Error() string { return "luavm: " + e.Msg }
 func (e *CallError) Unwrap() error { return e.Err }
 
 // relabeled is a CallWithBudget error reported under another prefix; it keeps the budget
@@ -189,9 +193,9 @@ type relabeled struct {
 func (e *relabeled) Error() string { return e.msg }
 func (e *relabeled) Unwrap() error { return e.err }
 
-// relabel returns err, an error of CallWithBudget, as prefix followed by the script's
+// Relabel returns err, an error of CallWithBudget, as prefix followed by the script's
 // message.
-func relabel(prefix string, err error) error {
+func Relabel(prefix string, err error) error {
 	var ce *CallError
 	if errors.As(err, &ce) {
 		return &relabeled{msg: prefix + ce.Msg, err: ce.Err}
@@ -216,13 +220,13 @@ func appendLocals(roots []lua.LValue, st *lua.LState) []lua.LValue {
 	}
 }
 
-// slotCost is what one table slot counts for in a memory budget (key, value, overhead).
-const slotCost = 40
+// SlotCost is what one table slot counts for in a memory budget (key, value, overhead).
+const SlotCost = 40
 
-// measure adds up the bytes reachable from roots, stopping once past limit. Only tables,
+// Measure adds up the bytes reachable from roots, stopping once past limit. Only tables,
 // functions and coroutines go on the stack; numbers, booleans and strings are counted where found,
 // so a large array of numbers costs one pass.
-func measure(roots []lua.LValue, limit int64) int64 {
+func Measure(roots []lua.LValue, limit int64) int64 {
 	seen := make(map[lua.LValue]bool, 16)
 	var total int64
 	stack := make([]lua.LValue, 0, 64)
@@ -254,7 +258,7 @@ func measure(roots []lua.LValue, limit int64) int64 {
 		case *lua.LTable:
 			total += 64
 			x.ForEach(func(k, v lua.LValue) {
-				total += slotCost
+				total += SlotCost
 				count(k)
 				count(v)
 			})
