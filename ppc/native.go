@@ -5,7 +5,7 @@ package ppc
 
 // DefaultTranslation says whether CPUs made by NewCPU run translated code; SetTranslation
 // changes one CPU. Set it before any CPU is made.
-var DefaultTranslation = false
+var DefaultTranslation = true
 
 // nativeCode is a block's translation: the entry of its machine code and how many of the
 // block's instructions it covers (entry 0: none, the interpreter runs the block).
