@@ -46,6 +46,7 @@ type CPU struct {
 	// instructions that ran so.
 	translate  bool
 	translated uint64
+	nativeLeft uint64 // the budget left, kept by translated code going from block to block
 }
 
 // NewCPU returns a CPU with zeroed registers over mem.

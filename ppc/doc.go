@@ -162,8 +162,12 @@
 // store to a shared (copy-on-write), read-only or code page always leaves: writing a page
 // drops its predecoded blocks and their translations with them. The translated code
 // never calls Go; a small assembly stub (native_enter_amd64.s) loads the CPU pointer,
-// calls it and returns what it returns. Blocks follow each other as in runChain; blocks
-// the translator cannot start run there. The amd64 forms are encoded by hand
+// calls it and returns what it returns. A completed block counts itself and goes
+// straight on into the translation of the next block when that block is in the same page
+// (so in the same physical page, as runChain reasons), the dispatcher has linked it
+// (nativeCode.links, filled the first time the pair runs) and the budget left covers any
+// block; otherwise it returns to runNative, which goes on as runChain does. Blocks the
+// translator cannot start run in runChain. The amd64 forms are encoded by hand
 // (native_x86_amd64.go, some forty of them): a library such as golang-asm would do it,
 // but this package imports only the standard library. Executable memory comes from
 // syscall.Mmap read-write, and each translation's pages are made read-execute by

@@ -1,5 +1,7 @@
 package ppc
 
+import "sync/atomic"
+
 // Translated execution: blocks run as amd64 machine code (native_*_amd64.go) where the
 // host allows it, the interpreter everywhere else and for whatever the translator leaves.
 
@@ -8,10 +10,30 @@ package ppc
 var DefaultTranslation = true
 
 // nativeCode is a block's translation: the entry of its machine code and how many of the
-// block's instructions it covers (entry 0: none, the interpreter runs the block).
+// block's instructions it covers (entry 0: none, the interpreter runs the block). Its
+// code jumps straight to the translation of a block in the same page at targets[k] once
+// the dispatcher has put that translation's entry in links[k] (the code reads the slot:
+// its address is part of the code, and the block keeps this struct alive as long as
+// its code can run).
 type nativeCode struct {
-	entry uintptr
-	insts int
+	entry   uintptr
+	insts   int
+	targets [2]uint32
+	links   [2]uintptr
+}
+
+// noLink is a target no block has (not word-aligned).
+const noLink = 1
+
+// link makes the code of nc go on into nb's translation when its block ends at pc.
+func (nc *nativeCode) link(pc uint32, nb *block) {
+	for k, target := range nc.targets {
+		if target == pc && atomic.LoadUintptr(&nc.links[k]) == 0 {
+			if tn := nb.native.Load(); tn != nil && tn.entry != 0 {
+				atomic.StoreUintptr(&nc.links[k], tn.entry)
+			}
+		}
+	}
 }
 
 // noNative marks a block whose first instruction is not translated.
@@ -29,11 +51,14 @@ func (c *CPU) Translation() bool { return c.translate }
 func (c *CPU) TranslatedInstructions() uint64 { return c.translated }
 
 // runNative runs b and the blocks that follow it as translated code while the budget
-// covers them (left is at least len(b.insts)), like runChain. A block without a
-// translation runs in the chained interpreter; a translation that covers only a prefix
-// of its block, or leaves before a load or store its page cache cannot serve, hands the
-// rest of the block to runBlock, which also counts it: the counters and PC are then
-// exactly the interpreter's. It returns true when the CPU must stop.
+// covers them (left is at least len(b.insts)), like runChain. The code counts each block
+// it completes and goes on by itself to linked blocks of the same page while the budget
+// left (CPU.nativeLeft) covers any block; it returns the block it stopped in, where, and
+// the next pc. A block without a translation runs in the chained interpreter; a
+// translation that covers only a prefix of its block, or leaves before a load or store
+// its page cache cannot serve, hands the rest of the block to runBlock, which counts all
+// of it: the counters and PC are then exactly the interpreter's. It returns true when
+// the CPU must stop.
 func (c *CPU) runNative(b *block, left uint64) bool {
 	gen := c.Mem.gen
 	for {
@@ -44,18 +69,26 @@ func (c *CPU) runNative(b *block, left uint64) bool {
 		if nc.entry == 0 {
 			return c.runChain(b, uint64(len(b.insts)))
 		}
+		c.nativeLeft = left
 		r := nativeEnter(nc.entry, c)
-		n, next := int(r>>32), uint32(r)
-		c.translated += uint64(n)
+		left = c.nativeLeft
+		next, n, word := uint32(r), int(r>>32&0xff), uint32(r>>40)
+		if word != b.start&pageMask>>2 { // it went on into linked blocks of the page
+			b = b.cp.blocks[word].Load()
+			nc = b.native.Load()
+		}
+		c.PC = next
 		if n < len(b.insts) {
-			c.PC = next
+			c.translated += uint64(n)
 			return c.runBlock(b, n, uint64(len(b.insts)))
 		}
-		c.countBlock(b)
-		left -= uint64(n)
-		c.PC = next
-		if b = c.chainNext(b, next, gen, left); b == nil {
+		nb := c.chainNext(b, next, gen, left)
+		if nb == nil {
 			return false
 		}
+		if nc != nil {
+			nc.link(next, nb)
+		}
+		b = nb
 	}
 }

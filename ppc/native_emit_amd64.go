@@ -20,6 +20,13 @@ var (
 	offCTR      = uint32(unsafe.Offsetof(CPU{}.CTR))
 	offBranches = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.Branches))
 	offNotTaken = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.BranchesNotTaken))
+	offInsts    = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.Instructions))
+	offCycles   = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.Cycles))
+	offLoads    = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.Loads))
+	offStores   = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.Stores))
+	offFPOps    = uint32(unsafe.Offsetof(CPU{}.Count) + unsafe.Offsetof(Counters{}.FPOps))
+	offNative   = uint32(unsafe.Offsetof(CPU{}.translated))
+	offLeft     = uint32(unsafe.Offsetof(CPU{}.nativeLeft))
 	offRTag     = uint32(unsafe.Offsetof(CPU{}.victim) + unsafe.Offsetof(victimCache{}.rTag))
 	offWTag     = uint32(unsafe.Offsetof(CPU{}.victim) + unsafe.Offsetof(victimCache{}.wTag))
 	offRPage    = uint32(unsafe.Offsetof(CPU{}.victim) + unsafe.Offsetof(victimCache{}.rPage))
@@ -29,17 +36,22 @@ var (
 // translator holds the code of one block being translated and the jumps to its exits.
 type translator struct {
 	x86
+	blk   *block
+	nc    *nativeCode // the translation being made: its link slots
 	insts []inst
 	exits []exitJump
+	links int // link slots used
 }
 
 // exitJump is a jump to the exit that leaves the block before instruction index.
 type exitJump struct{ pos, index int }
 
 // translateCode returns the machine code of the longest prefix of b that the translator
-// covers and the prefix's length (0: none, the interpreter runs the block).
-func translateCode(b *block) ([]byte, int) {
-	t := &translator{insts: b.insts}
+// covers and the prefix's length (0: none, the interpreter runs the block); nc is the
+// translation it is for, whose link slots the code reads.
+func translateCode(b *block, nc *nativeCode) ([]byte, int) {
+	nc.targets = [2]uint32{noLink, noLink}
+	t := &translator{blk: b, nc: nc, insts: b.insts}
 	n := 0
 	for i := range b.insts {
 		in := &b.insts[i]
@@ -60,21 +72,70 @@ func translateCode(b *block) ([]byte, int) {
 	if n == 0 {
 		return nil, 0
 	}
-	if !b.insts[n-1].ends {
-		next := b.end
-		if n < len(b.insts) {
-			next = b.insts[n].pc
-		}
-		t.retImm(n, next)
+	switch {
+	case n < len(b.insts): // the interpreter runs the rest
+		t.retImm(n, b.insts[n].pc)
+	case !b.insts[n-1].ends: // a page end or the longest block: falls through
+		t.countBlock()
+		t.leave(n, b.end)
 	}
 	t.emitExits()
 	return t.b, n
 }
 
-// retImm returns index and pc to the dispatcher.
+// retImm returns to the dispatcher: the block (by its word in the page), the index of
+// the first instruction not run and the pc to continue at.
 func (t *translator) retImm(index int, pc uint32) {
-	t.movImm64(rAX, uint64(index)<<32|uint64(pc))
+	t.movImm64(rAX, t.result(index)|uint64(pc))
 	t.ret()
+}
+
+// result is the high half of what the code returns.
+func (t *translator) result(index int) uint64 {
+	return uint64(t.blk.start&pageMask>>2)<<40 | uint64(index)<<32
+}
+
+// countBlock adds the whole block to the counters and takes it from the budget left
+// (CPU.nativeLeft): every path that completes the block runs it once.
+func (t *translator) countBlock() {
+	b := t.blk
+	n := uint32(len(b.insts))
+	t.aluState64Imm(aluAdd, offInsts, n)
+	t.aluState64Imm(aluAdd, offNative, n)
+	t.aluState64Imm(aluSub, offLeft, n)
+	t.aluState64Imm(aluAdd, offCycles, uint32(b.cycles))
+	for _, c := range []struct {
+		off uint32
+		n   uint64
+	}{{offLoads, b.loads}, {offStores, b.stores}, {offFPOps, b.fpops}} {
+		if c.n != 0 {
+			t.aluState64Imm(aluAdd, c.off, uint32(c.n))
+		}
+	}
+}
+
+// leave ends a completed block going to pc: straight into the translation of the block
+// there when pc is in this block's page, that block's translation is linked (its
+// address is in one of nc.links, filled by the dispatcher) and the budget left covers
+// any block; otherwise back to the dispatcher.
+func (t *translator) leave(n int, pc uint32) {
+	if pc>>pageShift != t.blk.start>>pageShift || t.links == len(t.nc.links) {
+		t.retImm(n, pc)
+		return
+	}
+	k := t.links
+	t.links++
+	t.nc.targets[k] = pc
+	t.aluState64Imm(aluCmp, offLeft, maxBlock)
+	short := t.jcc(ccB)
+	t.movImm64(rAX, uint64(uintptr(unsafe.Pointer(&t.nc.links[k]))))
+	t.loadInd64(rAX, rAX)
+	t.test64(rAX, rAX)
+	unlinked := t.jcc(ccE)
+	t.jmpReg(rAX)
+	t.patch(short)
+	t.patch(unlinked)
+	t.retImm(n, pc)
 }
 
 // emitExits emits one return per exit index and points its jumps at it.

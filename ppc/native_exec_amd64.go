@@ -61,12 +61,14 @@ func translate(b *block) *nativeCode {
 	if nc := b.native.Load(); nc != nil {
 		return nc
 	}
-	nc := noNative
-	if code, n := translateCode(b); n > 0 {
+	nc := &nativeCode{}
+	if code, n := translateCode(b, nc); n > 0 {
 		if entry, err := installCode(code); err == nil {
-			nc = &nativeCode{entry: entry, insts: n}
+			nc.entry, nc.insts = entry, n
+			b.native.Store(nc)
+			return nc
 		}
 	}
-	b.native.Store(nc)
-	return nc
+	b.native.Store(noNative)
+	return noNative
 }

@@ -110,12 +110,13 @@ func (t *translator) memAccess(i int, in *inst, m memForm) {
 func (t *translator) branch(n int, in *inst, name string) {
 	end := in.pc + 4
 	lk := in.w&1 != 0
+	t.countBlock()
 	if name == "b" {
 		if lk {
 			t.storeImm32(offLR, end)
 		}
 		t.incState64(offBranches)
-		t.retImm(n, in.imm)
+		t.leave(n, in.imm)
 		return
 	}
 	switch name {
@@ -149,9 +150,9 @@ func (t *translator) branch(n int, in *inst, name string) {
 	}
 	t.incState64(offBranches)
 	if name == "bc" {
-		t.retImm(n, in.imm)
+		t.leave(n, in.imm)
 	} else {
-		t.movImm64(rAX, uint64(n)<<32)
+		t.movImm64(rAX, t.result(n))
 		t.or64(rAX, rBX)
 		t.ret()
 	}

@@ -173,3 +173,17 @@ func (a *x86) patch(pos int) {
 }
 
 func (a *x86) ret() { a.byte1(0xc3) }
+
+// aluState64Imm is the 64-bit op qword [rdi+off], imm32 (sign-extended): add, sub, cmp.
+func (a *x86) aluState64Imm(op byte, off, v uint32) {
+	a.byte1(0x48, 0x81)
+	a.state(op, off)
+	a.imm32(v)
+}
+
+// loadInd64 is mov r64, [r64].
+func (a *x86) loadInd64(dst, src byte) { a.byte1(0x48, 0x8b, modrm(0, dst, src)) }
+
+// test64 is test dst64, src64; jmpReg jmp r64.
+func (a *x86) test64(dst, src byte) { a.byte1(0x48, 0x85, modrm(3, src, dst)) }
+func (a *x86) jmpReg(r byte)        { a.byte1(0xff, modrm(3, 4, r)) }
