@@ -20,13 +20,36 @@ type nativeCode struct {
 	insts   int
 	targets [2]uint32
 	links   [2]uintptr
+	// dynamic: the block ends in bclr or bcctr, whose code looks its target up in dyn.
+	dynamic bool
+	dyn     atomic.Pointer[dynLink]
+}
+
+// dynLinks is how many targets of one bclr or bcctr its code can go to directly: a
+// function returning to three call sites in its page goes straight back to each.
+const dynLinks = 4
+
+// dynLink records up to dynLinks targets of a bclr or bcctr in the block's page and their
+// translations. It is never changed once published: a new one replaces it, and the old
+// one stays valid for code already reading it (the collector frees it only after every
+// goroutine has passed a safe point, which translated code never is).
+type dynLink struct {
+	pc    [dynLinks]uint32
+	entry [dynLinks]uintptr
 }
 
 // noLink is a target no block has (not word-aligned).
 const noLink = 1
 
-// link makes the code of nc go on into nb's translation when its block ends at pc.
-func (nc *nativeCode) link(pc uint32, nb *block) {
+// link makes the code of nc, the translation of the block at from, go on into nb's
+// translation when its block ends at pc.
+func (nc *nativeCode) link(from, pc uint32, nb *block) {
+	if nc.dynamic {
+		if pc>>pageShift == from>>pageShift {
+			nc.linkDynamic(pc, nb)
+		}
+		return
+	}
 	for k, target := range nc.targets {
 		if target == pc && atomic.LoadUintptr(&nc.links[k]) == 0 {
 			if tn := nb.native.Load(); tn != nil && tn.entry != 0 {
@@ -49,6 +72,33 @@ func (c *CPU) Translation() bool { return c.translate }
 // TranslatedInstructions returns how many of c's instructions ran as translated code
 // (the others ran in the interpreter).
 func (c *CPU) TranslatedInstructions() uint64 { return c.translated }
+
+// linkDynamic records nb as a target of nc's closing bclr or bcctr while a place is free
+// (the first targets seen stay: no churn on a return that alternates between many
+// callers). pc is in the page of nc's block.
+func (nc *nativeCode) linkDynamic(pc uint32, nb *block) {
+	tn := nb.native.Load()
+	if tn == nil || tn.entry == 0 {
+		return
+	}
+	d := &dynLink{}
+	for k := range d.pc {
+		d.pc[k] = noLink
+	}
+	if old := nc.dyn.Load(); old != nil {
+		*d = *old
+	}
+	for k, p := range d.pc {
+		switch p {
+		case pc:
+			return
+		case noLink:
+			d.pc[k], d.entry[k] = pc, tn.entry
+			nc.dyn.Store(d)
+			return
+		}
+	}
+}
 
 // runNative runs b and the blocks that follow it as translated code while the budget
 // covers them (left is at least len(b.insts)), like runChain. The code counts each block
@@ -87,7 +137,7 @@ func (c *CPU) runNative(b *block, left uint64) bool {
 			return false
 		}
 		if nc != nil {
-			nc.link(next, nb)
+			nc.link(b.start, next, nb)
 		}
 		b = nb
 	}

@@ -4,6 +4,8 @@ package ppc
 
 // Loads, stores and the closing branch of a translated block.
 
+import "unsafe"
+
 // memForm describes a byte, halfword or word load or store of the general registers.
 type memForm struct {
 	size                    uint32
@@ -152,9 +154,7 @@ func (t *translator) branch(n int, in *inst, name string) {
 	if name == "bc" {
 		t.leave(n, in.imm)
 	} else {
-		t.movImm64(rAX, t.result(n))
-		t.or64(rAX, rBX)
-		t.ret()
+		t.leaveTo(n)
 	}
 	if len(notTaken) == 0 {
 		return
@@ -163,6 +163,37 @@ func (t *translator) branch(n int, in *inst, name string) {
 		t.patch(p)
 	}
 	t.incState64(offNotTaken)
+	t.leave(n, end)
+}
 
-	t.retImm(n, end)
+// leaveTo ends a completed block going to the pc in ebx (bclr, bcctr): straight into the
+// translation of one of the (at most dynLinks) blocks of this page the dispatcher recorded in
+// nc.dyn for this exit, when the pc is one of them and the budget left covers any block;
+// otherwise back to the dispatcher.
+func (t *translator) leaveTo(n int) {
+	t.nc.dynamic = true
+	var back []int
+	t.mov(rAX, rBX)
+	t.aluImm(aluXor, rAX, t.blk.start&^pageMask)
+	t.aluImm(aluCmp, rAX, pageMask)
+	back = append(back, t.jcc(ccA))
+	t.aluState64Imm(aluCmp, offLeft, maxBlock)
+	back = append(back, t.jcc(ccB))
+	t.movImm64(rAX, uint64(uintptr(unsafe.Pointer(&t.nc.dyn))))
+	t.loadInd64(rAX, rAX)
+	t.test64(rAX, rAX)
+	back = append(back, t.jcc(ccE))
+	for k := range dynLinks {
+		t.cmpInd32(rBX, rAX, uint8(unsafe.Offsetof(dynLink{}.pc)+4*uintptr(k)))
+		miss := t.jcc(ccNE)
+		t.loadInd64At(rAX, rAX, uint8(unsafe.Offsetof(dynLink{}.entry)+8*uintptr(k)))
+		t.jmpReg(rAX)
+		t.patch(miss)
+	}
+	for _, p := range back {
+		t.patch(p)
+	}
+	t.movImm64(rAX, t.result(n))
+	t.or64(rAX, rBX)
+	t.ret()
 }

@@ -181,6 +181,12 @@ func (a *x86) aluState64Imm(op byte, off, v uint32) {
 	a.imm32(v)
 }
 
+// cmpInd32 is cmp dword [base+d], r32; loadInd64At mov r64, [base+d] (d < 128).
+func (a *x86) cmpInd32(r, base byte, d uint8) { a.byte1(0x39, modrm(1, r, base), d) }
+func (a *x86) loadInd64At(dst, base byte, d uint8) {
+	a.byte1(0x48, 0x8b, modrm(1, dst, base), d)
+}
+
 // loadInd64 is mov r64, [r64].
 func (a *x86) loadInd64(dst, src byte) { a.byte1(0x48, 0x8b, modrm(0, dst, src)) }
 
