@@ -145,7 +145,11 @@ func (c *CPU) lookupSlow(pc uint32) *block {
 	}
 	b := c.decodeBlock(pg, pc)
 	b.cp = cp
-	slot.Store(b)
+	// One block per slot, whoever decoded it first: translated blocks of the page jump
+	// into each other's code, which reads link slots the block keeps alive.
+	if !slot.CompareAndSwap(nil, b) {
+		b = slot.Load()
+	}
 	return b
 }
 
