@@ -149,10 +149,10 @@
 // rlwinm/rlwimi/rlwnm, slw/srw/srawi, their Rc forms (CR0 from the result and XER[SO]),
 // cmp/cmpi/cmpl/cmpli, mflr/mtlr/mfctr/mtctr, mfcr/mtcrf, byte/half/word loads and stores
 // in every addressing form, and b/bc/bclr/bcctr closing the block. A block is translated
-// up to its first instruction outside that set; the machine code returns the index of
-// the first instruction it did not run and the next PC, and runBlock runs the rest of
-// the block and counts the whole of it, so counters, faults, the timebase and stops are
-// the interpreter's. Guest state stays in the CPU struct, addressed through rdi for the
+// up to its first instruction outside that set; the machine code returns the block it
+// stopped in (its word in the page), the index of the first instruction it did not run
+// and the next PC, and runBlock runs the rest of that block and counts the whole of it,
+// so counters, faults, the timebase and stops are the interpreter's. Guest state stays in the CPU struct, addressed through rdi for the
 // whole block; each instruction loads its operands and stores its result (no register
 // allocation: an exit anywhere leaves the CPU as the interpreter would). Loads and
 // stores look up the CPU's victim page cache inline as a software TLB (tag compare, page
@@ -166,8 +166,10 @@
 // straight on into the translation of the next block when that block is in the same page
 // (so in the same physical page, as runChain reasons), the dispatcher has linked it
 // (nativeCode.links, filled the first time the pair runs) and the budget left covers any
-// block; otherwise it returns to runNative, which goes on as runChain does. Blocks the
-// translator cannot start run in runChain. The amd64 forms are encoded by hand
+// block; otherwise it returns to runNative, which goes on as runChain does. A closing
+// bclr or bcctr compares its target with up to four blocks of its page recorded in an
+// immutable dynLink (a function's returns to its call sites) and jumps to the one that
+// matches. Blocks the translator cannot start run in runChain. The amd64 forms are encoded by hand
 // (native_x86_amd64.go, some forty of them): a library such as golang-asm would do it,
 // but this package imports only the standard library. Executable memory comes from
 // syscall.Mmap read-write, and each translation's pages are made read-execute by
@@ -179,8 +181,12 @@
 // every program of testdata/exec in both modes in lockstep with budgets that cut blocks
 // anywhere (TestTranslatedMatchesInterpreter), random blocks both ways
 // (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages.
-// BenchmarkMIPS, same run, busy 2-core box: fib 487 cpuMIPS translated against 277
-// interpreted, loop 1311 against 557.
+// Translated code returns to Go at least every nativeSlice (65,536) instructions, so a
+// guest spinning under a large budget cannot hold off the collector.
+// examples/bench/mips.sh 5, medians of cpuMIPS in one run (2-core box, load 4.2 before
+// and 4.1 after): fib 1230 translated, 489 interpreted, qemu-ppc 1595 (0.77x and 0.31x
+// of qemu); loop 2469 translated, 630 interpreted, qemu-ppc 1893 (1.30x and 0.33x).
+// Wall-clock MIPS on the busy box: fib 716 translated against qemu's 1571.
 //
 // Writing a page drops its predecoded code (a store into the code being run ends the
 // block, so the new bytes run next); writing a shared page copies it for the writer,

@@ -38,6 +38,11 @@ type dynLink struct {
 	entry [dynLinks]uintptr
 }
 
+// nativeSlice bounds the instructions translated code runs before it returns to Go:
+// a goroutine in translated code cannot be preempted, so a guest spinning in a loop of
+// linked blocks under a large budget must not hold off the collector's stop-the-world.
+const nativeSlice = 1 << 16
+
 // noLink is a target no block has (not word-aligned).
 const noLink = 1
 
@@ -119,9 +124,10 @@ func (c *CPU) runNative(b *block, left uint64) bool {
 		if nc.entry == 0 {
 			return c.runChain(b, uint64(len(b.insts)))
 		}
-		c.nativeLeft = left
+		lim := min(left, nativeSlice)
+		c.nativeLeft = lim
 		r := nativeEnter(nc.entry, c)
-		left = c.nativeLeft
+		left -= lim - c.nativeLeft
 		next, n, word := uint32(r), int(r>>32&0xff), uint32(r>>40)
 		if word != b.start&pageMask>>2 { // it went on into linked blocks of the page
 			b = b.cp.blocks[word].Load()
