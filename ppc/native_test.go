@@ -128,6 +128,9 @@ func TestTranslatedMatchesInterpreter(t *testing.T) {
 	}
 	for _, p := range progs {
 		for _, bud := range budgets {
+			if testing.Short() && bud.name == "cut" {
+				continue // the slowest: a stop every 45 instructions
+			}
 			t.Run(p.name+"/"+join(p.args)+"/"+bud.name, func(t *testing.T) {
 				mk := func() modeRun {
 					c := newTestProcess(t, p.name, p.args...)
