@@ -183,10 +183,9 @@
 // (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages.
 // Translated code returns to Go at least every nativeSlice (65,536) instructions, so a
 // guest spinning under a large budget cannot hold off the collector.
-// examples/bench/mips.sh 5, medians of cpuMIPS in one run (2-core box, load 4.2 before
-// and 4.1 after): fib 1230 translated, 489 interpreted, qemu-ppc 1595 (0.77x and 0.31x
-// of qemu); loop 2469 translated, 630 interpreted, qemu-ppc 1893 (1.30x and 0.33x).
-// Wall-clock MIPS on the busy box: fib 716 translated against qemu's 1571.
+// examples/bench/mips.sh 5, medians of wall-clock MIPS in one run (2-core box, load 1.8
+// before and 1.7 after): fib 1330 translated, 489 interpreted, qemu-ppc 1675 (0.79x and
+// 0.29x of qemu); loop 2507 translated, 682 interpreted, qemu-ppc 1999 (1.25x and 0.34x).
 //
 // Writing a page drops its predecoded code (a store into the code being run ends the
 // block, so the new bytes run next); writing a shared page copies it for the writer,
