@@ -20,24 +20,31 @@ var benchPrograms = []struct {
 	{"loop", []string{"20000000"}},
 }
 
-// BenchmarkMIPS runs each program to completion in the interpreter and reports simulated
-// instructions per second of wall time (MIPS) and of the thread's CPU time (cpuMIPS, which
-// a busy shared machine disturbs less).
+// BenchmarkMIPS runs each program to completion, translated and interpreted, and reports
+// simulated instructions per second of wall time (MIPS) and of the thread's CPU time
+// (cpuMIPS, which a busy shared machine disturbs less), and the share of the instructions
+// that ran as translated code.
 func BenchmarkMIPS(b *testing.B) {
 	for _, p := range benchPrograms {
-		b.Run(p.name, func(b *testing.B) {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var insts uint64
-			cpu0 := threadCPU()
-			for b.Loop() {
-				insts = runCount(b, execProg(p.name), p.args...)
-			}
-			cpu := threadCPU() - cpu0
-			b.ReportMetric(float64(insts)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MIPS")
-			b.ReportMetric(float64(insts)*float64(b.N)/cpu.Seconds()/1e6, "cpuMIPS")
-			b.ReportMetric(float64(insts), "insts/run")
-		})
+		for _, mode := range []struct {
+			name      string
+			translate bool
+		}{{"translated", true}, {"interpreted", false}} {
+			b.Run(p.name+"/"+mode.name, func(b *testing.B) {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				var insts, native uint64
+				cpu0 := threadCPU()
+				for b.Loop() {
+					insts, native = runCount(b, mode.translate, execProg(p.name), p.args...)
+				}
+				cpu := threadCPU() - cpu0
+				b.ReportMetric(float64(insts)*float64(b.N)/b.Elapsed().Seconds()/1e6, "MIPS")
+				b.ReportMetric(float64(insts)*float64(b.N)/cpu.Seconds()/1e6, "cpuMIPS")
+				b.ReportMetric(float64(insts), "insts/run")
+				b.ReportMetric(100*float64(native)/float64(insts), "%translated")
+			})
+		}
 	}
 }
 
@@ -47,7 +54,7 @@ func BenchmarkQEMU(b *testing.B) {
 	qemu := oracletest.Require(b, oracletest.QEMU)
 	for _, p := range benchPrograms {
 		b.Run(p.name, func(b *testing.B) {
-			insts := runCount(b, execProg(p.name), p.args...)
+			insts, _ := runCount(b, false, execProg(p.name), p.args...)
 			start := time.Now()
 			var cpu time.Duration
 			for b.Loop() {
@@ -63,8 +70,9 @@ func BenchmarkQEMU(b *testing.B) {
 	}
 }
 
-// runCount runs a freestanding program and returns the instructions it executed.
-func runCount(b *testing.B, path string, args ...string) uint64 {
+// runCount runs a freestanding program, translated or not, and returns the instructions
+// it executed and how many of them ran translated.
+func runCount(b *testing.B, translate bool, path string, args ...string) (uint64, uint64) {
 	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
@@ -78,6 +86,7 @@ func runCount(b *testing.B, path string, args ...string) uint64 {
 	if err != nil {
 		b.Fatal(err)
 	}
+	c.SetTranslation(translate)
 	for {
 		st := c.Run(1 << 40)
 		if st.Kind != StopSyscall {
@@ -85,7 +94,7 @@ func runCount(b *testing.B, path string, args ...string) uint64 {
 		}
 		switch c.GPR[0] {
 		case 1:
-			return c.Count.Instructions
+			return c.Count.Instructions, c.TranslatedInstructions()
 		case 4:
 			c.GPR[3] = c.GPR[5]
 		}

@@ -33,7 +33,8 @@ const maxBlock = 64
 // word or the page end, with its totals for the counters.
 type block struct {
 	insts                []inst
-	ops                  []uop // the same instructions as micro-ops, for runChain
+	ops                  []uop                      // the same instructions as micro-ops, for runChain
+	native               atomic.Pointer[nativeCode] // its translation, made on first run
 	cp                   *codePage
 	cycles               uint64
 	loads, stores, fpops uint64
@@ -144,7 +145,11 @@ func (c *CPU) lookupSlow(pc uint32) *block {
 	}
 	b := c.decodeBlock(pg, pc)
 	b.cp = cp
-	slot.Store(b)
+	// One block per slot, whoever decoded it first: translated blocks of the page jump
+	// into each other's code, which reads link slots the block keeps alive.
+	if !slot.CompareAndSwap(nil, b) {
+		b = slot.Load()
+	}
 	return b
 }
 
@@ -183,17 +188,18 @@ func (b *block) untilBreakpoint(bps map[uint32]bool) uint64 {
 	return uint64(len(b.insts))
 }
 
-// runBlock executes at most limit instructions of b and updates the counters; it returns
-// true when the CPU must stop (c.stop says why). The most frequent register forms and
+// runBlock executes instructions from..limit-1 of b (the ones before from ran as
+// translated code) and updates the counters for all of them; it returns true when the
+// CPU must stop (c.stop says why). The most frequent register forms and
 // page-cache hits of lwz/stw/stwu run in the switch (one jump-table dispatch, no call); the
 // rest call their semantics. This is the interpreter's inner loop, kept in one function.
-func (c *CPU) runBlock(b *block, limit uint64) bool {
+func (c *CPU) runBlock(b *block, from int, limit uint64) bool {
 	insts := b.insts
 	if uint64(len(insts)) > limit {
 		insts = insts[:limit]
 	}
 	g := &c.GPR
-	for i := range insts {
+	for i := from; i < len(insts); i++ {
 		in := &insts[i]
 		switch in.inline {
 		case inlNone:

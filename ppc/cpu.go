@@ -42,6 +42,11 @@ type CPU struct {
 	cache     blockCache
 	tlb       pageCache
 	victim    victimCache
+	// translate: run blocks as translated code (native.go); translated counts the
+	// instructions that ran so.
+	translate  bool
+	translated uint64
+	nativeLeft uint64 // the budget left, kept by translated code going from block to block
 }
 
 // NewCPU returns a CPU with zeroed registers over mem.
@@ -49,6 +54,7 @@ func NewCPU(mem *Memory) *CPU {
 	bindSemantics()
 	c := &CPU{Mem: mem, tlb: pageCache{rTag: noTag, wTag: noTag}}
 	c.victim.flush()
+	c.SetTranslation(DefaultTranslation)
 	return c
 }
 
@@ -180,6 +186,12 @@ func (c *CPU) Run(budget uint64) Stop {
 			}
 		}
 		if c.bps == nil && uint64(len(b.insts)) <= left {
+			if c.translate {
+				if c.runNative(b, left) {
+					return c.stop
+				}
+				continue
+			}
 			if c.runChain(b, left) {
 				return c.stop
 			}
@@ -188,7 +200,7 @@ func (c *CPU) Run(budget uint64) Stop {
 		if c.bps != nil {
 			left = min(left, b.untilBreakpoint(c.bps))
 		}
-		if c.runBlock(b, left) {
+		if c.runBlock(b, 0, left) {
 			return c.stop
 		}
 	}

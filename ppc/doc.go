@@ -133,12 +133,59 @@
 // in the same virtual page is in the same physical page, whose code holds it; another
 // page goes through the per-CPU block cache; both are trusted only while the Memory's
 // generation has not moved. The general path (runBlock, one instruction at a time after
-// the same predecode) serves breakpoints and budgets that end inside a block, and must
-// agree with runChain instruction for instruction (TestChainMatchesGeneralPath).
+// the same predecode) serves breakpoints, budgets that end inside a block and the rest
+// of a block after its translated part, and must agree with runChain instruction for
+// instruction (TestChainMatchesGeneralPath).
 // Measured and rejected for runChain (BenchmarkMIPS, same run): micro-ops packed into one
 // uint64 read with shifts (5-10% slower), register operands as byte offsets through
 // unsafe (no gain), the page caches copied into locals (7% slower on the loop: register
 // pressure in the one big switch).
+//
+// Translation (native*.go, linux/amd64; other hosts interpret): Run gives a block whose
+// budget it covers, with no breakpoint set, to runNative, which runs the block's
+// translation to amd64 machine code, made on its first run and shared like the block.
+// The translator covers the integer forms compilers emit most: add/addi/addis/addic/
+// subf/subfic/neg/mullw/mulli without OE, the logical forms, extsb/extsh/cntlzw,
+// rlwinm/rlwimi/rlwnm, slw/srw/srawi, their Rc forms (CR0 from the result and XER[SO]),
+// cmp/cmpi/cmpl/cmpli, mflr/mtlr/mfctr/mtctr, mfcr/mtcrf, byte/half/word loads and stores
+// in every addressing form, and b/bc/bclr/bcctr closing the block. A block is translated
+// up to its first instruction outside that set; the machine code returns the block it
+// stopped in (its word in the page), the index of the first instruction it did not run
+// and the next PC, and runBlock runs the rest of that block and counts the whole of it,
+// so counters, faults, the timebase and stops are the interpreter's. Guest state stays in the CPU struct, addressed through rdi for the
+// whole block; each instruction loads its operands and stores its result (no register
+// allocation: an exit anywhere leaves the CPU as the interpreter would). Loads and
+// stores look up the CPU's victim page cache inline as a software TLB (tag compare, page
+// pointer, big-endian access through bswap); a miss or an access across a page end
+// leaves the block before the instruction, and the interpreter's access refills the
+// cache. Its write side holds only private, writable pages without predecoded code, so a
+// store to a shared (copy-on-write), read-only or code page always leaves: writing a page
+// drops its predecoded blocks and their translations with them. The translated code
+// never calls Go; a small assembly stub (native_enter_amd64.s) loads the CPU pointer,
+// calls it and returns what it returns. A completed block counts itself and goes
+// straight on into the translation of the next block when that block is in the same page
+// (so in the same physical page, as runChain reasons), the dispatcher has linked it
+// (nativeCode.links, filled the first time the pair runs) and the budget left covers any
+// block; otherwise it returns to runNative, which goes on as runChain does. A closing
+// bclr or bcctr compares its target with up to four blocks of its page recorded in an
+// immutable dynLink (a function's returns to its call sites) and jumps to the one that
+// matches. Blocks the translator cannot start run in runChain. The amd64 forms are encoded by hand
+// (native_x86_amd64.go, some forty of them): a library such as golang-asm would do it,
+// but this package imports only the standard library. Executable memory comes from
+// syscall.Mmap read-write, and each translation's pages are made read-execute by
+// Mprotect before use and never written again: no page is writable and executable, and
+// no code another goroutine may run changes protection. A translation takes at least one
+// page (packing is left for later) and is never unmapped.
+// DefaultTranslation (on) is what NewCPU gives; CPU.SetTranslation(false) runs one CPU in
+// the interpreter only; TranslatedInstructions counts what ran translated. The tests run
+// every program of testdata/exec in both modes in lockstep with budgets that cut blocks
+// anywhere (TestTranslatedMatchesInterpreter), random blocks both ways
+// (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages.
+// Translated code returns to Go at least every nativeSlice (65,536) instructions, so a
+// guest spinning under a large budget cannot hold off the collector.
+// examples/bench/mips.sh 5, medians of wall-clock MIPS in one run (2-core box, load 1.8
+// before and 1.7 after): fib 1330 translated, 489 interpreted, qemu-ppc 1675 (0.79x and
+// 0.29x of qemu); loop 2507 translated, 682 interpreted, qemu-ppc 1999 (1.25x and 0.34x).
 //
 // Writing a page drops its predecoded code (a store into the code being run ends the
 // block, so the new bytes run next); writing a shared page copies it for the writer,

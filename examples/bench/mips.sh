@@ -1,8 +1,10 @@
 #!/bin/sh
-# mips.sh — interpreter speed: millions of simulated PowerPC 440 instructions per second on
-# recursive fib(32) and a tight arithmetic loop (ppc/testdata/exec), with qemu-ppc -cpu
-# 440epx timed on the same binaries in the same run, and the bytes each additional process
-# of one static glibc image costs before it runs.
+# mips.sh — simulation speed: millions of simulated PowerPC 440 instructions per second on
+# recursive fib(32) and a tight arithmetic loop (ppc/testdata/exec), each run translated
+# to amd64 code and interpreted (BenchmarkMIPS/<prog>/translated and /interpreted, with
+# the share of instructions that ran translated), with qemu-ppc -cpu 440epx timed on the
+# same binaries in the same run, and the bytes each additional process of one static
+# glibc image costs before it runs.
 #
 #   examples/bench/mips.sh [COUNT]
 #
