@@ -114,6 +114,11 @@
 //     layout, so a run would otherwise depend on who starts it. RunResult.Summary, which
 //     depends on the inputs only, ends with the environment's size and EnvDigest; the
 //     host's wall time (RunResult.Wall) is kept out of it.
+//   - Execution: ranks run ppc's translated amd64 code where the host allows it
+//     (ppc.DefaultTranslation), the interpreter with JobConfig.Interp (dpclsh exec
+//     --interp). Every count, time and output is the same either way; RunResult.Translated
+//     says how many instructions ran translated and, like Wall, stays out of Summary,
+//     since which rank translates a shared block first depends on the host's scheduling.
 //
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,

@@ -38,7 +38,11 @@ type JobConfig struct {
 	Label          bool      // prefix each line with its rank, like srun --label
 	Capture        bool      // keep each rank's output for Output(rank)
 
-	Stopped  bool   // launch with every node held (the tool continues them)
+	Stopped bool // launch with every node held (the tool continues them)
+	// Interp runs every rank in ppc's interpreter only, never in translated code: the
+	// reference the translator is checked against, and the only path on hosts other than
+	// linux/amd64. Results are the same either way; only the host's speed differs.
+	Interp   bool
 	Seed     uint64 // seeds AT_RANDOM and getrandom per rank
 	Epoch    int64  // CLOCK_REALTIME at virtual time 0, in seconds
 	WindowNS uint64 // scheduler window; 0: DefaultWindowNS
@@ -199,6 +203,9 @@ func (j *Job) createNodes() error {
 			return errorf("launch rank %d: %w", r, err)
 		}
 		io := j.ionode[j.part.IONodeOf(r)]
+		if j.cfg.Interp {
+			cpu.SetTranslation(false)
+		}
 		n := &node{rank: r, cpu: cpu, io: io, held: j.cfg.Stopped}
 		n.proc = Proc{Rank: r, Size: j.part.Nodes, IONode: io.Index, Pid: pidBase + r, Exe: j.exe,
 			Mem: cpu.Mem, Cycles: n.clock, Epoch: j.cfg.Epoch, brk: j.img.Brk(), brkStart: j.img.Brk(),

@@ -12,9 +12,13 @@ type RunResult struct {
 	Exits        []Event // exit and fault events, in delivery order
 	Unsupported  []Event // system calls that got ENOSYS, in delivery order
 	Stop         StopReason
-	TimeNS       uint64   // virtual time at the end
-	Instructions uint64   // summed over all ranks
-	Env          []string // the environment every rank saw (JobConfig.Env)
+	TimeNS       uint64 // virtual time at the end
+	Instructions uint64 // summed over all ranks
+	// Translated is how many of Instructions ran as translated amd64 code. Which blocks
+	// get translated first depends on the host's scheduling of ranks, so, like Wall, it is
+	// kept out of Summary.
+	Translated uint64
+	Env        []string // the environment every rank saw (JobConfig.Env)
 	// Wall is the host time the run took: it differs on every run, so Summary leaves it out.
 	Wall time.Duration
 	// PrivateBytes sums what every rank's memory costs beyond the pages it shares
@@ -71,6 +75,7 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 	res.TimeNS = j.Now()
 	for _, n := range j.nodes {
 		res.Instructions += n.cpu.Count.Instructions
+		res.Translated += n.cpu.TranslatedInstructions()
 		res.PrivateBytes += uint64(n.cpu.Mem.Stats().PrivateBytes)
 	}
 	if cfg.Capture {

@@ -16,7 +16,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -31,7 +31,10 @@ func init() {
   --disk-quota MIB how much the job may grow its workdir's files; past it EDQUOT (default 512)
 ` + envHelp(19) + `  --stats          a summary line on stderr (instructions, virtual time, memory per rank,
                    the environment's size and sha256), the same on every run of one command
-                   line, then a line with the host's wall time
+                   line, then a line with the host's wall time and the share of
+                   instructions that ran as translated amd64 code
+  --interp         run every rank in the PowerPC interpreter only, never translated
+                   code (results are identical; only the host's speed differs)
   --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
                    ranks ended, virtual time, simulated instructions per second)
   --progress       the progress line even when stderr is not a terminal
@@ -48,7 +51,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -63,6 +66,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	stats := fs.Bool("stats", false, "print a summary line (instructions, virtual time, memory per rank) on stderr")
 	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")
 	progress := fs.Bool("progress", false, "the progress line even when stderr is not a terminal")
+	interp := fs.Bool("interp", false, "run the interpreter only, never translated code")
 	var envs envFlags
 	envs.register(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
@@ -84,7 +88,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: env,
 		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr,
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Interp: *interp,
 	}
 	if *progress || !*quiet && isTerminal(stderr) {
 		p := &bgl.Progress{}
@@ -104,7 +108,8 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return max(exitError, res.ExitStatus())
 	}
 	if *stats {
-		fmt.Fprintf(stderr, "dpclsh exec: %s\ndpclsh exec: wall %.2f s\n", res.Summary(), res.Wall.Seconds())
+		fmt.Fprintf(stderr, "dpclsh exec: %s\ndpclsh exec: wall %.2f s, %.1f%% of instructions translated\n",
+			res.Summary(), res.Wall.Seconds(), 100*float64(res.Translated)/float64(max(res.Instructions, 1)))
 	}
 	return res.ExitStatus()
 }
