@@ -115,6 +115,9 @@
 //   - A filter that fails a probe's stream is reported once on the session's error
 //     output when the batch that carries the failure is dispatched (in the REPL, while it
 //     idles); the handle turns "failed" and nothing is raised later.
+//   - limpio (limpio.go embeds limpio.lua, limpio_table.lua, limpio_trace.lua) is Lua over
+//     the public API too; the command loads it into each session after the prelude, under
+//     those chunk names, so its messages do not depend on where the files live.
 //   - Performance modules (DynTG, modules.go, modules.lua, modules_source.lua) are Lua over
 //     the public API; Go lists a library's files, reads the line table (app:source_files,
 //     app:source_info) and keeps each application's module state on its object. The Lua

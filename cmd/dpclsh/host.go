@@ -38,8 +38,8 @@ func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.W
 		return nil, err
 	}
 	for _, m := range []struct{ src, name string }{
-		{dpclsh.Limpio, "limpio.lua"}, {dpclsh.LimpioTable, "limpio_table.lua"},
-		{dpclsh.LimpioTrace, "limpio_trace.lua"},
+		{script.Limpio, "limpio.lua"}, {script.LimpioTable, "limpio_table.lua"},
+		{script.LimpioTrace, "limpio_trace.lua"},
 	} {
 		if err := s.DoString(m.src, m.name); err != nil {
 			s.Close()

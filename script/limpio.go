@@ -1,4 +1,4 @@
-package dpclsh
+package script
 
 import _ "embed"
 
