@@ -20,17 +20,6 @@ const (
 
 var syncModes = map[Sync]bool{SyncWaitForAll: true, SyncTimeout: true, SyncDontWait: true}
 
-// ParseSync checks a sync mode name; "" gives the default.
-func ParseSync(name string) (Sync, error) {
-	if name == "" {
-		return SyncWaitForAll, nil
-	}
-	if !syncModes[Sync(name)] {
-		return "", errorf("bad sync mode %q: want waitforall, timeout or dontwait", name)
-	}
-	return Sync(name), nil
-}
-
 // Aggregation says how the data of a probe in a context is combined on its way up the tree.
 // It is plain data: the runtime resolves Filter or Handle to a reduction-tree filter.
 type Aggregation struct {

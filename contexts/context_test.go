@@ -95,14 +95,3 @@ func TestMismatchAndRankErrors(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
-
-func TestParseSync(t *testing.T) {
-	for name, want := range map[string]Sync{"": SyncWaitForAll, "waitforall": SyncWaitForAll, "timeout": SyncTimeout, "dontwait": SyncDontWait} {
-		if got, err := ParseSync(name); err != nil || got != want {
-			t.Errorf("ParseSync(%q) = %q, %v", name, got, err)
-		}
-	}
-	if _, err := ParseSync("WaitForAll"); err == nil || err.Error() != `contexts: bad sync mode "WaitForAll": want waitforall, timeout or dontwait` {
-		t.Errorf("ParseSync(WaitForAll) error = %v", err)
-	}
-}

@@ -4,8 +4,9 @@ import "sync/atomic"
 
 // BackendHandler is the behaviour of the back-ends of a standalone tree: it is called with
 // each downstream data packet that reaches back-end rank and returns the packets that
-// back-end sends up on the same stream (nil: nothing). It is called concurrently for
-// different back-ends and must not keep p.
+// back-end sends up on the same stream (nil: nothing). It must not keep p. In-process it
+// is called on the caller's goroutine, back-ends in the tree's deterministic order; over
+// TCP, concurrently for different back-ends.
 type BackendHandler func(rank int, p *Packet) ([]*Packet, error)
 
 // backendHost runs the back-ends of the tree that live in this process. Back-ends are not

@@ -158,9 +158,14 @@ func randomSubset(rng *rand.Rand, n int) *RankSet {
 	return s
 }
 
+// members lists set's back-ends; nil is every back-end of [0, n).
 func members(set *RankSet, n int) []int {
 	if set == nil {
-		return FullRankSet(n).List()
+		all := make([]int, n)
+		for r := range all {
+			all[r] = r
+		}
+		return all
 	}
 	return set.List()
 }

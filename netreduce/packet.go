@@ -87,9 +87,6 @@ func ParseFormat(s string) (*Format, error) {
 	return f, nil
 }
 
-// Len is the number of values a packet of this format carries.
-func (f *Format) Len() int { return len(f.elems) }
-
 // ArgError names the argument of a send that does not match its format.
 type ArgError struct {
 	Index int // 1-based

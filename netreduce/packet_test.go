@@ -55,7 +55,7 @@ func FuzzParseFormat(f *testing.F) {
 		if err != nil {
 			return
 		}
-		args := make([]any, fm.Len())
+		args := make([]any, len(fm.elems))
 		for i, e := range fm.elems {
 			switch {
 			case e.array && e.kind == kString:

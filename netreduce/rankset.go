@@ -12,15 +12,6 @@ type RankSet struct {
 // NewRankSet returns the empty set over back-ends [0, n).
 func NewRankSet(n int) *RankSet { return &RankSet{n: n, words: make([]uint64, (n+63)/64)} }
 
-// FullRankSet returns every back-end of [0, n).
-func FullRankSet(n int) *RankSet {
-	s := NewRankSet(n)
-	for r := 0; r < n; r++ {
-		s.words[r>>6] |= 1 << (uint(r) & 63)
-	}
-	return s
-}
-
 // RankSetOf returns the set of the listed back-ends over [0, n); a rank outside is an error.
 func RankSetOf(n int, list []int) (*RankSet, error) {
 	s := NewRankSet(n)

@@ -181,7 +181,6 @@ func (a *asm) b(l label) {
 }
 
 func (a *asm) bctrl() { a.emit(build("bcctr", boAlways, 0, 0).WithLK(true).Word) }
-func (a *asm) blr()   { a.ins("bclr", boAlways, 0, 0) }
 func (a *asm) sc()    { a.ins("sc", 0) }
 
 // Floating point.

@@ -63,6 +63,9 @@ func newMachine(t testing.TB) *machine {
 	return &machine{cpu: ppc.NewCPU(mem), rank: 7}
 }
 
+// blr returns to the caller (the harness's function; generated code never emits it).
+func (a *asm) blr() { a.ins("bclr", boAlways, 0, 0) }
+
 func wordsBytes(ws []uint32) []byte {
 	b := make([]byte, 4*len(ws))
 	for i, w := range ws {
