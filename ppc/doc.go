@@ -120,8 +120,11 @@
 //
 // Execution: words are predecoded into basic blocks (ending at a branch, sc, trap, an
 // undecodable word, a page end or 64 instructions) and cached per physical page, shared by
-// every CPU mapping the page; semantics are bound to Ops by name at first use. Each block
-// also holds its instructions as 8-byte micro-ops (exec_chain.go): the form to run and
+// every CPU mapping the page. The execution tables (semantics, inline and chained forms)
+// are keyed by Op constants generated from the instruction table (isa_ops.go), so a
+// misnamed entry does not compile; exec_paths_test.go checks that every entry has
+// semantics and a place in each interpreter, its own form or an explicit listing as
+// general-path only. Each block also holds its instructions as 8-byte micro-ops (exec_chain.go): the form to run and
 // the operands extracted once. Run executes blocks in runChain (exec_chain_run.go) when
 // no breakpoint is set and the budget covers the block: one function, one jump-table
 // dispatch per micro-op, the common integer forms, loads and stores hitting the page
