@@ -72,7 +72,8 @@
 // after the frame's pop, so the caller found in LR is not dropped; callers beyond come
 // from the saved LR at 4 in each caller's frame. It stops at a back chain that does not
 // grow, an unreadable word or unknown code, and never at more than its limit. The
-// auxiliary vector's numbers (AT_*, HWCAP440) live here only, as ppc imports nothing.
+// auxiliary vector's numbers (AT_*, HWCAP440, CacheLineSize) live here only, as ppc
+// imports nothing.
 // A CPU then runs in slices:
 //
 //	img, err := ppc.LoadELF(f)

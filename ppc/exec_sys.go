@@ -111,9 +111,11 @@ func execStwcx(c *CPU, in *inst) bool {
 	return end
 }
 
+// execDcbz zeroes the cache line holding the address: the block size the auxv reports
+// (AT_DCACHEBSIZE), which glibc's memset relies on when it uses dcbz.
 func execDcbz(c *CPU, in *inst) bool {
-	ea := (c.ra0(in) + c.GPR[in.rb&31]) &^ 31
-	var zero [32]byte
+	ea := (c.ra0(in) + c.GPR[in.rb&31]) &^ (CacheLineSize - 1)
+	var zero [CacheLineSize]byte
 	return c.storeSlow(in, ea, zero[:])
 }
 
