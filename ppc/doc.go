@@ -64,8 +64,9 @@
 // symbol-table order), the bytes of its executable sections (Code, CodeAt) and its DWARF
 // are read in the same parse, and probes builds its view of the program on them. Naming
 // code is the image's too (elf_lines.go, built on first use): the DWARF line table
-// (Lines, LineOf), one function per address under its preferred name (FuncAt,
-// PreferredName), and Locate, which makes the image a Symbolizer. Backtrace
+// (Lines, LineOf), one function per address under its preferred name (Funcs, FuncAt,
+// PreferredName), functions and data objects by name, aliases included (FuncNamed,
+// ObjectNamed, FuncNames, ObjectNames), and Locate, which makes the image a Symbolizer. Backtrace
 // (backtrace.go) walks the SysV back chain of a stopped process for fault reports and
 // debuggers: it reads the innermost function's code around the pc (backtrace_frame.go)
 // to tell a frame not yet made, a leaf that never saves LR and an epilogue after mtlr or
