@@ -51,7 +51,6 @@ type CPU struct {
 
 // NewCPU returns a CPU with zeroed registers over mem.
 func NewCPU(mem *Memory) *CPU {
-	bindSemantics()
 	c := &CPU{Mem: mem, tlb: pageCache{rTag: noTag, wTag: noTag}}
 	c.victim.flush()
 	c.SetTranslation(DefaultTranslation)

@@ -64,15 +64,17 @@
 // symbol-table order), the bytes of its executable sections (Code, CodeAt) and its DWARF
 // are read in the same parse, and probes builds its view of the program on them. Naming
 // code is the image's too (elf_lines.go, built on first use): the DWARF line table
-// (Lines, LineOf), one function per address under its preferred name (FuncAt,
-// PreferredName), and Locate, which makes the image a Symbolizer. Backtrace
+// (Lines, LineOf), one function per address under its preferred name (Funcs, FuncAt,
+// PreferredName), functions and data objects by name, aliases included (FuncNamed,
+// ObjectNamed, FuncNames, ObjectNames), and Locate, which makes the image a Symbolizer. Backtrace
 // (backtrace.go) walks the SysV back chain of a stopped process for fault reports and
 // debuggers: it reads the innermost function's code around the pc (backtrace_frame.go)
 // to tell a frame not yet made, a leaf that never saves LR and an epilogue after mtlr or
 // after the frame's pop, so the caller found in LR is not dropped; callers beyond come
 // from the saved LR at 4 in each caller's frame. It stops at a back chain that does not
 // grow, an unreadable word or unknown code, and never at more than its limit. The
-// auxiliary vector's numbers (AT_*, HWCAP440) live here only, as ppc imports nothing.
+// auxiliary vector's numbers (AT_*, HWCAP440, CacheLineSize) live here only, as ppc
+// imports nothing.
 // A CPU then runs in slices:
 //
 //	img, err := ppc.LoadELF(f)
@@ -120,8 +122,11 @@
 //
 // Execution: words are predecoded into basic blocks (ending at a branch, sc, trap, an
 // undecodable word, a page end or 64 instructions) and cached per physical page, shared by
-// every CPU mapping the page; semantics are bound to Ops by name at first use. Each block
-// also holds its instructions as 8-byte micro-ops (exec_chain.go): the form to run and
+// every CPU mapping the page. The execution tables (semantics, inline and chained forms)
+// are keyed by Op constants generated from the instruction table (isa_ops.go), so a
+// misnamed entry does not compile; exec_paths_test.go checks that every entry has
+// semantics and a place in each interpreter, its own form or an explicit listing as
+// general-path only. Each block also holds its instructions as 8-byte micro-ops (exec_chain.go): the form to run and
 // the operands extracted once. Run executes blocks in runChain (exec_chain_run.go) when
 // no breakpoint is set and the budget covers the block: one function, one jump-table
 // dispatch per micro-op, the common integer forms, loads and stores hitting the page

@@ -20,9 +20,11 @@ type LineRow struct {
 // symbolIndex is what naming a code address needs, built from the image on first use
 // (a job that never faults never reads its DWARF) and shared by every node after.
 type symbolIndex struct {
-	once  sync.Once
-	lines []LineRow
-	funcs []Symbol // one per address, under its preferred name; sorted by address
+	once    sync.Once
+	lines   []LineRow
+	funcs   []Symbol          // one per address, under its preferred name; sorted by address
+	byName  map[string]Symbol // functions of nonzero size, aliases included (namedSymbols)
+	objects map[string]Symbol // data objects (namedSymbols)
 }
 
 func (img *Image) index() *symbolIndex {
@@ -32,6 +34,8 @@ func (img *Image) index() *symbolIndex {
 			x.lines = readLines(img.DWARF)
 		}
 		x.funcs = preferredFuncs(img.Symbols)
+		x.byName = namedSymbols(img.Symbols, SymFunc)
+		x.objects = namedSymbols(img.Symbols, SymObject)
 	})
 	return x
 }

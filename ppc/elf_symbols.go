@@ -2,6 +2,7 @@ package ppc
 
 import (
 	"debug/elf"
+	"slices"
 	"sort"
 )
 
@@ -99,4 +100,54 @@ func (img *Image) Lookup(name string) (Symbol, bool) {
 		}
 	}
 	return Symbol{}, false
+}
+
+// Funcs is one function symbol (of nonzero size) per address, under its preferred name
+// (PreferredName), sorted by address. The caller must not modify it.
+func (img *Image) Funcs() []Symbol { return img.index().funcs }
+
+// FuncNamed returns the function symbol (of nonzero size) named name, which may be an
+// alias of the preferred name at its address. Of several of one name, the last global or
+// weak one in the symbol table wins, else the first local one.
+func (img *Image) FuncNamed(name string) (Symbol, bool) {
+	s, ok := img.index().byName[name]
+	return s, ok
+}
+
+// ObjectNamed returns the data symbol named name, chosen among several like FuncNamed.
+func (img *Image) ObjectNamed(name string) (Symbol, bool) {
+	s, ok := img.index().objects[name]
+	return s, ok
+}
+
+// FuncNames lists every function name FuncNamed knows, aliases included, sorted.
+func (img *Image) FuncNames() []string { return sortedKeys(img.index().byName) }
+
+// ObjectNames lists every data object name ObjectNamed knows, sorted.
+func (img *Image) ObjectNames() []string { return sortedKeys(img.index().objects) }
+
+// namedSymbols maps the names of the symbols of kind (functions: of nonzero size) to
+// their symbol, chosen as FuncNamed says.
+func namedSymbols(syms []Symbol, kind SymbolKind) map[string]Symbol {
+	byIndex := slices.Clone(syms)
+	slices.SortFunc(byIndex, func(x, y Symbol) int { return x.Index - y.Index })
+	out := map[string]Symbol{}
+	for _, s := range byIndex {
+		if s.Kind != kind || kind == SymFunc && s.Size == 0 {
+			continue
+		}
+		if _, ok := out[s.Name]; !ok || s.Bind != BindLocal {
+			out[s.Name] = s
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]Symbol) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -100,7 +100,7 @@ func Branch(pc, target uint32, link bool) (uint32, error) {
 
 // BranchCond returns "bc bo,bi,target" placed at pc (+-32 KiB reach).
 func BranchCond(pc uint32, bo, bi uint8, target uint32, link bool) (uint32, error) {
-	inst, err := Build(opBC, int64(bo), int64(bi), int64(int32(target-pc)))
+	inst, err := Build(opBc, int64(bo), int64(bi), int64(int32(target-pc)))
 	if err != nil {
 		return 0, fmt.Errorf("ppc: conditional branch from %#x to %#x: %w", pc, target, err)
 	}
@@ -114,7 +114,7 @@ func BranchTarget(inst Inst, pc uint32) (uint32, bool) {
 	switch inst.Op {
 	case opB:
 		d = ArgLI.Value(inst.Word)
-	case opBC:
+	case opBc:
 		d = ArgBD.Value(inst.Word)
 	default:
 		return 0, false
@@ -123,19 +123,4 @@ func BranchTarget(inst Inst, pc uint32) (uint32, bool) {
 		return uint32(d), true
 	}
 	return pc + uint32(d), true
-}
-
-// Ops the encoder helpers need by name.
-var (
-	opB  = mustOp("b")
-	opBC = mustOp("bc")
-)
-
-func mustOp(name string) Op {
-	for i := 1; i < len(table); i++ {
-		if table[i].name == name {
-			return Op(i)
-		}
-	}
-	panic("ppc: no table entry " + name)
 }

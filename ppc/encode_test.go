@@ -86,7 +86,7 @@ func TestBranchHelpers(t *testing.T) {
 			t.Errorf("BranchTarget(%08x) = %x, %v; want %x", c.w, got, ok, c.target)
 		}
 	}
-	if _, ok := BranchTarget(MustBuild(mustOp("addi"), 1, 1, 1), 0); ok {
+	if _, ok := BranchTarget(MustBuild(opAddi, 1, 1, 1), 0); ok {
 		t.Error("addi has a branch target")
 	}
 }

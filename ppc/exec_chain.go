@@ -59,22 +59,23 @@ const (
 	numInline
 )
 
-// chainForms maps names to the chained-only forms and the word bits that must be clear.
-var chainForms = map[string]struct {
-	op    inlineOp
-	clear uint32
-}{
-	"andi.": {inlAndiDot, 0}, "addic": {inlAddic, 0}, "addic.": {inlAddicDot, 0},
-	"mulli": {inlMulli, 0}, "xori": {inlXori, 0}, "oris": {inlOris, 0},
-	"andc": {inlAndc, bitRc}, "nor": {inlNor, bitRc}, "slw": {inlSlw, bitRc},
-	"srw": {inlSrw, bitRc}, "srawi": {inlSrawi, bitRc}, "neg": {inlNeg, bitOE | bitRc},
-	"extsb": {inlExtsb, bitRc}, "extsh": {inlExtsh, bitRc}, "cntlzw": {inlCntlzw, bitRc},
-	"rlwimi": {inlRlwimi, bitRc}, "mfcr": {inlMfcr, 0},
-	"lbz": {inlLbz, 0}, "stb": {inlStb, 0}, "lhz": {inlLhz, 0}, "sth": {inlSth, 0},
-	"lbzu": {inlLbzu, 0}, "stbu": {inlStbu, 0}, "lwzu": {inlLwzu, 0},
-	"lwzx": {inlLwzx, 0}, "stwx": {inlStwx, 0},
-	"b": {inlB, 0}, "bc": {inlBC, 0}, "bclr": {inlBCLR, 0}, "bcctr": {inlBCCTR, 0},
+// chainForms gives the entries only the chained interpreter runs inline their forms,
+// indexed by Op.
+var chainForms = [numOps]formBinding{
+	opAndiDot: {inlAndiDot, 0}, opAddic: {inlAddic, 0}, opAddicDot: {inlAddicDot, 0},
+	opMulli: {inlMulli, 0}, opXori: {inlXori, 0}, opOris: {inlOris, 0},
+	opAndc: {inlAndc, bitRc}, opNor: {inlNor, bitRc}, opSlw: {inlSlw, bitRc},
+	opSrw: {inlSrw, bitRc}, opSrawi: {inlSrawi, bitRc}, opNeg: {inlNeg, bitOE | bitRc},
+	opExtsb: {inlExtsb, bitRc}, opExtsh: {inlExtsh, bitRc}, opCntlzw: {inlCntlzw, bitRc},
+	opRlwimi: {inlRlwimi, bitRc}, opMfcr: {inlMfcr, 0},
+	opLbz: {inlLbz, 0}, opStb: {inlStb, 0}, opLhz: {inlLhz, 0}, opSth: {inlSth, 0},
+	opLbzu: {inlLbzu, 0}, opStbu: {inlStbu, 0}, opLwzu: {inlLwzu, 0},
+	opLwzx: {inlLwzx, 0}, opStwx: {inlStwx, 0},
+	opB: {inlB, 0}, opBc: {inlBC, 0}, opBclr: {inlBCLR, 0}, opBcctr: {inlBCCTR, 0},
 }
+
+// chainSPRForms are the moves from SPRs only the chained interpreter runs inline.
+var chainSPRForms = []sprForm{{opMfspr, sprCTR, inlMfctr}}
 
 // raForms are the forms that compute (RA|0)+d or (RA|0)+(RB) and update forms whose RA
 // must be valid: they run inline only when RA is a register (and, for loads with update,
@@ -84,28 +85,31 @@ var raForms = map[inlineOp]bool{
 	inlLbzu: true, inlStbu: true, inlLwzu: true, inlLwzx: true, inlStwx: true,
 }
 
-// chainForm picks the form the chained interpreter runs for in (named name).
-func chainForm(name string, in *inst) inlineOp {
-	op := in.inline
-	switch {
-	case op == inlAddi && in.ra == 0:
-		return inlLi
-	case op == inlAddis && in.ra == 0:
-		return inlLis
-	case op != inlNone:
-	case name == "or" && in.w&bitRc != 0:
-		op = inlOrDot
-	case name == "mfspr" && sprNum(in.w) == sprCTR:
-		op = inlMfctr
-	default:
-		if f, ok := chainForms[name]; ok && in.w&f.clear == 0 {
-			op = f.op
-		}
-	}
-	if raForms[op] && (in.ra == 0 || (op == inlLbzu || op == inlLwzu) && in.ra == in.rt) {
+// chainForm picks the form the chained interpreter runs for in, an instance of op.
+func chainForm(op Op, in *inst) inlineOp {
+	form := chainFormOf(op, in)
+	if raForms[form] && (in.ra == 0 || (form == inlLbzu || form == inlLwzu) && in.ra == in.rt) {
 		return inlNone
 	}
-	return op
+	return form
+}
+
+// chainFormOf is chainForm before the operand checks of raForms.
+func chainFormOf(op Op, in *inst) inlineOp {
+	switch {
+	case in.inline == inlAddi && in.ra == 0:
+		return inlLi
+	case in.inline == inlAddis && in.ra == 0:
+		return inlLis
+	case in.inline != inlNone:
+		return in.inline
+	case op == opOr && in.w&bitRc != 0:
+		return inlOrDot
+	}
+	if f := chainForms[op]; f.op != inlNone && in.w&f.clear == 0 {
+		return f.op
+	}
+	return sprFormOf(chainSPRForms, op, in.w)
 }
 
 // uop returns the micro-op of a predecoded instruction: branches keep LK in rb, compares

@@ -101,33 +101,54 @@ const (
 	inlMtctr
 )
 
-// inlineForms maps names to inline forms and the word bits that must be clear for it.
-var inlineForms = map[string]struct {
+// formBinding is the inline form of a table entry and the word bits that must be clear
+// for it (Rc, OE: those forms keep their functions).
+type formBinding struct {
 	op    inlineOp
 	clear uint32
-}{
-	"addi": {inlAddi, 0}, "addis": {inlAddis, 0}, "add": {inlAdd, bitOE | bitRc},
-	"subf": {inlSubf, bitOE | bitRc}, "or": {inlOr, bitRc}, "xor": {inlXor, bitRc},
-	"and": {inlAnd, bitRc}, "rlwinm": {inlRlwinm, bitRc}, "mullw": {inlMullw, bitOE | bitRc},
-	"ori": {inlOri, 0}, "cmpi": {inlCmpi, 0}, "cmpli": {inlCmpli, 0}, "cmp": {inlCmp, 0},
-	"cmpl": {inlCmpl, 0}, "lwz": {inlLwz, 0}, "stw": {inlStw, 0}, "stwu": {inlStwu, 0},
 }
 
-// inlineSPR picks the inline forms of mfspr/mtspr for LR and CTR.
-func inlineSPR(name string, w uint32) inlineOp {
-	switch {
-	case name == "mfspr" && sprNum(w) == sprLR:
-		return inlMflr
-	case name == "mtspr" && sprNum(w) == sprLR:
-		return inlMtlr
-	case name == "mtspr" && sprNum(w) == sprCTR:
-		return inlMtctr
+// inlineForms gives the entries both interpreters run inline their forms, indexed by Op.
+var inlineForms = [numOps]formBinding{
+	opAddi: {inlAddi, 0}, opAddis: {inlAddis, 0}, opAdd: {inlAdd, bitOE | bitRc},
+	opSubf: {inlSubf, bitOE | bitRc}, opOr: {inlOr, bitRc}, opXor: {inlXor, bitRc},
+	opAnd: {inlAnd, bitRc}, opRlwinm: {inlRlwinm, bitRc}, opMullw: {inlMullw, bitOE | bitRc},
+	opOri: {inlOri, 0}, opCmpi: {inlCmpi, 0}, opCmpli: {inlCmpli, 0}, opCmp: {inlCmp, 0},
+	opCmpl: {inlCmpl, 0}, opLwz: {inlLwz, 0}, opStw: {inlStw, 0}, opStwu: {inlStwu, 0},
+}
+
+// sprForm is the inline form of mfspr or mtspr for one SPR.
+type sprForm struct {
+	op   Op
+	spr  uint32
+	form inlineOp
+}
+
+// inlineSPRForms are the moves to and from LR and CTR both interpreters run inline.
+var inlineSPRForms = []sprForm{
+	{opMfspr, sprLR, inlMflr}, {opMtspr, sprLR, inlMtlr}, {opMtspr, sprCTR, inlMtctr},
+}
+
+// sprFormOf picks the form of forms for op's word w, or inlNone.
+func sprFormOf(forms []sprForm, op Op, w uint32) inlineOp {
+	for _, f := range forms {
+		if f.op == op && sprNum(w) == f.spr {
+			return f.form
+		}
 	}
 	return inlNone
 }
 
-// fastSem replaces generic entries by name after all semantics are registered.
-var fastSem = map[string]semFn{
-	"and": execAnd, "andc": execAndc, "xor": execXor, "nor": execNor,
-	"stwu": execStwu, "lbz": execLbz, "stb": execStb, "lfd": execLfd, "stfd": execStfd,
+// inlineForm picks the form runBlock runs for op's word w, or inlNone.
+func inlineForm(op Op, w uint32) inlineOp {
+	if f := inlineForms[op]; f.op != inlNone && w&f.clear == 0 {
+		return f.op
+	}
+	return sprFormOf(inlineSPRForms, op, w)
+}
+
+// fastSem replaces the generic semantics of these entries as they are registered.
+var fastSem = map[Op]semFn{
+	opAnd: execAnd, opAndc: execAndc, opXor: execXor, opNor: execNor,
+	opStwu: execStwu, opLbz: execLbz, opStb: execStb, opLfd: execLfd, opStfd: execStfd,
 }

@@ -385,29 +385,30 @@ func execFsel(c *CPU, in *inst) bool {
 
 func init() {
 	arith := []struct {
-		name string
-		kind fpKind
+		double, single Op
+		kind           fpKind
 	}{
-		{"fadd", fpAdd}, {"fsub", fpSub}, {"fmul", fpMul}, {"fdiv", fpDiv},
-		{"fmadd", fpMadd}, {"fmsub", fpMsub}, {"fnmadd", fpNmadd}, {"fnmsub", fpNmsub},
+		{opFadd, opFadds, fpAdd}, {opFsub, opFsubs, fpSub}, {opFmul, opFmuls, fpMul},
+		{opFdiv, opFdivs, fpDiv}, {opFmadd, opFmadds, fpMadd}, {opFmsub, opFmsubs, fpMsub},
+		{opFnmadd, opFnmadds, fpNmadd}, {opFnmsub, opFnmsubs, fpNmsub},
 	}
 	var entries []semEntry
 	for _, a := range arith {
 		entries = append(entries,
-			semEntry{name: a.name, fn: fpArith{kind: a.kind}.exec},
-			semEntry{name: a.name + "s", fn: fpArith{kind: a.kind, single: true}.exec})
+			semEntry{op: a.double, fn: fpArith{kind: a.kind}.exec},
+			semEntry{op: a.single, fn: fpArith{kind: a.kind, single: true}.exec})
 	}
 	entries = append(entries, []semEntry{
-		{name: "frsp", fn: execFrsp},
-		{name: "fctiw", fn: fctiw(false)},
-		{name: "fctiwz", fn: fctiw(true)},
-		{name: "fcmpu", fn: fpCompare(false)},
-		{name: "fcmpo", fn: fpCompare(true)},
-		{name: "fsel", fn: execFsel},
-		{name: "fmr", fn: bitOp(func(b uint64) uint64 { return b })},
-		{name: "fneg", fn: bitOp(func(b uint64) uint64 { return b ^ 1<<63 })},
-		{name: "fabs", fn: bitOp(func(b uint64) uint64 { return b &^ (1 << 63) })},
-		{name: "fnabs", fn: bitOp(func(b uint64) uint64 { return b | 1<<63 })},
+		{op: opFrsp, fn: execFrsp},
+		{op: opFctiw, fn: fctiw(false)},
+		{op: opFctiwz, fn: fctiw(true)},
+		{op: opFcmpu, fn: fpCompare(false)},
+		{op: opFcmpo, fn: fpCompare(true)},
+		{op: opFsel, fn: execFsel},
+		{op: opFmr, fn: bitOp(func(b uint64) uint64 { return b })},
+		{op: opFneg, fn: bitOp(func(b uint64) uint64 { return b ^ 1<<63 })},
+		{op: opFabs, fn: bitOp(func(b uint64) uint64 { return b &^ (1 << 63) })},
+		{op: opFnabs, fn: bitOp(func(b uint64) uint64 { return b | 1<<63 })},
 	}...)
 	registerSem(entries)
 }

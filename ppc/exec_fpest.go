@@ -91,13 +91,13 @@ func frsqrteValue(x float64) (float64, int) {
 
 func init() {
 	registerSem([]semEntry{
-		{name: "fsqrt", fn: fpUnary(false, negInvalid, sqrtErr)},
-		{name: "fsqrts", fn: fpUnary(true, negInvalid, sqrtErr)},
-		{name: "fres", fn: fpUnary(true, noInvalid, fresValue)},
-		{name: "frsqrte", fn: fpUnary(false, negInvalid, frsqrteValue)},
+		{op: opFsqrt, fn: fpUnary(false, negInvalid, sqrtErr)},
+		{op: opFsqrts, fn: fpUnary(true, negInvalid, sqrtErr)},
+		{op: opFres, fn: fpUnary(true, noInvalid, fresValue)},
+		{op: opFrsqrte, fn: fpUnary(false, negInvalid, frsqrteValue)},
 		// The external control instructions need an external device the 440 on BG/L does
 		// not have; qemu-ppc raises SIGILL for them too.
-		{name: "eciwx", fn: execIllegal},
-		{name: "ecowx", fn: execIllegal},
+		{op: opEciwx, fn: execIllegal},
+		{op: opEcowx, fn: execIllegal},
 	})
 }

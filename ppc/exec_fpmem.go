@@ -98,31 +98,34 @@ func execMcrfs(c *CPU, in *inst) bool {
 
 func init() {
 	forms := []struct {
-		name          string
+		d, du, x, ux  Op // the D, D with update, indexed and indexed with update forms
 		store, single bool
 	}{
-		{"lfs", false, true}, {"lfd", false, false}, {"stfs", true, true}, {"stfd", true, false},
+		{opLfs, opLfsu, opLfsx, opLfsux, false, true},
+		{opLfd, opLfdu, opLfdx, opLfdux, false, false},
+		{opStfs, opStfsu, opStfsx, opStfsux, true, true},
+		{opStfd, opStfdu, opStfdx, opStfdux, true, false},
 	}
 	var entries []semEntry
 	for _, f := range forms {
 		acc := func(c *CPU, in *inst, ea uint32) bool { return fpAccess(c, in, ea, f.store, f.single) }
 		entries = append(entries,
-			semEntry{name: f.name, fn: modeD(acc)},
-			semEntry{name: f.name + "u", fn: modeDU(acc), prep: prepStoreUpdate},
-			semEntry{name: f.name + "x", fn: modeX(acc)},
-			semEntry{name: f.name + "ux", fn: modeXU(acc), prep: prepStoreUpdate})
+			semEntry{op: f.d, fn: modeD(acc)},
+			semEntry{op: f.du, fn: modeDU(acc), prep: prepStoreUpdate},
+			semEntry{op: f.x, fn: modeX(acc)},
+			semEntry{op: f.ux, fn: modeXU(acc), prep: prepStoreUpdate})
 	}
 	entries = append(entries, []semEntry{
-		{name: "stfiwx", fn: execStfiwx},
-		{name: "mffs", fn: execMffs},
-		{name: "mffscrn", fn: execMffs},
-		{name: "mffscrni", fn: execMffs},
-		{name: "mffsl", fn: execMffs},
-		{name: "mtfsf", fn: execMtfsf},
-		{name: "mtfsfi", fn: execMtfsfi},
-		{name: "mtfsb0", fn: mtfsb(false)},
-		{name: "mtfsb1", fn: mtfsb(true)},
-		{name: "mcrfs", fn: execMcrfs},
+		{op: opStfiwx, fn: execStfiwx},
+		{op: opMffs, fn: execMffs},
+		{op: opMffscrn, fn: execMffs},
+		{op: opMffscrni, fn: execMffs},
+		{op: opMffsl, fn: execMffs},
+		{op: opMtfsf, fn: execMtfsf},
+		{op: opMtfsfi, fn: execMtfsfi},
+		{op: opMtfsb0, fn: mtfsb(false)},
+		{op: opMtfsb1, fn: mtfsb(true)},
+		{op: opMcrfs, fn: execMcrfs},
 	}...)
 	registerSem(entries)
 }

@@ -90,22 +90,20 @@ func parseMac(name string) (macForm, bool) {
 	return f, rest == "" || rest == "u"
 }
 
+// The MAC unit's semantics follow from each entry's mnemonic, which names its halfwords,
+// accumulation, saturation and signedness: every ClassMAC entry of the table is bound
+// here, and one whose mnemonic does not parse is a programmer error.
 func init() {
 	var entries []semEntry
-	for _, mode := range []string{"mul", "mac", "nmac"} {
-		for _, h := range []string{"chw", "hhw", "lhw"} {
-			for _, suf := range []string{"", "u", "s", "su"} {
-				if mode == "mul" && (suf == "s" || suf == "su") || mode == "nmac" && (suf == "u" || suf == "su") {
-					continue
-				}
-				name := mode + h + suf
-				f, ok := parseMac(name)
-				if !ok {
-					panic("ppc: bad MAC name " + name)
-				}
-				entries = append(entries, semEntry{name: name, fn: f.exec})
-			}
+	for _, op := range Ops() {
+		if op.Class() != ClassMAC {
+			continue
 		}
+		f, ok := parseMac(op.Name())
+		if !ok {
+			panic("ppc: bad MAC mnemonic " + op.Name())
+		}
+		entries = append(entries, semEntry{op: op, fn: f.exec})
 	}
 	registerSem(entries)
 }

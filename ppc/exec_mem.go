@@ -252,7 +252,7 @@ func execStw(c *CPU, in *inst) bool {
 
 func init() {
 	type gprOp struct {
-		name string
+		op   Op
 		acc  access
 		x    bool // indexed form (X) instead of D
 		upd  bool
@@ -262,21 +262,21 @@ func init() {
 	lha, lbz := loadGPR((*CPU).ld16, sext16), loadGPR((*CPU).ld8, same)
 	stw, sth, stb := storeGPR((*CPU).st32, same), storeGPR((*CPU).st16, same), storeGPR((*CPU).st8, same)
 	ops := []gprOp{
-		{"lwzu", lwz, false, true, true}, {"lwzx", lwz, true, false, true}, {"lwzux", lwz, true, true, true},
-		{"lhz", lhz, false, false, true}, {"lhzu", lhz, false, true, true}, {"lhzx", lhz, true, false, true}, {"lhzux", lhz, true, true, true},
-		{"lha", lha, false, false, true}, {"lhau", lha, false, true, true}, {"lhax", lha, true, false, true}, {"lhaux", lha, true, true, true},
-		{"lbz", lbz, false, false, true}, {"lbzu", lbz, false, true, true}, {"lbzx", lbz, true, false, true}, {"lbzux", lbz, true, true, true},
-		{"stwu", stw, false, true, false}, {"stwx", stw, true, false, false}, {"stwux", stw, true, true, false},
-		{"sth", sth, false, false, false}, {"sthu", sth, false, true, false}, {"sthx", sth, true, false, false}, {"sthux", sth, true, true, false},
-		{"stb", stb, false, false, false}, {"stbu", stb, false, true, false}, {"stbx", stb, true, false, false}, {"stbux", stb, true, true, false},
-		{"lwbrx", loadGPR((*CPU).ld32, swap32), true, false, true},
-		{"lhbrx", loadGPR((*CPU).ld16, swap16), true, false, true},
-		{"stwbrx", storeGPR((*CPU).st32, swap32), true, false, false},
-		{"sthbrx", storeGPR((*CPU).st16, swap16), true, false, false},
+		{opLwzu, lwz, false, true, true}, {opLwzx, lwz, true, false, true}, {opLwzux, lwz, true, true, true},
+		{opLhz, lhz, false, false, true}, {opLhzu, lhz, false, true, true}, {opLhzx, lhz, true, false, true}, {opLhzux, lhz, true, true, true},
+		{opLha, lha, false, false, true}, {opLhau, lha, false, true, true}, {opLhax, lha, true, false, true}, {opLhaux, lha, true, true, true},
+		{opLbz, lbz, false, false, true}, {opLbzu, lbz, false, true, true}, {opLbzx, lbz, true, false, true}, {opLbzux, lbz, true, true, true},
+		{opStwu, stw, false, true, false}, {opStwx, stw, true, false, false}, {opStwux, stw, true, true, false},
+		{opSth, sth, false, false, false}, {opSthu, sth, false, true, false}, {opSthx, sth, true, false, false}, {opSthux, sth, true, true, false},
+		{opStb, stb, false, false, false}, {opStbu, stb, false, true, false}, {opStbx, stb, true, false, false}, {opStbux, stb, true, true, false},
+		{opLwbrx, loadGPR((*CPU).ld32, swap32), true, false, true},
+		{opLhbrx, loadGPR((*CPU).ld16, swap16), true, false, true},
+		{opStwbrx, storeGPR((*CPU).st32, swap32), true, false, false},
+		{opSthbrx, storeGPR((*CPU).st16, swap16), true, false, false},
 	}
-	entries := []semEntry{{name: "lwz", fn: execLwz}, {name: "stw", fn: execStw}}
+	entries := []semEntry{{op: opLwz, fn: execLwz}, {op: opStw, fn: execStw}}
 	for _, o := range ops {
-		e := semEntry{name: o.name}
+		e := semEntry{op: o.op}
 		switch {
 		case o.x && o.upd:
 			e.fn = modeXU(o.acc)

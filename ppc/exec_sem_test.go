@@ -190,23 +190,6 @@ func TestSpecialRegisters(t *testing.T) {
 	}
 }
 
-func TestEveryOpHasSemantics(t *testing.T) {
-	bindSemantics()
-	for _, op := range Ops() {
-		if op.Class() == ClassPriv {
-			continue // supervisor instructions fault in user mode by design
-		}
-		if opSem[op].fn == nil {
-			t.Errorf("%s has no semantics", op.Name())
-		}
-	}
-	for name := range semByName {
-		if _, ok := OpByName(name); !ok {
-			t.Errorf("semantics for %q, which is not in the instruction table", name)
-		}
-	}
-}
-
 // TestEstimates checks fres against values qemu-ppc -cpu 440epx gives (results and
 // FPSCR), at the edges of the single range where the quotient overflows or underflows.
 func TestEstimates(t *testing.T) {

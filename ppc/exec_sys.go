@@ -111,9 +111,11 @@ func execStwcx(c *CPU, in *inst) bool {
 	return end
 }
 
+// execDcbz zeroes the cache line holding the address: the block size the auxv reports
+// (AT_DCACHEBSIZE), which glibc's memset relies on when it uses dcbz.
 func execDcbz(c *CPU, in *inst) bool {
-	ea := (c.ra0(in) + c.GPR[in.rb&31]) &^ 31
-	var zero [32]byte
+	ea := (c.ra0(in) + c.GPR[in.rb&31]) &^ (CacheLineSize - 1)
+	var zero [CacheLineSize]byte
 	return c.storeSlow(in, ea, zero[:])
 }
 
@@ -209,21 +211,21 @@ func execDlmzb(c *CPU, in *inst) bool {
 
 func init() {
 	registerSem([]semEntry{
-		{name: "mfspr", fn: execMfspr},
-		{name: "mtspr", fn: execMtspr},
-		{name: "lwarx", fn: execLwarx},
-		{name: "stwcx.", fn: execStwcx},
-		{name: "dcbz", fn: execDcbz},
-		{name: "lmw", fn: execLmw},
-		{name: "stmw", fn: execStmw},
-		{name: "lswi", fn: execLswi},
-		{name: "lswx", fn: execLswx},
-		{name: "stswi", fn: execStswi},
-		{name: "stswx", fn: execStswx},
-		{name: "dlmzb", fn: execDlmzb},
-		{name: "sync", fn: execNop}, {name: "mbar", fn: execNop}, {name: "isync", fn: execNop},
-		{name: "dcbt", fn: execNop}, {name: "dcbtst", fn: execNop}, {name: "dcbf", fn: execNop},
-		{name: "dcbst", fn: execNop}, {name: "dcba", fn: execNop}, {name: "icbi", fn: execNop},
-		{name: "icbt", fn: execNop},
+		{op: opMfspr, fn: execMfspr},
+		{op: opMtspr, fn: execMtspr},
+		{op: opLwarx, fn: execLwarx},
+		{op: opStwcxDot, fn: execStwcx},
+		{op: opDcbz, fn: execDcbz},
+		{op: opLmw, fn: execLmw},
+		{op: opStmw, fn: execStmw},
+		{op: opLswi, fn: execLswi},
+		{op: opLswx, fn: execLswx},
+		{op: opStswi, fn: execStswi},
+		{op: opStswx, fn: execStswx},
+		{op: opDlmzb, fn: execDlmzb},
+		{op: opSync, fn: execNop}, {op: opMbar, fn: execNop}, {op: opIsync, fn: execNop},
+		{op: opDcbt, fn: execNop}, {op: opDcbtst, fn: execNop}, {op: opDcbf, fn: execNop},
+		{op: opDcbst, fn: execNop}, {op: opDcba, fn: execNop}, {op: opIcbi, fn: execNop},
+		{op: opIcbt, fn: execNop},
 	})
 }

@@ -16,29 +16,32 @@ type ProcessConfig struct {
 
 // Auxiliary vector tags (Linux include/uapi/linux/auxvec.h and PowerPC's asm/auxvec.h).
 const (
-	AT_NULL          = 0
-	AT_PHDR          = 3
-	AT_PHENT         = 4
-	AT_PHNUM         = 5
-	AT_PAGESZ        = 6
-	AT_BASE          = 7
-	AT_FLAGS         = 8
-	AT_ENTRY         = 9
-	AT_UID           = 11
-	AT_EUID          = 12
-	AT_GID           = 13
-	AT_EGID          = 14
-	AT_HWCAP         = 16
-	AT_CLKTCK        = 17
-	AT_DCACHEBSIZE   = 19
-	AT_ICACHEBSIZE   = 20
-	AT_UCACHEBSIZE   = 21
-	AT_IGNOREPPC     = 22
-	AT_SECURE        = 23
-	AT_RANDOM        = 25
-	AT_HWCAP2        = 26
-	AT_EXECFN        = 31
-	HWCAP440         = 0x08000000 | 0x02000000 | 0x00008000 // FPU | 4xxMAC | BookE
+	AT_NULL        = 0
+	AT_PHDR        = 3
+	AT_PHENT       = 4
+	AT_PHNUM       = 5
+	AT_PAGESZ      = 6
+	AT_BASE        = 7
+	AT_FLAGS       = 8
+	AT_ENTRY       = 9
+	AT_UID         = 11
+	AT_EUID        = 12
+	AT_GID         = 13
+	AT_EGID        = 14
+	AT_HWCAP       = 16
+	AT_CLKTCK      = 17
+	AT_DCACHEBSIZE = 19
+	AT_ICACHEBSIZE = 20
+	AT_UCACHEBSIZE = 21
+	AT_IGNOREPPC   = 22
+	AT_SECURE      = 23
+	AT_RANDOM      = 25
+	AT_HWCAP2      = 26
+	AT_EXECFN      = 31
+	HWCAP440       = 0x08000000 | 0x02000000 | 0x00008000 // FPU | 4xxMAC | BookE
+	// CacheLineSize is the PPC440's L1 line, data and instruction: the auxv's
+	// AT_DCACHEBSIZE and AT_ICACHEBSIZE, and what dcbz zeroes.
+	CacheLineSize    = 32
 	maxStackStrings  = 128 << 10
 	stackAlign       = 16
 	clockTicksPerSec = 100
@@ -153,7 +156,7 @@ func pushStrings(w *stackWriter, list []string) []uint32 {
 func (img *Image) auxv(random, execfn uint32) []AuxEntry {
 	return []AuxEntry{
 		{AT_IGNOREPPC, AT_IGNOREPPC}, {AT_IGNOREPPC, AT_IGNOREPPC},
-		{AT_DCACHEBSIZE, 32}, {AT_ICACHEBSIZE, 32}, {AT_UCACHEBSIZE, 0},
+		{AT_DCACHEBSIZE, CacheLineSize}, {AT_ICACHEBSIZE, CacheLineSize}, {AT_UCACHEBSIZE, 0},
 		{AT_PHDR, img.phdr}, {AT_PHENT, 32}, {AT_PHNUM, img.phnum},
 		{AT_PAGESZ, PageSize}, {AT_BASE, 0}, {AT_FLAGS, 0}, {AT_ENTRY, img.Entry},
 		{AT_UID, 0}, {AT_EUID, 0}, {AT_GID, 0}, {AT_EGID, 0},

@@ -1,48 +1,35 @@
 package ppc
 
-import "sync"
+import "fmt"
 
-// semEntry binds an instruction name to its semantics. prep, when set, fills inst.imm at
+// semEntry binds a table entry to its semantics. prep, when set, fills inst.imm at
 // predecode (branch targets, rotate masks); ends marks instructions after which a block
 // must end besides branches, sc and traps.
 type semEntry struct {
-	name string
+	op   Op
 	fn   semFn
 	prep func(in *inst)
 	ends bool
 }
 
-var (
-	semByName = map[string]semEntry{}
-	bindOnce  sync.Once
-	opSem     []semEntry
-)
+// opSem is every entry's semantics, indexed by Op; filled by the semantics files' init.
+var opSem [numOps]semEntry
 
-// registerSem adds entries from a semantics file's init; a duplicate name is a programmer
-// error.
+// registerSem adds entries from a semantics file's init, taking the direct implementation
+// of fastSem where there is one; binding an entry twice is a programmer error.
 func registerSem(entries []semEntry) {
 	for _, e := range entries {
-		if _, dup := semByName[e.name]; dup {
-			panic("ppc: duplicate semantics for " + e.name)
+		if e.op == 0 || e.op >= numOps || e.fn == nil {
+			panic(fmt.Sprintf("ppc: semantics bound to Op %d without a function or table entry", e.op))
 		}
-		semByName[e.name] = e
+		if opSem[e.op].fn != nil {
+			panic("ppc: duplicate semantics for " + e.op.Name())
+		}
+		if f, ok := fastSem[e.op]; ok {
+			e.fn = f
+		}
+		opSem[e.op] = e
 	}
-}
-
-// bindSemantics resolves every Op of the instruction table to its semantics by name, once
-// (the table is complete only after the package's init functions ran).
-func bindSemantics() {
-	bindOnce.Do(func() {
-		ops := Ops()
-		opSem = make([]semEntry, len(ops)+1)
-		for _, op := range ops {
-			e := semByName[op.Name()]
-			if f, ok := fastSem[op.Name()]; ok && e.fn != nil {
-				e.fn = f
-			}
-			opSem[op] = e
-		}
-	})
 }
 
 // predecode decodes w at pc into an inst. Undecodable words and supervisor instructions
@@ -70,12 +57,8 @@ func predecode(w, pc uint32) inst {
 	if s.prep != nil {
 		s.prep(&in)
 	}
-	if f, ok := inlineForms[d.Op.Name()]; ok && w&f.clear == 0 {
-		in.inline = f.op
-	} else {
-		in.inline = inlineSPR(d.Op.Name(), w)
-	}
-	in.chain = chainForm(d.Op.Name(), &in)
+	in.inline = inlineForm(d.Op, w)
+	in.chain = chainForm(d.Op, &in)
 	switch in.class {
 	case ClassBranch, ClassSyscall, ClassTrap, ClassPriv:
 		in.ends = true

@@ -98,8 +98,9 @@
 //
 // # Points
 //
-// Program reads a static ELF with debug/elf and debug/dwarf. Entry is the first
-// instruction; Point.BranchTarget says a branch inside the function also reaches it (a
+// A Program is a view of the ppc.Image the machine runs: ppc's loader parses the
+// executable once, and probes take its functions (Image.Funcs, FuncNamed), data objects
+// (ObjectNamed), line table and DWARF from there. Entry is the first instruction; Point.BranchTarget says a branch inside the function also reaches it (a
 // loop head): an entry probe there would fire on every iteration, unless those branches
 // (BranchesTo) are redirected with BuildRedirect to the entry trampoline's Resume, which
 // runs the original first instruction without the probes. Exits are every instruction that

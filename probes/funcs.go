@@ -51,9 +51,10 @@ func (b *Program) MatchRegexp(expr string) ([]Func, error) {
 		return nil, errorf("bad function regexp %q: %w", expr, err)
 	}
 	hit := map[uint32]bool{}
-	for name, addr := range b.names {
+	for _, name := range b.img.FuncNames() {
 		if re.MatchString(name) {
-			hit[addr] = true
+			s, _ := b.img.FuncNamed(name)
+			hit[s.Addr] = true
 		}
 	}
 	var out []Func
@@ -73,14 +74,7 @@ func (b *Program) MatchRegexp(expr string) ([]Func, error) {
 }
 
 // Names lists every function name of the program, aliases included, sorted.
-func (b *Program) Names() []string {
-	out := make([]string, 0, len(b.names))
-	for n := range b.names {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func (b *Program) Names() []string { return b.img.FuncNames() }
 
 // literal drops the metacharacters of a glob or regexp, leaving what to compare names to.
 func literal(pattern string) string {

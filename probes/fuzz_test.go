@@ -28,7 +28,7 @@ func FuzzLoadProgram(f *testing.F) {
 				_, _ = prog.Points(fn, k)
 			}
 		}
-		for name := range prog.objects {
+		for _, name := range prog.Image().ObjectNames() {
 			if g, err := prog.Global(name); err == nil && g.Shape != nil && g.Shape.Kind == CStruct && len(g.Shape.Fields) > 0 {
 				_, _ = Member(g, g.Shape.Fields[0].Name)
 			}

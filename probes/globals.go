@@ -50,11 +50,6 @@ func (t *CType) Field(name string) (CField, bool) {
 	return CField{}, false
 }
 
-// object is a data symbol of the program.
-type object struct {
-	addr, size uint32
-}
-
 // GlobalError is a program global that does not exist or whose type cannot be expressed.
 type GlobalError struct {
 	Name string
@@ -74,22 +69,22 @@ func (e *GlobalError) Package() string { return "probes" }
 // struct or array global is an aggregate to take a field (Member) or an element
 // (Element) of; only scalars and pointers are values.
 func (b *Program) Global(name string) (*Exp, error) {
-	obj, haveSym := b.objects[name]
-	t, addr, haveDwarf, err := b.dwarfGlobal(name, obj.addr)
+	obj, haveSym := b.img.ObjectNamed(name)
+	t, addr, haveDwarf, err := dwarfGlobal(b.img.DWARF, name, obj.Addr)
 	if err != nil {
 		return nil, &GlobalError{name, err.Error()}
 	}
 	switch {
 	case !haveSym && !haveDwarf:
 		return nil, &GlobalError{name, "no such global in the program's symbols" + b.suggest(name)}
-	case !haveDwarf && (obj.size == 4 || obj.size == 8):
-		m := map[uint32]MemType{4: MemI32, 8: MemI64}[obj.size]
-		t = &CType{Kind: CScalar, Name: m.String(), Mem: m, Size: obj.size}
+	case !haveDwarf && (obj.Size == 4 || obj.Size == 8):
+		m := map[uint32]MemType{4: MemI32, 8: MemI64}[obj.Size]
+		t = &CType{Kind: CScalar, Name: m.String(), Mem: m, Size: obj.Size}
 	case !haveDwarf:
-		return nil, &GlobalError{name, fmt.Sprintf("no DWARF type and %d bytes: read it with probe.load", obj.size)}
+		return nil, &GlobalError{name, fmt.Sprintf("no DWARF type and %d bytes: read it with probe.load", obj.Size)}
 	}
 	if haveSym {
-		addr = obj.addr
+		addr = obj.Addr
 	}
 	return lvalue(IntConst(int32(addr)), 0, t, name), nil
 }
@@ -97,7 +92,7 @@ func (b *Program) Global(name string) (*Exp, error) {
 // suggest lists globals with a similar name.
 func (b *Program) suggest(name string) string {
 	var near []string
-	for n := range b.objects {
+	for _, n := range b.img.ObjectNames() {
 		ln, lname := strings.ToLower(n), strings.ToLower(name)
 		if len(n) > 2 && (strings.Contains(ln, lname) || strings.Contains(lname, ln)) {
 			near = append(near, n)
@@ -155,15 +150,15 @@ func Element(e *Exp, i *Exp) (*Exp, error) {
 	return lvalue(addr, int32(e.Idx), et, fmt.Sprintf("%s[%s]", e.Name, i)), nil
 }
 
-// dwarfGlobal finds name's DWARF variable: its type and address (from its location),
-// preferring the one at symAddr when several CUs define it.
-func (b *Program) dwarfGlobal(name string, symAddr uint32) (*CType, uint32, bool, error) {
-	if b.dwarf == nil {
+// dwarfGlobal finds name's variable in d (nil: no DWARF): its type and address (from its
+// location), preferring the one at symAddr when several CUs define it.
+func dwarfGlobal(d *dwarf.Data, name string, symAddr uint32) (*CType, uint32, bool, error) {
+	if d == nil {
 		return nil, 0, false, nil
 	}
 	var found *dwarf.Entry
 	var foundAddr uint32
-	rd := b.dwarf.Reader()
+	rd := d.Reader()
 	for {
 		ent, err := rd.Next()
 		if err != nil || ent == nil {
@@ -183,7 +178,7 @@ func (b *Program) dwarfGlobal(name string, symAddr uint32) (*CType, uint32, bool
 	if found == nil {
 		return nil, 0, false, nil
 	}
-	dt, err := b.dwarf.Type(found.Val(dwarf.AttrType).(dwarf.Offset))
+	dt, err := d.Type(found.Val(dwarf.AttrType).(dwarf.Offset))
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("reading its DWARF type: %w", err)
 	}

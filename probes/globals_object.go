@@ -8,11 +8,11 @@ import (
 // Symbol returns the address of the program's function or data object name: what a C
 // module loaded into the program resolves its undefined references against.
 func (b *Program) Symbol(name string) (uint32, bool) {
-	if addr, ok := b.names[name]; ok {
-		return addr, true
+	if s, ok := b.img.FuncNamed(name); ok {
+		return s.Addr, true
 	}
-	obj, ok := b.objects[name]
-	return obj.addr, ok
+	obj, ok := b.img.ObjectNamed(name)
+	return obj.Addr, ok
 }
 
 // ObjectGlobal is the global name of a loaded object (a C module) as an lvalue at addr,
@@ -20,7 +20,7 @@ func (b *Program) Symbol(name string) (uint32, bool) {
 // variable's address is dwarfAddr (its offset in its section, as a relocatable object's
 // DWARF records it), else from its size (4 or 8 bytes: int or int64).
 func ObjectGlobal(d *dwarf.Data, name string, dwarfAddr, addr, size uint32) (*Exp, error) {
-	t, _, haveDwarf, err := (&Program{dwarf: d}).dwarfGlobal(name, dwarfAddr)
+	t, _, haveDwarf, err := dwarfGlobal(d, name, dwarfAddr)
 	if err != nil {
 		return nil, &GlobalError{name, err.Error()}
 	}

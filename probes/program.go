@@ -1,10 +1,8 @@
 package probes
 
 import (
-	"debug/dwarf"
 	"encoding/binary"
 	"path"
-	"slices"
 	"sort"
 
 	"github.com/dpclsh/dpclsh/ppc"
@@ -19,61 +17,28 @@ type Func struct {
 }
 
 // Program is a program's code and symbols as probes see them: a view of the image the
-// machine loaded (ppc.LoadELF parses the executable once), shared by every node running
-// it.
+// machine loaded (ppc.LoadELF parses the executable once: symbols, line table, DWARF),
+// shared by every node running it.
 type Program struct {
-	Funcs []Func            // sorted by address; one per address, under its preferred name
-	names map[string]uint32 // every function symbol, aliases included
+	Funcs []Func // the image's functions (ppc.Image.Funcs) with their source lines
 	img   *ppc.Image
 	lines []ppc.LineRow // the image's DWARF line table
-
-	objects map[string]object // data symbols, for Global
-	dwarf   *dwarf.Data       // nil without DWARF
 }
 
 // NewProgram is the program of a loaded executable: its function symbols, its code and,
 // when present, its DWARF line table and variables.
 func NewProgram(img *ppc.Image) *Program {
-	b := &Program{img: img, dwarf: img.DWARF}
-	b.readSymbols(img.Symbols)
-	b.lines = img.Lines()
-	for i := range b.Funcs {
-		b.Funcs[i].File, b.Funcs[i].Line = b.LineOf(b.Funcs[i].Addr)
+	b := &Program{img: img, lines: img.Lines()}
+	for _, s := range img.Funcs() {
+		f := Func{Symbol: s}
+		f.File, f.Line = img.LineOf(s.Addr)
+		b.Funcs = append(b.Funcs, f)
 	}
 	return b
 }
 
 // Image is the executable the program was made from.
 func (b *Program) Image() *ppc.Image { return b.img }
-
-// readSymbols takes the functions (one per address, under its preferred name; every
-// name for lookups) and the data objects. Of several symbols of one name, a global one
-// wins, else the first in the symbol table.
-func (b *Program) readSymbols(syms []ppc.Symbol) {
-	byIndex := slices.Clone(syms)
-	slices.SortFunc(byIndex, func(x, y ppc.Symbol) int { return x.Index - y.Index })
-	best := map[uint32]ppc.Symbol{}
-	b.names, b.objects = map[string]uint32{}, map[string]object{}
-	for _, s := range byIndex {
-		switch {
-		case s.Kind == ppc.SymFunc && s.Size != 0:
-			if old, ok := best[s.Addr]; !ok || ppc.PreferredName(s, old) {
-				best[s.Addr] = s
-			}
-			if _, ok := b.names[s.Name]; !ok || s.Bind != ppc.BindLocal {
-				b.names[s.Name] = s.Addr
-			}
-		case s.Kind == ppc.SymObject:
-			if _, ok := b.objects[s.Name]; !ok || s.Bind != ppc.BindLocal {
-				b.objects[s.Name] = object{s.Addr, s.Size}
-			}
-		}
-	}
-	for _, s := range best {
-		b.Funcs = append(b.Funcs, Func{Symbol: s})
-	}
-	sort.Slice(b.Funcs, func(i, j int) bool { return b.Funcs[i].Addr < b.Funcs[j].Addr })
-}
 
 // LineOf returns the source file and line of the instruction at addr, or "", 0.
 func (b *Program) LineOf(addr uint32) (string, int) {
@@ -97,11 +62,11 @@ func (b *Program) code(addr, n uint32) ([]byte, bool) { return b.img.CodeAt(addr
 
 // Lookup returns the function named name (any of its aliases).
 func (b *Program) Lookup(name string) (Func, bool) {
-	addr, ok := b.names[name]
+	s, ok := b.img.FuncNamed(name)
 	if !ok {
 		return Func{}, false
 	}
-	return b.FuncAt(addr)
+	return b.FuncAt(s.Addr)
 }
 
 // FuncAt returns the function containing addr.

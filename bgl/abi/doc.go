@@ -2,7 +2,8 @@
 // programs that run inside it, and the tools that instrument them: PPC32 Linux system call
 // numbers, the private hypercall range, errno values, the node's page size and clock, and
 // the hardware counters a probe can read. The auxiliary vector's constants are ppc's
-// loader's (ppc.AT_*), which builds the vector and may import nothing.
+// loader's (ppc.AT_*, ppc.HWCAP440, ppc.CacheLineSize), which builds the vector and may
+// import nothing.
 //
 // It is the single source of truth for these numbers. The C side,
 // bgl/target/dpcl_bgl.h, is generated from this package by CHeader and a test fails when
