@@ -148,7 +148,8 @@
 // subf/subfic/neg/mullw/mulli without OE, the logical forms, extsb/extsh/cntlzw,
 // rlwinm/rlwimi/rlwnm, slw/srw/srawi, their Rc forms (CR0 from the result and XER[SO]),
 // cmp/cmpi/cmpl/cmpli, mflr/mtlr/mfctr/mtctr, mfcr/mtcrf, byte/half/word loads and stores
-// in every addressing form, and b/bc/bclr/bcctr closing the block. A block is translated
+// in every addressing form, the floating point listed below, and b/bc/bclr/bcctr closing
+// the block. A block is translated
 // up to its first instruction outside that set; the machine code returns the block it
 // stopped in (its word in the page), the index of the first instruction it did not run
 // and the next PC, and runBlock runs the rest of that block and counts the whole of it,
@@ -176,6 +177,24 @@
 // Mprotect before use and never written again: no page is writable and executable, and
 // no code another goroutine may run changes protection. A translation takes at least one
 // page (packing is left for later) and is never unmapped.
+// Floating point (native_fp*.go, native_sse_amd64.go): lfs/lfd/stfs/stfd in every
+// addressing form and stfiwx (lfs and stfs convert bit for bit as singleToDouble and
+// doubleToSingle do), fadd/fsub/fmul/fdiv and their single forms in SSE2, fmadd/fmsub/
+// fnmadd/fnmsub and single forms in FMA3 when CPUID says the host has it (otherwise they
+// stay interpreted: a separate multiply and add would round twice), frsp, fctiw/fctiwz,
+// fcmpu/fcmpo, fsel, fmr/fneg/fabs/fnabs, mffs, mtfsf, mtfsfi, mtfsb0/mtfsb1, each with the
+// FPSCR and CR1 the interpreter computes. Each operation loads MXCSR with FPSCR[RN] as its
+// rounding mode and clear flags (the entry stub restores Go's MXCSR on the way out), and
+// its flags decide whether the SSE result is PowerPC's: the code leaves the block before
+// the instruction, for the interpreter, on an invalid operation, a zero divide, overflow,
+// underflow, a NaN result, an inexact result in the smallest binade or below (SSE decides
+// tininess after rounding, the interpreter before) or in the top binade (in a directed mode
+// the interpreter's overflow is that of the result rounded to nearest), a single-precision
+// result whose double was halfway between two singles (rounding twice could differ), and
+// fnmadd/fnmsub in a directed mode (the interpreter rounds the negated exact value). The
+// rest (fres, frsqrte, fsqrt, mcrfs) stays interpreted. TestTranslatedFPEdges runs those
+// exits one instruction per block in every rounding mode; random blocks mix floating point
+// over signed zeros, infinities, quiet and signalling NaNs, denormals and range ends.
 // DefaultTranslation (on) is what NewCPU gives; CPU.SetTranslation(false) runs one CPU in
 // the interpreter only; TranslatedInstructions counts what ran translated. The tests run
 // every program of testdata/exec in both modes in lockstep with budgets that cut blocks

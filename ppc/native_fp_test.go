@@ -177,8 +177,13 @@ var fpEdges = []fpEdge{
 			0, 0x7ff0000000000000}},
 }
 
+// roundingProbe is summed after translated code ran: rounded to nearest (Go's mode) the
+// sum is 0x3fd3333333333334, toward zero or -inf one less.
+var roundingProbe = [2]float64{0.1, 0.2}
+
 // TestTranslatedFPEdges runs each fpEdges block translated and interpreted in every
-// rounding mode and compares registers, FPSCR, CR, counters and memory.
+// rounding mode and compares registers, FPSCR, CR, counters and memory, and checks that
+// Go's own rounding mode is back after the translated code.
 func TestTranslatedFPEdges(t *testing.T) {
 	requireTranslation(t)
 	var translated, total uint64
@@ -234,6 +239,10 @@ func TestTranslatedFPEdges(t *testing.T) {
 					t.Fatalf("%s, RN %d, round %d:\ninterpreted %v %+v\ntranslated  %v %+v\nmemory equal: %v", e.name, rn, round,
 						si.Kind, stateOf(interp), sn.Kind, stateOf(native), memDigest(interp.Mem) == memDigest(native.Mem))
 				}
+			}
+			if got := math.Float64bits(roundingProbe[0] + roundingProbe[1]); got != 0x3fd3333333333334 {
+				t.Fatalf("%s, RN %d: Go's 0.1+0.2 is 0x%016x after translated code: MXCSR's rounding mode was not restored",
+					e.name, rn, got)
 			}
 			translated += native.TranslatedInstructions()
 			total += native.Count.Instructions
