@@ -126,9 +126,23 @@ func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
 		t.fpFinish(i, in, true)
 	case "fctiw", "fctiwz":
 		t.fctiw(i, in, name == "fctiwz")
+	case "mffs", "mtfsf", "mtfsfi", "mtfsb0", "mtfsb1":
+		t.fpscrMove(in, name)
+	default:
+		return false, false
+	}
+	t.fpCR1(rc)
+	return true, true
+}
+
+// fpscrMove emits mffs, mtfsf, mtfsfi, mtfsb0 or mtfsb1: the new FPSCR gets its VX and
+// FEX summaries recomputed, as the interpreter's; FX is set only when written.
+func (t *translator) fpscrMove(in *inst, name string) {
+	switch name {
 	case "mffs":
 		t.load32(rAX, offFPSCR) // zero-extends: FRT's high word is 0
 		t.store64(fprOff(in.rt), rAX)
+		return
 	case "mtfsf":
 		m := fieldMask(in.w >> 17 & 0xff)
 		t.load32(rAX, fprOff(in.rb))
@@ -136,14 +150,12 @@ func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
 		t.load32(rDX, offFPSCR)
 		t.aluImm(aluAnd, rDX, ^m)
 		t.alu(aluOr, rAX, rDX)
-		t.fpSummary()
 	case "mtfsfi":
 		sh := 28 - 4*uint32(in.rt>>2)
 		t.load32(rAX, offFPSCR)
 		t.aluImm(aluAnd, rAX, ^(uint32(0xf) << sh))
 		t.aluImm(aluOr, rAX, (in.w>>12&0xf)<<sh)
-		t.fpSummary()
-	case "mtfsb0", "mtfsb1":
+	default:
 		m := uint32(1) << (31 - uint32(in.rt&31))
 		t.load32(rAX, offFPSCR)
 		if name == "mtfsb1" {
@@ -151,12 +163,8 @@ func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
 		} else {
 			t.aluImm(aluAnd, rAX, ^m)
 		}
-		t.fpSummary()
-	default:
-		return false, false
 	}
-	t.fpCR1(rc)
-	return true, true
+	t.fpSummary()
 }
 
 // exitIf leaves the block before instruction i when condition cc holds.

@@ -95,34 +95,7 @@ func (t *translator) memAccess(i int, in *inst, m memForm) {
 	}
 	t.loadPtr(rDX, pg)
 	if m.load {
-		switch m.size {
-		case 8:
-			t.loadPage64(rAX)
-			t.bswap64(rAX)
-			t.store64(fprOff(in.rt), rAX)
-			t.updateRA(in, m)
-			return
-		case 4:
-			t.loadPage32(rAX)
-			t.bswap(rAX)
-			if m.fp == fpSingle {
-				t.singleToDouble()
-				t.store64(fprOff(in.rt), rAX)
-				t.updateRA(in, m)
-				return
-			}
-		case 2:
-			t.loadPage16(rAX)
-			t.bswap(rAX)
-			if m.signed {
-				t.shiftImm(shSar, rAX, 16)
-			} else {
-				t.shiftImm(shShr, rAX, 16)
-			}
-		default:
-			t.loadPage8(rAX)
-		}
-		t.setGPR(in.rt, rAX)
+		t.loadValue(in, m)
 	} else {
 		switch m.size {
 		case 8:
@@ -139,14 +112,40 @@ func (t *translator) memAccess(i int, in *inst, m memForm) {
 			t.storePage8(rAX)
 		}
 	}
-	t.updateRA(in, m)
-}
-
-// updateRA writes the effective address in esi to RA for an update form.
-func (t *translator) updateRA(in *inst, m memForm) {
 	if m.update {
 		t.setGPR(in.ra, rSI)
 	}
+}
+
+// loadValue loads from the page at [rdx + rbx] into RT, or FRT for the floating-point
+// forms (lfs widened as the interpreter's singleToDouble does).
+func (t *translator) loadValue(in *inst, m memForm) {
+	switch m.size {
+	case 8:
+		t.loadPage64(rAX)
+		t.bswap64(rAX)
+		t.store64(fprOff(in.rt), rAX)
+		return
+	case 4:
+		t.loadPage32(rAX)
+		t.bswap(rAX)
+		if m.fp == fpSingle {
+			t.singleToDouble()
+			t.store64(fprOff(in.rt), rAX)
+			return
+		}
+	case 2:
+		t.loadPage16(rAX)
+		t.bswap(rAX)
+		if m.signed {
+			t.shiftImm(shSar, rAX, 16)
+		} else {
+			t.shiftImm(shShr, rAX, 16)
+		}
+	default:
+		t.loadPage8(rAX)
+	}
+	t.setGPR(in.rt, rAX)
 }
 
 // storeValue loads the value a store writes into eax (rax for stfd), converted as the
