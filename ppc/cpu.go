@@ -47,6 +47,8 @@ type CPU struct {
 	translate  bool
 	translated uint64
 	nativeLeft uint64 // the budget left, kept by translated code going from block to block
+	// nativeMXCSR is where translated floating-point code sets and reads the host's MXCSR.
+	nativeMXCSR uint32
 }
 
 // NewCPU returns a CPU with zeroed registers over mem.

@@ -251,6 +251,9 @@ func (t *translator) inst(i int, in *inst, name string) bool {
 	if in.ends {
 		return false
 	}
+	if ok, handled := t.fpInst(i, in, name); handled {
+		return ok
+	}
 	rc := in.w&bitRc != 0
 	if l, ok := logicalOps[name]; ok {
 		t.getGPR(rAX, in.rt)

@@ -6,11 +6,23 @@ package ppc
 
 import "unsafe"
 
-// memForm describes a byte, halfword or word load or store of the general registers.
+// memForm describes a byte, halfword or word load or store of the general registers, or
+// a load or store of a floating-point register (fp: a double, a single, or stfiwx's word).
 type memForm struct {
 	size                    uint32
 	load, signed, x, update bool
+	fp                      fpMem
 }
+
+// fpMem is the floating-point register a memForm moves, and how.
+type fpMem uint8
+
+const (
+	fpNone   fpMem = iota
+	fpDouble       // lfd, stfd: the bits as they are
+	fpSingle       // lfs, stfs: converted as singleToDouble and doubleToSingle do
+	fpWord         // stfiwx: the low word
+)
 
 // memForms lists the translated loads and stores in every addressing form (the
 // byte-reversed, multiple and string forms stay with the interpreter).
@@ -23,8 +35,15 @@ var memForms = func() map[string]memForm {
 	}{
 		{"lbz", 1, true, false}, {"lhz", 2, true, false}, {"lha", 2, true, true}, {"lwz", 4, true, false},
 		{"stb", 1, false, false}, {"sth", 2, false, false}, {"stw", 4, false, false},
+		{"lfs", 4, true, false}, {"lfd", 8, true, false}, {"stfs", 4, false, false}, {"stfd", 8, false, false},
 	} {
 		f := memForm{size: base.size, load: base.load, signed: base.signed}
+		switch base.name {
+		case "lfs", "stfs":
+			f.fp = fpSingle
+		case "lfd", "stfd":
+			f.fp = fpDouble
+		}
 		m[base.name] = f
 		f.update = true
 		m[base.name+"u"] = f
@@ -33,6 +52,7 @@ var memForms = func() map[string]memForm {
 		f.update = false
 		m[base.name+"x"] = f
 	}
+	m["stfiwx"] = memForm{size: 4, x: true, fp: fpWord}
 	return m
 }()
 
@@ -43,6 +63,9 @@ var memForms = func() map[string]memForm {
 // the cache. The write side only ever holds private, writable pages without code, so a
 // store to a shared, read-only or code page always leaves.
 func (t *translator) memAccess(i int, in *inst, m memForm) {
+	if !m.load { // the value first: stwu r1,-16(r1) stores the old r1
+		t.storeValue(in, m)
+	}
 	switch {
 	case m.update:
 		t.getGPR(rSI, in.ra)
@@ -57,7 +80,6 @@ func (t *translator) memAccess(i int, in *inst, m memForm) {
 	tag, pg := offRTag, offRPage
 	if !m.load {
 		tag, pg = offWTag, offWPage
-		t.getGPR(rAX, in.rt) // before RA changes: stwu r1,-16(r1) stores the old r1
 	}
 	t.mov(rDX, rSI)
 	t.shiftImm(shShr, rDX, pageShift)
@@ -73,24 +95,12 @@ func (t *translator) memAccess(i int, in *inst, m memForm) {
 	}
 	t.loadPtr(rDX, pg)
 	if m.load {
-		switch m.size {
-		case 4:
-			t.loadPage32(rAX)
-			t.bswap(rAX)
-		case 2:
-			t.loadPage16(rAX)
-			t.bswap(rAX)
-			if m.signed {
-				t.shiftImm(shSar, rAX, 16)
-			} else {
-				t.shiftImm(shShr, rAX, 16)
-			}
-		default:
-			t.loadPage8(rAX)
-		}
-		t.setGPR(in.rt, rAX)
+		t.loadValue(in, m)
 	} else {
 		switch m.size {
+		case 8:
+			t.bswap64(rAX)
+			t.storePage64(rAX)
 		case 4:
 			t.bswap(rAX)
 			t.storePage32(rAX)
@@ -104,6 +114,53 @@ func (t *translator) memAccess(i int, in *inst, m memForm) {
 	}
 	if m.update {
 		t.setGPR(in.ra, rSI)
+	}
+}
+
+// loadValue loads from the page at [rdx + rbx] into RT, or FRT for the floating-point
+// forms (lfs widened as the interpreter's singleToDouble does).
+func (t *translator) loadValue(in *inst, m memForm) {
+	switch m.size {
+	case 8:
+		t.loadPage64(rAX)
+		t.bswap64(rAX)
+		t.store64(fprOff(in.rt), rAX)
+		return
+	case 4:
+		t.loadPage32(rAX)
+		t.bswap(rAX)
+		if m.fp == fpSingle {
+			t.singleToDouble()
+			t.store64(fprOff(in.rt), rAX)
+			return
+		}
+	case 2:
+		t.loadPage16(rAX)
+		t.bswap(rAX)
+		if m.signed {
+			t.shiftImm(shSar, rAX, 16)
+		} else {
+			t.shiftImm(shShr, rAX, 16)
+		}
+	default:
+		t.loadPage8(rAX)
+	}
+	t.setGPR(in.rt, rAX)
+}
+
+// storeValue loads the value a store writes into eax (rax for stfd), converted as the
+// interpreter's stfs does. Clobbers ecx, edx and esi.
+func (t *translator) storeValue(in *inst, m memForm) {
+	switch m.fp {
+	case fpNone:
+		t.getGPR(rAX, in.rt)
+	case fpDouble:
+		t.load64(rAX, fprOff(in.rt))
+	case fpWord:
+		t.load32(rAX, fprOff(in.rt)) // the low word (the host is little-endian)
+	case fpSingle:
+		t.load64(rAX, fprOff(in.rt))
+		t.doubleToSingle()
 	}
 }
 

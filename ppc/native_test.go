@@ -158,9 +158,9 @@ func brkOf(t *testing.T, name string) uint32 {
 	return loadFile(t, execProg(name)).Brk()
 }
 
-// blockGen makes random blocks of the integer forms the translator covers, with a few it
-// leaves to the interpreter, over registers r0-r7 whose values start as pointers into
-// the data pages.
+// blockGen makes random blocks of the integer and floating-point forms the translator
+// covers (native_fp_test.go has the floating-point ones), with a few it leaves to the
+// interpreter, over registers r0-r7 whose values start as pointers into the data pages.
 type blockGen struct{ r *rand.Rand }
 
 const (
@@ -183,7 +183,9 @@ func (g blockGen) word() uint32 {
 	rt, ra, rb := g.reg(), g.reg(), g.reg()
 	d := func(op, imm uint32) uint32 { return op<<26 | rt<<21 | ra<<16 | imm&0xffff }
 	x := func(xo uint32) uint32 { return 31<<26 | rt<<21 | ra<<16 | rb<<11 | xo<<1 | rc }
-	switch g.r.IntN(8) {
+	switch g.r.IntN(11) {
+	case 8, 9, 10:
+		return g.fpWord()
 	case 0, 1: // D-form arithmetic, logical and compares
 		op := []uint32{14, 15, 12, 13, 8, 7, 24, 25, 26, 27, 28, 29, 11, 10}[g.r.IntN(14)]
 		if op == 11 || op == 10 {
@@ -275,6 +277,7 @@ func fuzzMachine(t testing.TB, r *rand.Rand, words []uint32) *CPU {
 	c.GPR[0], c.GPR[7] = r.Uint32(), r.Uint32N(64)
 	c.CR, c.XER = r.Uint32(), r.Uint32()&0xe000007f
 	c.LR, c.CTR = fuzzCode, 1+r.Uint32N(40)
+	blockGen{r}.fpSetup(c)
 	return c
 }
 
