@@ -187,11 +187,24 @@ func (t *toolTree) Advance(until int64) { t.drv.Advance(until + t.shift) }
 func (t *toolTree) Quiesce() { t.drv.Quiesce() }
 
 // kindCosts are the model's keys for one kind of process: receive, per byte, filter
-// call, filter per value.
-var kindCosts = [3][4]costKey{
-	procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue},
-	procComm:     {commRecv, commPerByte2, commFilter, commFilterValue},
-	procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue},
+// call, filter per value, and the event loop's scan per child connection.
+var kindCosts = [3][5]costKey{
+	procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue, daemonPollStream},
+	procComm:     {commRecv, commPerByte2, commFilter, commFilterValue, commPollConn},
+	procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue, fePollConn},
+}
+
+// dataRecvCost is what taking one packet from a child costs a process of kind k with
+// conns children: the receive, its bytes, a scan of every child's connection by the
+// event loop (so a process's receive cost grows with its fan-out), and at a daemon
+// CIOD's carrying of the compute node's socket write on the same core.
+func (t *toolTree) dataRecvCost(k procKind, conns int, p *netreduce.Packet) int64 {
+	keys := kindCosts[k]
+	c := t.costs.ns(keys[0]) + t.costs.bytes(keys[1], packetBytes(p)) + int64(conns)*t.costs.ns(keys[4])
+	if k == procDaemon {
+		c += t.costs.ns(ciodShip)
+	}
+	return c
 }
 
 // fwdCost is what sending one message costs a process of kind k: the front-end's sends
@@ -213,7 +226,7 @@ func (t *toolTree) Recv(rank int, m *netreduce.Msg, at int64) int64 {
 	switch {
 	case m.Kind == netreduce.MsgData && m.Packet != nil:
 		keys := kindCosts[p.kind]
-		c := t.costs.ns(keys[0]) + t.costs.bytes(keys[1], packetBytes(m.Packet))
+		c := t.dataRecvCost(p.kind, len(t.topo.Children(rank)), m.Packet)
 		if t.filters[m.Stream] {
 			c += t.costs.ns(keys[2]) + t.costs.bytes(keys[3], len(m.Packet.Values))
 		}
