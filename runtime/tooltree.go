@@ -69,8 +69,9 @@ type toolTree struct {
 }
 
 // newToolTree builds the processes of topo (level 2 = the parents of the back-ends):
-// daemon(io, node) makes I/O node io's daemon around its Node.
-func newToolTree(topo *netreduce.Topology, costs *Costs, daemon func(io int, n *netreduce.Node) *Daemon) *toolTree {
+// daemon(io, node) makes I/O node io's daemon around its Node; ios are the I/O nodes of
+// the daemons in back-end order (nil: 0, 1, ...).
+func newToolTree(topo *netreduce.Topology, ios []int, costs *Costs, daemon func(io int, n *netreduce.Node) *Daemon) *toolTree {
 	nb := topo.Backends()
 	t := &toolTree{topo: topo, costs: costs, info: make([]procInfo, topo.Size()-nb), stoppedAt: -1,
 		filters: map[uint32]bool{}, lastAt: make([]int64, nb), died: map[int]*netreduce.Event{}, feBusy: map[uint32]int64{}, next: 1}
@@ -89,14 +90,18 @@ func newToolTree(topo *netreduce.Topology, costs *Costs, daemon func(io int, n *
 	}
 	// Daemons are numbered as the I/O nodes are: in the order of their ranks (back-ends
 	// are numbered depth-first), whatever their depth in the tree.
-	io := 0
+	io, last := 0, -1
 	for b := range nb {
 		if d := t.proc(topo.Parent(b)); b == 0 || topo.Parent(b) != topo.Parent(b-1) {
 			d.index = io
+			if ios != nil {
+				d.index = ios[io]
+			}
+			last = max(last, d.index)
 			io++
 		}
 	}
-	t.daemons = make([]*Daemon, io)
+	t.daemons = make([]*Daemon, last+1)
 	t.drv = netreduce.NewDriver(topo, func(r int) netreduce.Process {
 		n := netreduce.NewNode(topo, r)
 		if p := t.proc(r); p.kind == procDaemon {

@@ -46,7 +46,7 @@ func (a *luaApp) closed() bool { return a.app == nil }
 func (a *luaApp) Size() int { return a.size }
 
 // IONodeOf implements CtxIONodeApp: the I/O node (0-based) serving rank.
-func (a *luaApp) IONodeOf(rank int) int { return a.part.IONodeOf(rank) }
+func (a *luaApp) IONodeOf(rank int) int { return a.part.IONodeOfRank(rank) }
 
 func (a *luaApp) close() error {
 	if a.app == nil {
@@ -208,9 +208,15 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 		return intField(&o.DiskQuotaMB, "disk_quota_mb", v)
 	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
-	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
-	"costs":    costsOption,
-	"clocks":   clocksOption,
+	// partition is the block's compute nodes (at least nodes); mapping places the ranks:
+	// "XYZT", "TXYZ" or an mpirun map file (runtime.Options.Mapping).
+	"partition": func(o *runtime.Options, v lua.LValue) error {
+		return rangedInt(&o.Partition, "partition", v, 1, 65536)
+	},
+	"mapping": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Mapping, "mapping", v) },
+	"workdir": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
+	"costs":   costsOption,
+	"clocks":  clocksOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
 		err := rangedInt(&n, "seed", v, 0, 1<<53)
@@ -265,7 +271,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options, base []string) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, partition, mapping, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
