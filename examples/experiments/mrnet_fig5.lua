@@ -1,7 +1,9 @@
 -- Seed 004 (MRNet), Figure 5, in virtual time: (a) instantiation latency, (b) round trip
 -- of one broadcast followed by one reduction, (c) reduction throughput, for a flat tree
 -- (the front-end over every back-end) and balanced 4-ary and 8-ary trees. The back-ends
--- are the I/O-node daemons (8 compute nodes each); default costs.
+-- are the I/O-node daemons, each with one rank under it (a map file places the ranks one
+-- per I/O node in a partition of 8 compute nodes per I/O node), as each of MRNet's
+-- back-ends is one process; default costs.
 --   (a) is the install of a probe on every rank: the patch command reaches every daemon
 --       and their acknowledgements come back merged (app:last_command().round_trip_ns).
 --   (b) is app:execute(probe.send(1), {filter = "sum"}): the command down to the last
@@ -18,15 +20,31 @@
 -- Absolute values belong to the cost model, not to Blue Pacific.
 --
 -- Run: go run ./cmd/dpclsh examples/experiments/mrnet_fig5.lua [dir] [max_backends]
--- (default 512 back-ends = 4,096 ranks; 4096 back-ends = 32,768 ranks needs
+-- (default 512 back-ends; 4096 back-ends, 4,096 ranks in a 32,768-node partition, needs
 -- `flock /tmp/dpcl-big.lock` on a shared machine). Writes mrnet_fig5.csv and
 -- mrnet_fig5_{instantiation,round_trip,throughput}.svg.
 local C = dofile("examples/experiments/common.lua")
 local M = {}
 
-local function measure(backends, topo, waves)
-  local nodes = backends * 8
-  local app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, topology = topo, args = {tostring(waves)}, quiet = true})
+-- onePerIONode writes a map file placing n ranks one per I/O node (the first of each I/O
+-- node's 8 compute nodes) and returns its path and the partition's size.
+local function onePerIONode(dir, n)
+  local part = bgl.partition{nodes = n * 8, per_io = 8}
+  local lines = {}
+  for r = 0, n - 1 do
+    local x, y, z = part:coord(r * 8)
+    lines[#lines + 1] = string.format("%d %d %d 0\n", x, y, z)
+  end
+  local path = string.format("%s/mrnet_fig5_%d.map", dir, n)
+  dpcl.write_file(path, lines)
+  return path, n * 8
+end
+
+local function measure(backends, topo, waves, dir)
+  local nodes = backends
+  local map, partition = onePerIONode(dir, backends)
+  local app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, partition = partition, mapping = map, topology = topo,
+    args = {tostring(waves)}, quiet = true})
   local h = app:install(app:points("step", "entry"), probe.send(1), {filter = "sum"})
   local inst = app:last_command().round_trip_ns
   h:activate()
@@ -36,7 +54,8 @@ local function measure(backends, topo, waves)
   local thr = s.last > s.first and (waves - 1) / ((s.last - s.first) / 1e9) or 0
   app:close()
   -- (b) on a fresh job held at its entry: nothing else in flight
-  app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, topology = topo, args = {"1"}, quiet = true})
+  app = dpcl.launch(C.loop, {nodes = nodes, per_io = 8, partition = partition, mapping = map, topology = topo,
+    args = {"1"}, quiet = true})
   local got = {}
   local t0 = app:now()
   app:execute(probe.send(1), {filter = "sum", callback = function(m) got.time, got.value = m.time_ns, m.value end})
@@ -57,7 +76,7 @@ function M.run(opts)
     local xs, a, b, c = {}, {}, {}, {}
     for _, n in ipairs(sizes) do
       local topo = shape[2] or ("b:" .. math.max(n, 2))
-      local inst, rt, thr = measure(n, topo, waves)
+      local inst, rt, thr = measure(n, topo, waves, C.dir(opts))
       rows[#rows + 1] = {shape[1], n, inst / 1e6, rt / 1e6, thr}
       xs[#xs + 1], a[#a + 1], b[#b + 1], c[#c + 1] = n, inst / 1e6, rt / 1e6, thr
     end
