@@ -63,6 +63,7 @@ type toolTree struct {
 
 	arrived []*netreduce.Packet // at the front-end, in arrival order
 	faults  []treeFault
+	stamps  map[clockStamp]int64     // OpClock: each hop's send and receive, on its process's clock
 	lastAt  []int64                  // per rank: arrival of its latest packet at its daemon (tree time)
 	died    map[int]*netreduce.Event // per rank: its end notice
 	feBusy  map[uint32]int64
@@ -74,7 +75,7 @@ type toolTree struct {
 func newToolTree(topo *netreduce.Topology, ios []int, costs *Costs, daemon func(io int, n *netreduce.Node) *Daemon) *toolTree {
 	nb := topo.Backends()
 	t := &toolTree{topo: topo, costs: costs, info: make([]procInfo, topo.Size()-nb), stoppedAt: -1,
-		filters: map[uint32]bool{}, lastAt: make([]int64, nb), died: map[int]*netreduce.Event{}, feBusy: map[uint32]int64{}, next: 1}
+		filters: map[uint32]bool{}, stamps: map[clockStamp]int64{}, lastAt: make([]int64, nb), died: map[int]*netreduce.Event{}, feBusy: map[uint32]int64{}, next: 1}
 	comm := 0
 	for r := nb; r < topo.Size(); r++ {
 		p := &t.info[r-nb]
@@ -108,7 +109,7 @@ func newToolTree(topo *netreduce.Topology, ios []int, costs *Costs, daemon func(
 			t.daemons[p.index] = daemon(p.index, n)
 			return t.daemons[p.index]
 		}
-		return &relay{node: n, topo: topo, open: map[uint64]*pendingAnswer{}}
+		return &relay{node: n, topo: topo, open: map[uint64]*pendingAnswer{}, tree: t}
 	}, t, nil, t.toApp)
 	t.drv.Handled = t.handled
 	return t
@@ -238,9 +239,19 @@ func (t *toolTree) Recv(rank int, m *netreduce.Msg, at int64) int64 {
 		m.Packet.Time = t.jobTime(at) + p.offset
 		return c
 	case m.Kind == netreduce.MsgUser:
+		// The process reads its clock when it takes the message, after any queue.
+		t.stamp(m, false, rank, max(at, t.drv.BusyUntil(rank)))
 		return t.commandCost(rank, p, m, at)
 	}
 	return 0
+}
+
+// Departs implements netreduce.DepartureStamper: an OpClock message is stamped with its
+// sender's clock as it leaves.
+func (t *toolTree) Departs(rank int, m *netreduce.Msg, at int64) {
+	if m.Kind == netreduce.MsgUser {
+		t.stamp(m, true, rank, at)
+	}
 }
 
 // Send implements netreduce.DriverCosts: a packet up costs its sender a forward and

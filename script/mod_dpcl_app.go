@@ -88,6 +88,11 @@ where the key says so), one line per parameter with its source, and returns it.`
 			{"tree", `app:tree() -> {{name=, kind=, index=, parent=, depth=, offset_ns=, busy_ns=}, ...}
 The tool's processes: I/O-node daemons, comm nodes, the front-end; each with its parent, its
 distance to the front-end, its clock's true offset (launch option clocks) and its busy time.`, appTree},
+			{"measure_clocks", `app:measure_clocks() -> {[io] = offset_ns}
+MRNet's clock-skew detection: a probe down every link of the tool's tree and its answer
+back, each process reading its own clock; each parent takes its child's offset from the
+round trip (queueing included) and adds it to what came from below. Returns every
+I/O-node daemon's measured clock minus the front-end's, keyed by I/O node.`, appMeasureClocks},
 			{"last_command", `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
 The modeled timing of the last command sent to the daemons (install, activate, execute...):
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
