@@ -78,7 +78,7 @@ func (j *Job) Debug(io int) *Debug {
 func (d *Debug) IONode() int { return d.io.Index }
 
 // Ranks returns the ranks this I/O node serves: [first, end).
-func (d *Debug) Ranks() (first, end int) { return d.j.part.NodesOf(d.io.Index) }
+func (d *Debug) Ranks() (first, end int) { return d.j.part.RanksOf(d.io.Index) }
 
 func (d *Debug) node(op string, rank int) (*node, error) {
 	first, end := d.Ranks()

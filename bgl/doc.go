@@ -23,7 +23,10 @@
 //
 //   - Partition: ranks map to compute nodes in order, node n to I/O node n/PerIO; the torus
 //     is the most cubic X>=Y>=Z factorisation of the node count (64x32x32 for 65,536),
-//     node n at x = n%X, y = n/X%Y, z = n/(X*Y).
+//     node n at x = n%X, y = n/X%Y, z = n/(X*Y). JobConfig.Partition makes the block
+//     larger than the job and JobConfig.Place puts ranks on chosen nodes, as mpirun's
+//     -mapping and map files do (placement.go), so 8 tasks can sit under 1 to 8 I/O
+//     nodes; each I/O node's ranks stay consecutive (the tool's tree is built so).
 //   - Time: a node's clock is its timebase, TBBase + Count.Cycles at 700 MHz; time spent
 //     blocked or held is added to TBBase, so mftb and every clock syscall see it while the
 //     cycle counter counts only executed cycles. CLOCK_REALTIME adds JobConfig.Epoch.

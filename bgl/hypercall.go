@@ -11,7 +11,7 @@ type hypercallFn func(n *node, j *Job, a Args) Result
 // range's calls (mpi.go). Unassigned numbers get ENOSYS and an event.
 var hypercalls = map[abi.Sysno]hypercallFn{
 	abi.HcRank:    func(n *node, j *Job, a Args) Result { return ok(uint32(n.rank)) },
-	abi.HcSize:    func(n *node, j *Job, a Args) Result { return ok(uint32(j.part.Nodes)) },
+	abi.HcSize:    func(n *node, j *Job, a Args) Result { return ok(uint32(j.part.Tasks())) },
 	abi.HcIONode:  func(n *node, j *Job, a Args) Result { return ok(uint32(n.io.Index)) },
 	abi.HcCounter: hcCounter,
 	abi.HcAisSend: hcAisSend,

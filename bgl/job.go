@@ -26,12 +26,16 @@ type JobConfig struct {
 	Exe string // static PPC32 ELF; argv[0] is this path as given
 	// Image is Exe already loaded (ppc.LoadELF), so that a tool and the machine share one
 	// parse of it; nil: Launch loads Exe.
-	Image   *ppc.Image
-	Args    []string // argv[1:]
-	Env     []string
-	Nodes   int    // compute nodes = ranks, 1..65536 (default 1)
-	PerIO   int    // compute nodes per I/O node, 8..64 (default 64)
-	Workdir string // the directory CIOD confines file calls to (default: current directory)
+	Image *ppc.Image
+	Args  []string // argv[1:]
+	Env   []string
+	Nodes int // ranks, 1..65536 (default 1)
+	PerIO int // compute nodes per I/O node, 8..64 (default 64)
+	// Partition is the block's compute nodes, at least Nodes (0: Nodes); Place puts rank
+	// r on compute node Place[r] (nil: rank r on node r; see PlaceOrder, ParseMapFile).
+	Partition int
+	Place     []int
+	Workdir   string // the directory CIOD confines file calls to (default: current directory)
 
 	Stdin          io.Reader // delivered to rank 0's fd 0; nil: EOF
 	Stdout, Stderr io.Writer // the front-end's merged streams (nil: discarded)
@@ -98,7 +102,7 @@ type Job struct {
 // pages copy-on-write.
 func Launch(cfg JobConfig) (*Job, error) {
 	cfg = withDefaults(cfg)
-	part, err := NewPartition(cfg.Nodes, cfg.PerIO)
+	part, err := NewPlacedPartition(cfg.Nodes, cfg.Partition, cfg.PerIO, cfg.Place)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +122,7 @@ func Launch(cfg JobConfig) (*Job, error) {
 	}
 	sb.quota.limit = int64(cfg.DiskQuotaMB) << 20
 	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS,
-		fe: newFrontEnd(cfg, part.Nodes)}
+		fe: newFrontEnd(cfg, part.Tasks())}
 	j.ionode = make([]*IONode, part.IONodes())
 	j.ioSeq = make([]uint64, len(j.ionode))
 	j.intr = make(chan struct{}, 1)
@@ -192,7 +196,7 @@ func (j *Job) createNodes() error {
 	layout := addrLayout{mmapTop: j.img.Stack.Start - abi.PageSize, reserved: j.img.Reserved(),
 		fixed: imageBytes(j.img)}
 	pool := newHostPool(j.cfg.HostPoolMB)
-	j.nodes = make([]*node, j.part.Nodes)
+	j.nodes = make([]*node, j.part.Tasks())
 	if p := j.cfg.Progress; p != nil {
 		p.Ranks.Store(int64(len(j.nodes)))
 	}
@@ -202,12 +206,12 @@ func (j *Job) createNodes() error {
 		if err != nil {
 			return errorf("launch rank %d: %w", r, err)
 		}
-		io := j.ionode[j.part.IONodeOf(r)]
+		io := j.ionode[j.part.IONodeOfRank(r)]
 		if j.cfg.Interp {
 			cpu.SetTranslation(false)
 		}
 		n := &node{rank: r, cpu: cpu, io: io, held: j.cfg.Stopped}
-		n.proc = Proc{Rank: r, Size: j.part.Nodes, IONode: io.Index, Pid: pidBase + r, Exe: j.exe,
+		n.proc = Proc{Rank: r, Size: j.part.Tasks(), IONode: io.Index, Pid: pidBase + r, Exe: j.exe,
 			Mem: cpu.Mem, Cycles: n.clock, Epoch: j.cfg.Epoch, brk: j.img.Brk(), brkStart: j.img.Brk(),
 			layout: layout, rng: splitmix(seed), memLimit: uint64(j.cfg.MemoryMB) << 20, pool: pool}
 		io.attach(r)
@@ -236,7 +240,7 @@ func (j *Job) Now() uint64 { return j.now }
 func (j *Job) Proctable() []ProcEntry {
 	out := make([]ProcEntry, len(j.nodes))
 	for r := range out {
-		out[r] = ProcEntry{Rank: r, Node: j.part.NodeOf(r), IONode: j.part.IONodeOf(r), Pid: pidBase + r, Exe: j.exe}
+		out[r] = ProcEntry{Rank: r, Node: j.part.NodeOf(r), IONode: j.part.IONodeOfRank(r), Pid: pidBase + r, Exe: j.exe}
 	}
 	return out
 }

@@ -84,7 +84,7 @@ func (q *mpiReq) matches(m *mpiMsg) bool {
 func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []byte, held mpiCharge, now uint64) uint64 {
 	s := &e.ranks[src]
 	bytes := uint64(len(data))
-	lat := max(TorusLatencyNS, j.window) + uint64(j.part.Hops(src, dest))*TorusHopNS + bytes*TorusNSPerByte
+	lat := max(TorusLatencyNS, j.window) + uint64(j.part.Hops(j.part.NodeOf(src), j.part.NodeOf(dest)))*TorusHopNS + bytes*TorusNSPerByte
 	arrival := now + MPISendNS + lat
 	if s.lastArr == nil {
 		s.lastArr = map[int]uint64{}

@@ -15,13 +15,17 @@ type Coord struct{ X, Y, Z int }
 
 func (c Coord) String() string { return fmt.Sprintf("<%d,%d,%d>", c.X, c.Y, c.Z) }
 
-// Partition is a block of compute nodes, its I/O nodes and its torus shape. Rank r runs on
-// compute node r; compute node n is served by I/O node n / PerIO; node n sits at the torus
-// coordinate with X varying fastest.
+// Partition is a block of compute nodes, its I/O nodes and its torus shape, and where the
+// job's ranks sit in it. Rank r runs on compute node r unless placed otherwise
+// (NewPlacedPartition); compute node n is served by I/O node n / PerIO; node n sits at
+// the torus coordinate with X varying fastest.
 type Partition struct {
 	Nodes int    // compute nodes, 1..65536
 	PerIO int    // compute nodes per I/O node, 8..64
 	Shape [3]int // torus dimensions X, Y, Z; their product is Nodes
+
+	tasks  int   // ranks (0: Nodes)
+	nodeOf []int // rank -> compute node (nil: rank r on node r)
 }
 
 // NewPartition checks the sizes and picks the torus shape: the factorisation of nodes into
@@ -59,8 +63,13 @@ func torusShape(n int) [3]int {
 // IONodes returns the number of I/O nodes serving the partition.
 func (p *Partition) IONodes() int { return (p.Nodes + p.PerIO - 1) / p.PerIO }
 
-// NodeOf returns the compute node a rank runs on (ranks map to nodes in order).
-func (p *Partition) NodeOf(rank int) int { return rank }
+// NodeOf returns the compute node a rank runs on.
+func (p *Partition) NodeOf(rank int) int {
+	if p.nodeOf == nil {
+		return rank
+	}
+	return p.nodeOf[rank]
+}
 
 // IONodeOf returns the I/O node serving a compute node.
 func (p *Partition) IONodeOf(node int) int { return node / p.PerIO }
@@ -98,10 +107,10 @@ func (p *Partition) Hops(a, b int) int {
 }
 
 func (p *Partition) String() string {
-	return fmt.Sprintf("%d compute nodes (%dx%dx%d torus), %d I/O nodes at %d:1",
-		p.Nodes, p.Shape[0], p.Shape[1], p.Shape[2], p.IONodes(), p.PerIO)
+	return fmt.Sprintf("%d compute nodes (%dx%dx%d torus), %d I/O nodes at %d:1%s",
+		p.Nodes, p.Shape[0], p.Shape[1], p.Shape[2], p.IONodes(), p.PerIO, p.placementString())
 }
 
-// Size returns the number of ranks the partition runs (one per compute node), so a
-// partition can stand in for an application where only its shape matters.
-func (p *Partition) Size() int { return p.Nodes }
+// Size returns the number of ranks the partition runs, so a partition can stand in for
+// an application where only its shape matters.
+func (p *Partition) Size() int { return p.Tasks() }

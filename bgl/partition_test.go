@@ -1,6 +1,10 @@
 package bgl
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestTorusShape(t *testing.T) {
 	tests := []struct {
@@ -80,5 +84,50 @@ func TestHops(t *testing.T) {
 	}
 	if got := p.NodeAt(Coord{-1, 0, 0}); got != 7 {
 		t.Errorf("NodeAt wraps: got %d, want 7", got)
+	}
+}
+
+// TestPlacedPartitionSpreadsTasks: 8 tasks in a 64-node block at 8 per I/O node, placed
+// 2 per I/O node by a map file, sit under 4 I/O nodes with consecutive ranks; bad maps
+// are refused with the file and line or the ranks at fault.
+func TestPlacedPartitionSpreadsTasks(t *testing.T) {
+	// 4x4x4 torus: node n at <n%4, n/4%4, n/16>; I/O node k serves nodes 8k..8k+7.
+	text := "# rank: X Y Z T\n0 0 0 0\n1 0 0 0\n0 2 0 0\n1 2 0 0\n0 0 1 0\n1 0 1 0\n0 2 1 0\n1 2 1 0\n"
+	place, err := ParseMapFile("two.map", strings.NewReader(text), 8, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPlacedPartition(8, 64, 8, place)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.TaskIONodes(); fmt.Sprint(got) != "[0 1 2 3]" {
+		t.Errorf("I/O nodes with tasks %v", got)
+	}
+	for io, want := range [][2]int{{0, 2}, {2, 4}, {4, 6}, {6, 8}, {8, 8}} {
+		if f, e := p.RanksOf(io); f != want[0] || e != want[1] {
+			t.Errorf("I/O node %d serves ranks [%d,%d), want %v", io, f, e, want)
+		}
+	}
+	if p.Size() != 8 || p.Nodes != 64 || p.NodeOf(2) != 8 || p.Coord(p.NodeOf(2)) != (Coord{0, 2, 0}) {
+		t.Errorf("size %d nodes %d, rank 2 on node %d", p.Size(), p.Nodes, p.NodeOf(2))
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"0 0 0 0\n0 0 0 0\n", "ranks 0 and 1 both on compute node 0"},
+		{"0 2 0 0\n0 0 0 0\n", "rank 1 on I/O node 0 after rank 0 on I/O node 1"},
+		{"0 0 0 0\n9 0 0 0\n", "two.map:2: <9,0,0> is outside the 4x4x4 torus"},
+		{"0 0 0 0\n1 0 0 1\n", "two.map:2: task slot T=1"},
+		{"0 0 0 0\n", "two.map: 1 coordinates for 2 tasks"},
+	} {
+		place, err := ParseMapFile("two.map", strings.NewReader(tc.text), 2, 64)
+		if err == nil {
+			_, err = NewPlacedPartition(2, 64, 8, place)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.text, err, tc.want)
+		}
+	}
+	if _, err := PlaceOrder("ZYXT", 8, 64); err == nil || !strings.Contains(err.Error(), `"ZYXT"`) {
+		t.Errorf("unknown order: %v", err)
 	}
 }

@@ -128,6 +128,14 @@ func (pongSink) Deliver(m Msg, reply func(Msg)) {
 
 type noCosts struct{}
 
+// DepartureStamper, when a DriverCosts implements it, is told the virtual time each timed
+// message leaves its sender (after the sender's busy time, before the link), as a real
+// process reads its clock when it writes: protocols that timestamp messages (MRNet's
+// clock-skew probes) stamp there, and the receive side in Recv.
+type DepartureStamper interface {
+	Departs(rank int, m *Msg, at int64)
+}
+
 func (noCosts) Recv(int, *Msg, int64) int64         { return 0 }
 func (noCosts) Send(int, *Msg) (int64, int64, bool) { return 0, 0, false }
 
@@ -216,6 +224,9 @@ func (d *Driver) emit(rank int, out []Msg, at int64) int64 {
 				continue
 			}
 			at += busy
+			if st, ok := d.costs.(DepartureStamper); ok {
+				st.Departs(rank, &m, at)
+			}
 			d.send(rank, to, at+transit, m)
 		}
 	}

@@ -238,7 +238,32 @@ func genBGL(g *builder, arg string) error {
 	if fan < 2 {
 		return fmt.Errorf("FANOUT must be at least 2")
 	}
-	groups := (n + perIO - 1) / perIO
+	return buildBGL(g, (n+perIO-1)/perIO, fan, func(i int) int { return min(perIO, n-i*perIO) })
+}
+
+// GenerateBGL is the BG/L shape of bgl:N:P:F with I/O-node groups of any sizes: group i
+// has groups[i] back-ends (a job placed so that its I/O nodes serve different numbers
+// of ranks), with a balanced tree of fan-out fan above the groups.
+func GenerateBGL(groups []int, fan int) (*Topology, error) {
+	spec := fmt.Sprintf("bgl groups %v fan-out %d", groups, fan)
+	if fan < 2 || len(groups) == 0 {
+		return nil, errorf("topology %s: want a fan-out of at least 2 and a group", spec)
+	}
+	for i, n := range groups {
+		if n < 1 {
+			return nil, errorf("topology %s: group %d is empty", spec, i)
+		}
+	}
+	g := &builder{}
+	if err := buildBGL(g, len(groups), fan, func(i int) int { return groups[i] }); err != nil {
+		return nil, errorf("topology %s: %w", spec, err)
+	}
+	return g.topology(spec)
+}
+
+// buildBGL adds groups level-2 nodes under a balanced tree of fan-out fan, and per(i)
+// back-ends under group i.
+func buildBGL(g *builder, groups, fan int, per func(i int) int) error {
 	// Build bottom-up: level sizes from the I/O-node groups up to the front-end's children.
 	sizes := []int{groups}
 	for sizes[len(sizes)-1] > fan {
@@ -254,7 +279,7 @@ func genBGL(g *builder, arg string) error {
 			return err
 		}
 	}
-	_, err := g.level(frontier, func(i int) int { return min(perIO, n-i*perIO) })
+	_, err := g.level(frontier, per)
 	return err
 }
 

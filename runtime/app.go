@@ -20,6 +20,12 @@ type Options struct {
 	// "g:...") or an MRNet topology file path must have one back-end per I/O node, and
 	// each of its back-ends becomes that I/O node's daemon.
 	Topology string
+	// Partition is the block's compute nodes, at least Nodes (0: Nodes); Mapping places
+	// the ranks in it: "XYZT" or "TXYZ" (rank r on node r, X fastest: one task per node
+	// makes T's place moot) or an mpirun map file, one "X Y Z T" line per rank. Each I/O
+	// node's ranks must be consecutive; I/O nodes without ranks get no daemon.
+	Partition int
+	Mapping   string
 	// Costs is the cost model of the tool's processes and links (nil: "default").
 	Costs *Costs
 	// Clocks gives every tool process but the front-end a clock offset, drawn from a
@@ -101,7 +107,12 @@ func Launch(o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	place, err := placement(o)
+	if err != nil {
+		return nil, err
+	}
 	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Image: img, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
+		Partition: o.Partition, Place: place,
 		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
 		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
 	if err != nil {
@@ -148,11 +159,12 @@ func loadImage(path string) (*ppc.Image, error) {
 // buildTree makes the tool's tree (leaves = ranks, level 2 = the I/O-node daemons, the
 // topology's levels above) and puts a daemon in each I/O node's slot.
 func (a *App) buildTree() error {
-	topo, err := jobTopology(a.opts.Topology, a.opts.Nodes, a.opts.PerIO)
+	ios, counts := ioGroups(a.Job.Partition())
+	topo, err := jobTopology(a.opts.Topology, counts, a.opts.PerIO)
 	if err != nil {
 		return err
 	}
-	a.tree = newToolTree(topo, a.opts.Costs, func(io int, n *netreduce.Node) *Daemon {
+	a.tree = newToolTree(topo, ios, a.opts.Costs, func(io int, n *netreduce.Node) *Daemon {
 		d := NewDaemon(io, a.opts.Nodes, a.Job.Debug(io), a.region.Contains, n)
 		a.Job.SetDaemon(io, slot{a, d})
 		return d
@@ -194,7 +206,7 @@ func (a *App) onEvent(ev bgl.Event) {
 func (a *App) Size() int { return a.opts.Nodes }
 
 // IONodeOf is the I/O node serving rank.
-func (a *App) IONodeOf(rank int) int { return a.Job.Partition().IONodeOf(rank) }
+func (a *App) IONodeOf(rank int) int { return a.Job.Partition().IONodeOfRank(rank) }
 
 // Env is the environment every rank sees (a copy of Options.Env).
 func (a *App) Env() []string { return append([]string(nil), a.opts.Env...) }

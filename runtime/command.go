@@ -50,6 +50,7 @@ type relay struct {
 	node *netreduce.Node
 	topo *netreduce.Topology
 	open map[uint64]*pendingAnswer
+	tree *toolTree // its clock stamps, for OpClock
 }
 
 type pendingAnswer struct {
@@ -81,6 +82,9 @@ func (r *relay) Step(m netreduce.Msg) []netreduce.Msg {
 		return out
 	}
 	p := r.open[m.Seq]
+	if cm.cmd.Op == OpClock {
+		cm.answer.shiftClocks(r.tree.linkOffset(m.Seq, int(m.From), int(rank)))
+	}
 	p.answer.Merge(cm.answer)
 	if p.want--; p.want > 0 {
 		return nil

@@ -55,8 +55,10 @@
 // the daemon decodes it and pushes it up at once: it enters the daemon's Node, whose
 // stream filter runs there, and what comes out travels to the parent. Each hop costs
 // what the cost model (Costs, costs.go, with the sources of its numbers) says: a receive
-// cost per packet plus per byte, a filter call and per-value cost when the stream has
-// a filter, a forward cost per packet sent, link latency and bandwidth; a process busy
+// cost per packet plus per byte, plus the event loop's scan of every child connection
+// (so a process's receive cost grows with its fan-out) and, at a daemon, CIOD's carrying
+// of the compute node's socket write; a filter call and per-value cost when the stream
+// has a filter, a forward cost per packet sent, link latency and bandwidth; a process busy
 // with one packet delays the next (queueing), and links are FIFO. Nothing is buffered
 // at the front-end and lifted; there are no barriers.
 //

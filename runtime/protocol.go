@@ -23,10 +23,11 @@ const (
 	OpWrite                  // write memory
 	OpStop                   // hold the ranks
 	OpContinue               // release the ranks
+	OpClock                  // measure every daemon's clock offset by round trips on each link
 )
 
 var opNames = map[Op]string{OpPatch: "patch", OpToggle: "toggle", OpExecute: "execute",
-	OpRead: "read", OpWrite: "write", OpStop: "stop", OpContinue: "continue"}
+	OpRead: "read", OpWrite: "write", OpStop: "stop", OpContinue: "continue", OpClock: "clock"}
 
 func (o Op) String() string {
 	if s, ok := opNames[o]; ok {
@@ -92,6 +93,9 @@ type Answer struct {
 	Freed  map[uint32][]int // trampoline base -> ranks that freed it, ascending
 	Failed map[int]string   // rank -> why
 	Data   map[int][]byte   // OpRead: rank -> bytes
+	// OpClock: I/O node -> its daemon's clock minus the clock of the process the answer
+	// came to, as measured (each hop adds its link's measured offset on the way up).
+	Clocks map[int]int64
 }
 
 // Merge adds b into a (the reduction of answers, associative and commutative).
@@ -114,6 +118,12 @@ func (a *Answer) Merge(b *Answer) {
 			a.Data = map[int][]byte{}
 		}
 		a.Data[r] = d
+	}
+	for io, c := range b.Clocks {
+		if a.Clocks == nil {
+			a.Clocks = map[int]int64{}
+		}
+		a.Clocks[io] = c
 	}
 }
 

@@ -63,17 +63,19 @@ type toolTree struct {
 
 	arrived []*netreduce.Packet // at the front-end, in arrival order
 	faults  []treeFault
+	stamps  map[clockStamp]int64     // OpClock: each hop's send and receive, on its process's clock
 	lastAt  []int64                  // per rank: arrival of its latest packet at its daemon (tree time)
 	died    map[int]*netreduce.Event // per rank: its end notice
 	feBusy  map[uint32]int64
 }
 
 // newToolTree builds the processes of topo (level 2 = the parents of the back-ends):
-// daemon(io, node) makes I/O node io's daemon around its Node.
-func newToolTree(topo *netreduce.Topology, costs *Costs, daemon func(io int, n *netreduce.Node) *Daemon) *toolTree {
+// daemon(io, node) makes I/O node io's daemon around its Node; ios are the I/O nodes of
+// the daemons in back-end order (nil: 0, 1, ...).
+func newToolTree(topo *netreduce.Topology, ios []int, costs *Costs, daemon func(io int, n *netreduce.Node) *Daemon) *toolTree {
 	nb := topo.Backends()
 	t := &toolTree{topo: topo, costs: costs, info: make([]procInfo, topo.Size()-nb), stoppedAt: -1,
-		filters: map[uint32]bool{}, lastAt: make([]int64, nb), died: map[int]*netreduce.Event{}, feBusy: map[uint32]int64{}, next: 1}
+		filters: map[uint32]bool{}, stamps: map[clockStamp]int64{}, lastAt: make([]int64, nb), died: map[int]*netreduce.Event{}, feBusy: map[uint32]int64{}, next: 1}
 	comm := 0
 	for r := nb; r < topo.Size(); r++ {
 		p := &t.info[r-nb]
@@ -89,21 +91,25 @@ func newToolTree(topo *netreduce.Topology, costs *Costs, daemon func(io int, n *
 	}
 	// Daemons are numbered as the I/O nodes are: in the order of their ranks (back-ends
 	// are numbered depth-first), whatever their depth in the tree.
-	io := 0
+	io, last := 0, -1
 	for b := range nb {
 		if d := t.proc(topo.Parent(b)); b == 0 || topo.Parent(b) != topo.Parent(b-1) {
 			d.index = io
+			if ios != nil {
+				d.index = ios[io]
+			}
+			last = max(last, d.index)
 			io++
 		}
 	}
-	t.daemons = make([]*Daemon, io)
+	t.daemons = make([]*Daemon, last+1)
 	t.drv = netreduce.NewDriver(topo, func(r int) netreduce.Process {
 		n := netreduce.NewNode(topo, r)
 		if p := t.proc(r); p.kind == procDaemon {
 			t.daemons[p.index] = daemon(p.index, n)
 			return t.daemons[p.index]
 		}
-		return &relay{node: n, topo: topo, open: map[uint64]*pendingAnswer{}}
+		return &relay{node: n, topo: topo, open: map[uint64]*pendingAnswer{}, tree: t}
 	}, t, nil, t.toApp)
 	t.drv.Handled = t.handled
 	return t
@@ -187,11 +193,24 @@ func (t *toolTree) Advance(until int64) { t.drv.Advance(until + t.shift) }
 func (t *toolTree) Quiesce() { t.drv.Quiesce() }
 
 // kindCosts are the model's keys for one kind of process: receive, per byte, filter
-// call, filter per value.
-var kindCosts = [3][4]costKey{
-	procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue},
-	procComm:     {commRecv, commPerByte2, commFilter, commFilterValue},
-	procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue},
+// call, filter per value, and the event loop's scan per child connection.
+var kindCosts = [3][5]costKey{
+	procDaemon:   {daemonRecv, daemonPerByte, daemonFilter, daemonFilterValue, daemonPollStream},
+	procComm:     {commRecv, commPerByte2, commFilter, commFilterValue, commPollConn},
+	procFrontEnd: {feRecv, fePerByte, feFilter, feFilterValue, fePollConn},
+}
+
+// dataRecvCost is what taking one packet from a child costs a process of kind k with
+// conns children: the receive, its bytes, a scan of every child's connection by the
+// event loop (so a process's receive cost grows with its fan-out), and at a daemon
+// CIOD's carrying of the compute node's socket write on the same core.
+func (t *toolTree) dataRecvCost(k procKind, conns int, p *netreduce.Packet) int64 {
+	keys := kindCosts[k]
+	c := t.costs.ns(keys[0]) + t.costs.bytes(keys[1], packetBytes(p)) + int64(conns)*t.costs.ns(keys[4])
+	if k == procDaemon {
+		c += t.costs.ns(ciodShip)
+	}
+	return c
 }
 
 // fwdCost is what sending one message costs a process of kind k: the front-end's sends
@@ -213,16 +232,26 @@ func (t *toolTree) Recv(rank int, m *netreduce.Msg, at int64) int64 {
 	switch {
 	case m.Kind == netreduce.MsgData && m.Packet != nil:
 		keys := kindCosts[p.kind]
-		c := t.costs.ns(keys[0]) + t.costs.bytes(keys[1], packetBytes(m.Packet))
+		c := t.dataRecvCost(p.kind, len(t.topo.Children(rank)), m.Packet)
 		if t.filters[m.Stream] {
 			c += t.costs.ns(keys[2]) + t.costs.bytes(keys[3], len(m.Packet.Values))
 		}
 		m.Packet.Time = t.jobTime(at) + p.offset
 		return c
 	case m.Kind == netreduce.MsgUser:
+		// The process reads its clock when it takes the message, after any queue.
+		t.stamp(m, false, rank, max(at, t.drv.BusyUntil(rank)))
 		return t.commandCost(rank, p, m, at)
 	}
 	return 0
+}
+
+// Departs implements netreduce.DepartureStamper: an OpClock message is stamped with its
+// sender's clock as it leaves.
+func (t *toolTree) Departs(rank int, m *netreduce.Msg, at int64) {
+	if m.Kind == netreduce.MsgUser {
+		t.stamp(m, true, rank, at)
+	}
 }
 
 // Send implements netreduce.DriverCosts: a packet up costs its sender a forward and

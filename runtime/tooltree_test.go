@@ -56,6 +56,19 @@ func TestTreeShapeAndFilterCostTime(t *testing.T) {
 	}
 }
 
+// TestFrontEndReceiveScansEveryChild: the front-end's event loop polls one connection
+// per child on each receive, so the same 256 messages cost it fe_poll_conn_ns more per
+// message for each extra child: b:8 puts the 8 daemons under it, b:2 two comm nodes.
+func TestFrontEndReceiveScansEveryChild(t *testing.T) {
+	c, _ := NamedCosts("default")
+	wide := sendOnce(t, "b:8", c, nil)
+	narrow := sendOnce(t, "b:2", c, nil)
+	poll, _ := c.Get("fe_poll_conn_ns")
+	if want := uint64(256 * (8 - 2) * poll); wide.Busy-narrow.Busy != want || want == 0 {
+		t.Errorf("front-end busy %d ns with 8 children, %d with 2: want %d more", wide.Busy, narrow.Busy, want)
+	}
+}
+
 // TestJobTopologyFile reads an MRNet topology file for the levels above the I/O nodes.
 func TestJobTopologyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.top")

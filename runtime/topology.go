@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -9,11 +8,16 @@ import (
 	"github.com/dpclsh/dpclsh/netreduce"
 )
 
-// jobTopology builds a job's tree: the compute nodes (leaves) under their I/O nodes'
-// daemons, and above them the levels spec describes. "b:F" (one number) keeps its
-// meaning of a balanced fan-out F over the daemons; any other netreduce generator spec
-// or an MRNet topology file must have exactly one back-end per I/O node.
-func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
+// jobTopology builds a job's tree: the ranks (leaves) under their I/O nodes' daemons,
+// counts[i] under the i-th I/O node with ranks, and above them the levels spec
+// describes. "b:F" (one number) keeps its meaning of a balanced fan-out F over the
+// daemons; any other netreduce generator spec or an MRNet topology file must have
+// exactly one back-end per I/O node with ranks.
+func jobTopology(spec string, counts []int, perIO int) (*netreduce.Topology, error) {
+	nodes := 0
+	for _, c := range counts {
+		nodes += c
+	}
 	if spec == "" {
 		spec = "b:16"
 	}
@@ -22,7 +26,7 @@ func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 		if err != nil || n < 2 {
 			return nil, errorf("topology %q: the fan-out F of \"b:F\" must be an integer >= 2", spec)
 		}
-		topo, err := netreduce.Generate(fmt.Sprintf("bgl:%d:%d:%d", nodes, perIO, n))
+		topo, err := netreduce.GenerateBGL(counts, n)
 		if err != nil {
 			return nil, errorf("topology %q: %w", spec, err)
 		}
@@ -32,16 +36,11 @@ func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 	if err != nil {
 		return nil, err
 	}
-	ios := (nodes + perIO - 1) / perIO
-	if upper.Backends() != ios {
+	if ios := len(counts); upper.Backends() != ios {
 		return nil, errorf("topology %q: %d back-ends, but the job has %d I/O nodes (%d ranks, per_io %d): each back-end is one I/O node's daemon",
 			spec, upper.Backends(), ios, nodes, perIO)
 	}
-	per := make([]int, ios)
-	for i := range per {
-		per[i] = min(perIO, nodes-i*perIO)
-	}
-	topo, err := netreduce.Graft(upper, per)
+	topo, err := netreduce.Graft(upper, counts)
 	if err != nil {
 		return nil, errorf("topology %q: %w", spec, err)
 	}

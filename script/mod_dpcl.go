@@ -61,9 +61,12 @@ every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).
 ` + unitsDoc,
 		Init: dpclDataInit,
 		Funcs: append([]Function{
-			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, env={NAME="value"}, export={"NAME"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
+			{"launch", `dpcl.launch(exe, {nodes=, per_io=, partition=, mapping=, args={}, env={NAME="value"}, export={"NAME"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
-stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
+stopped at entry. partition = N makes the block N compute nodes (at least nodes) and
+mapping places the ranks in it: "XYZT" or "TXYZ" (rank r on node r, X fastest) or an mpirun
+map file (one "X Y Z T" line per rank; each I/O node's ranks consecutive), so 8 ranks can
+sit under 1 to 8 I/O nodes. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
 fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
 topology file with one back-end per I/O node. costs: "default", "ubgl", or a table of
 parameters (app:costs() lists them; set = "ubgl" starts from that set). clocks = {seed =,

@@ -46,7 +46,7 @@ func (a *luaApp) closed() bool { return a.app == nil }
 func (a *luaApp) Size() int { return a.size }
 
 // IONodeOf implements CtxIONodeApp: the I/O node (0-based) serving rank.
-func (a *luaApp) IONodeOf(rank int) int { return a.part.IONodeOf(rank) }
+func (a *luaApp) IONodeOf(rank int) int { return a.part.IONodeOfRank(rank) }
 
 func (a *luaApp) close() error {
 	if a.app == nil {
@@ -88,6 +88,11 @@ where the key says so), one line per parameter with its source, and returns it.`
 			{"tree", `app:tree() -> {{name=, kind=, index=, parent=, depth=, offset_ns=, busy_ns=}, ...}
 The tool's processes: I/O-node daemons, comm nodes, the front-end; each with its parent, its
 distance to the front-end, its clock's true offset (launch option clocks) and its busy time.`, appTree},
+			{"measure_clocks", `app:measure_clocks() -> {[io] = offset_ns}
+MRNet's clock-skew detection: a probe down every link of the tool's tree and its answer
+back, each process reading its own clock; each parent takes its child's offset from the
+round trip (queueing included) and adds it to what came from below. Returns every
+I/O-node daemon's measured clock minus the front-end's, keyed by I/O node.`, appMeasureClocks},
 			{"last_command", `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
 The modeled timing of the last command sent to the daemons (install, activate, execute...):
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
@@ -208,9 +213,15 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 		return intField(&o.DiskQuotaMB, "disk_quota_mb", v)
 	},
 	"topology": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Topology, "topology", v) },
-	"workdir":  func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
-	"costs":    costsOption,
-	"clocks":   clocksOption,
+	// partition is the block's compute nodes (at least nodes); mapping places the ranks:
+	// "XYZT", "TXYZ" or an mpirun map file (runtime.Options.Mapping).
+	"partition": func(o *runtime.Options, v lua.LValue) error {
+		return rangedInt(&o.Partition, "partition", v, 1, 65536)
+	},
+	"mapping": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Mapping, "mapping", v) },
+	"workdir": func(o *runtime.Options, v lua.LValue) error { return strField(&o.Workdir, "workdir", v) },
+	"costs":   costsOption,
+	"clocks":  clocksOption,
 	"seed": func(o *runtime.Options, v lua.LValue) error {
 		var n int
 		err := rangedInt(&n, "seed", v, 0, 1<<53)
@@ -265,7 +276,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options, base []string) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = fmt.Errorf("unknown option %q (nodes, per_io, partition, mapping, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)

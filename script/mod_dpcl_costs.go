@@ -126,3 +126,15 @@ func appTree(L *lua.LState) int {
 	L.Push(out)
 	return 1
 }
+
+// appMeasureClocks runs the tree's clock-skew detection: {[io] = offset_ns}.
+func appMeasureClocks(L *lua.LState) int {
+	clocks, err := checkApp1(L).MeasureClocks()
+	appErr(L, "measure_clocks", err)
+	out := L.NewTable()
+	for io, off := range clocks {
+		out.RawSetInt(io, lua.LNumber(off))
+	}
+	L.Push(out)
+	return 1
+}

@@ -35,7 +35,7 @@ app:close()
 local d = dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 8, per_io = 8, quiet = true, costs = "default"})
 print("default", d:costs().io_latency_ns)
 d:close()`)
-	for _, want := range []string{"values\t12345\t53633536\t20000", "default\t60000",
+	for _, want := range []string{"values\t12345\t53598446\t20000", "default\t60000",
 		"fe_recv_ns", "front-end: receive and hand one message", "cn_latency_ns", "Gara et al. 2005"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

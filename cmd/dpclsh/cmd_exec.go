@@ -16,11 +16,16 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
   --per-io K       compute nodes per I/O node, 8..64 (default 64)
+  --partition N    compute nodes in the block, at least --nodes (default: --nodes)
+  --mapping M      where the ranks sit: XYZT or TXYZ (rank r on node r, X fastest; one
+                   task per node makes T's place moot) or a map file
+  --mapfile FILE   a map file: line i is rank i's torus coordinate "X Y Z T" (T = 0);
+                   each I/O node's ranks must be consecutive
   --label          prefix output lines with the rank, like srun --label
   --workdir DIR    directory the job's file calls are confined to (default .); the
                    ranks see it as /job (getcwd answers /job; /job/F is the file F)
@@ -51,13 +56,16 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	nodes := fs.Int("nodes", 1, "compute nodes (ranks), 1..65536")
 	perIO := fs.Int("per-io", bgl.DefaultPerIO, "compute nodes per I/O node, 8..64")
+	partition := fs.Int("partition", 0, "compute nodes in the block, at least --nodes")
+	mapping := fs.String("mapping", "", "XYZT, TXYZ or a map file")
+	fs.StringVar(mapping, "mapfile", "", "a map file: one \"X Y Z T\" line per rank")
 	label := fs.Bool("label", false, "prefix output lines with the rank, like srun --label")
 	workdir := fs.String("workdir", ".", "directory the job's file calls are confined to")
 	seed := fs.Uint64("seed", 0, "seed of AT_RANDOM and getrandom")
@@ -81,13 +89,21 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 		return exitUsage
 	}
-	if _, err := bgl.NewPartition(*nodes, *perIO); err != nil {
+	block := *partition
+	if block == 0 {
+		block = *nodes
+	}
+	place, err := bgl.Place(*mapping, *nodes, block)
+	if err == nil {
+		_, err = bgl.NewPlacedPartition(*nodes, block, *perIO, place)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 		return exitUsage
 	}
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: env,
-		Nodes: *nodes, PerIO: *perIO, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
+		Nodes: *nodes, PerIO: *perIO, Partition: block, Place: place, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
 		Stdin: stdin, Stdout: stdout, Stderr: stderr, Interp: *interp,
 	}
 	if *progress || !*quiet && isTerminal(stderr) {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,6 +13,16 @@ const execCorpus = "../../bgl/testdata/bin/"
 
 func TestExecSubcommand(t *testing.T) {
 	dir := t.TempDir()
+	// one rank per I/O node in a 64-node block (4x4x4, 8 nodes per I/O node), then a rank
+	// placed back on I/O node 0
+	spread := filepath.Join(dir, "spread.map")
+	if err := os.WriteFile(spread, []byte("0 0 0 0\n0 2 0 0\n0 0 1 0\n0 2 1 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back := filepath.Join(dir, "back.map")
+	if err := os.WriteFile(back, []byte("0 2 0 0\n1 0 0 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name      string
 		args      []string
@@ -30,6 +42,12 @@ func TestExecSubcommand(t *testing.T) {
 			"dpclsh: rank 3: uncaught signal 11 (Segmentation fault) at pc 0x100004f8 in deref (src/mpicrash.c:8); " +
 				"called from step (src/mpicrash.c:16) <- main (src/mpicrash.c:26) <- __libc_start_call_main+0x84 <- __libc_start_main+0x414\n" +
 				"dpclsh: rank 3: killed by signal 11 (Segmentation fault) in deref (src/mpicrash.c:8): ending the job\n", ""},
+		{"map file", []string{"--nodes", "4", "--per-io", "8", "--partition", "64", "--mapfile", spread, execCorpus + "ranks.elf"}, 3, "",
+			"", "rank 3 of 4 on I/O node 3\n"},
+		{"mapping order", []string{"--nodes", "4", "--per-io", "8", "--partition", "64", "--mapping", "TXYZ", execCorpus + "ranks.elf"}, 3, "",
+			"", "rank 3 of 4 on I/O node 0\n"},
+		{"map file out of order", []string{"--nodes", "2", "--per-io", "8", "--partition", "64", "--mapfile", back, execCorpus + "ranks.elf"}, 2, "",
+			"rank 1 on I/O node 0 after rank 0 on I/O node 1", ""},
 		{"stats", []string{"--stats", execCorpus + "hello.elf"}, 0, "Hello, world!\n", "1 ranks, status 0, ", ""},
 		{"no program", nil, 2, "", "usage: dpclsh exec", ""},
 		{"bad nodes", []string{"--nodes", "70000", execCorpus + "hello.elf"}, 2, "", "70000 compute nodes: want 1..65536", ""},

@@ -8,11 +8,12 @@ local C = {}
 C.loop = "runtime/testdata/bin/loop.elf"
 
 -- C.receive runs the benchmark: o.nodes ranks, o.msgs messages each (one integer), with
--- o.per_io, o.topology, o.costs, o.filter. It returns the receive time (first to last
--- arrival at the front-end), the latency of the first message and the handle's counts.
+-- o.per_io, o.partition, o.mapping, o.topology, o.costs (dpcl.launch's) and o.filter. It
+-- returns the receive time (first to last arrival at the front-end), the latency of the
+-- first message and the handle's counts.
 function C.receive(o)
   local app = dpcl.launch(C.loop, {nodes = o.nodes, per_io = o.per_io or 8, topology = o.topology,
-    costs = o.costs, args = {tostring(o.msgs)}, quiet = true})
+    partition = o.partition, mapping = o.mapping, costs = o.costs, args = {tostring(o.msgs)}, quiet = true})
   local first = {}
   local h = app:install(app:points("step", "entry"), probe.send(probe.timebase()), {
     filter = o.filter,

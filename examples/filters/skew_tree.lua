@@ -25,10 +25,16 @@ return {
     local c = state.c
     local entries, depth, daemon = {}, 0, packets[1].rank ~= nil
     local recv, per, filt, fval, fwd
+    -- A receive also scans every child connection (the event loop's poll) and, at a
+    -- daemon, includes CIOD's carrying of the compute node's write. A daemon serves
+    -- per_io compute nodes; every child of a comm node takes part in this stream (one
+    -- rank per I/O node), so its wave has one packet per connection.
     if daemon then
-      recv, per, filt, fval, fwd = c.daemon_recv_ns, c.daemon_ns_per_byte, c.daemon_filter_ns, c.daemon_filter_value_ns, c.daemon_fwd_ns
+      recv, per, filt, fval, fwd = c.daemon_recv_ns + c.ciod_ship_ns + state.per_io * c.daemon_poll_stream_ns,
+        c.daemon_ns_per_byte, c.daemon_filter_ns, c.daemon_filter_value_ns, c.daemon_fwd_ns
     else
-      recv, per, filt, fval, fwd = c.comm_recv_ns, c.comm_node_ns_per_byte, c.comm_filter_ns, c.comm_filter_value_ns, c.comm_fwd_ns
+      recv, per, filt, fval, fwd = c.comm_recv_ns + #packets * c.comm_poll_conn_ns, c.comm_node_ns_per_byte,
+        c.comm_filter_ns, c.comm_filter_value_ns, c.comm_fwd_ns
     end
     -- Replay this process's queue on its own clock: packets are handled one at a time in
     -- arrival order, each costing its receive and filter time.

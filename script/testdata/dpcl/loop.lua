@@ -9,7 +9,7 @@ local free = {}
 for _, k in ipairs{"io_latency_ns", "io_ns_per_byte", "comm_latency_ns", "comm_ns_per_byte", "daemon_recv_ns",
   "daemon_fwd_ns", "daemon_ns_per_byte", "daemon_filter_ns", "daemon_filter_value_ns", "comm_recv_ns",
   "comm_fwd_ns", "comm_node_ns_per_byte", "comm_filter_ns", "comm_filter_value_ns", "fe_recv_ns",
-  "fe_ns_per_byte", "fe_filter_ns", "fe_filter_value_ns"} do free[k] = 0 end
+  "fe_ns_per_byte", "fe_filter_ns", "fe_filter_value_ns", "ciod_ship_ns", "daemon_poll_stream_ns", "comm_poll_conn_ns", "fe_poll_conn_ns"} do free[k] = 0 end
 local app = dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 32, per_io = 8, args = {"12"}, topology = "b:2",
   costs = free})
 print(app, app.size, #app, app:status())
