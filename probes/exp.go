@@ -95,6 +95,8 @@ const (
 	KFunc     // index of the point's function in Program.Funcs
 	KLoad     // *(Mem *)(Kids[0] + Idx)
 	KStore    // *(Mem *)(Kids[0] + Idx) = Kids[1]
+	KReg      // register Idx at the point (RegLR: the link register), int
+	KUstack   // Idx return addresses of the call chain, only as a send operand
 	kindCount
 )
 
@@ -117,7 +119,7 @@ var kinds = [kindCount]kindInfo{
 	KSeq: {"seq", ","}, KWhen: {"when", "?:"},
 	KIndex: {"index", ""}, KSetIndex: {"set", ""}, KWhole: {"array", ""}, KPush: {"push", ""},
 	KPop: {"pop", ""}, KDepth: {"depth", ""}, KPoint: {"point", ""}, KFunc: {"func", ""},
-	KLoad: {"load", ""}, KStore: {"store", ""},
+	KLoad: {"load", ""}, KStore: {"store", ""}, KReg: {"reg", ""}, KUstack: {"ustack", ""},
 }
 
 func (k Kind) String() string {
@@ -134,7 +136,7 @@ type Exp struct {
 	Kids []*Exp
 	Var  *Var    // KVar, and the target of KAssign (Kids[0] is then the value)
 	Name string  // KCall: function; KCounter: counter name; KLoad, KStore: lvalue name or ""
-	Idx  int     // KArg: register index within its class; KLoad, KStore: byte offset
+	Idx  int     // KArg: register index within its class; KLoad, KStore: byte offset; KReg: register; KUstack: depth
 	Arr  *Array  // KIndex, KSetIndex, KWhole
 	Stk  *Stack  // KPush, KPop, KDepth
 	Mem  MemType // KLoad, KStore

@@ -112,6 +112,7 @@ func ReturnAddresses(pc, lr, r1 uint32, read32 func(addr uint32) (uint32, error)
 type saveSet struct {
 	gprs, fprs              uint32
 	cr, lr, ctr, xer, fpscr bool
+	calls                   bool // a snippet calls a function: the recursion guard is set
 	scratch                 int32
 }
 
@@ -125,7 +126,9 @@ func saves(snippets []*Code) saveSet {
 		s.ctr = s.ctr || c.CTR
 		s.fpscr = s.fpscr || c.FPSCR
 		s.scratch = max(s.scratch, c.Scratch)
+		s.lr = s.lr || c.LR
 		if c.Calls {
+			s.calls = true
 			s.gprs |= volatileGPRs
 			s.fprs |= volatileFPRs
 			s.cr, s.lr, s.ctr, s.xer, s.fpscr = true, true, true, true, true
@@ -200,7 +203,7 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 	a.stwu(1, -frame, 1)
 	saveRegs(&a, s)
 	skip := a.newLabel()
-	if s.lr { // a snippet calls
+	if s.calls {
 		if guard == 0 {
 			return nil, errorf("trampoline for %v: a snippet calls a function but no recursion guard word was given", p)
 		}
@@ -226,7 +229,7 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 		}
 		a.w = append(a.w, c.Words...)
 	}
-	if s.lr {
+	if s.calls {
 		setGuard(&a, guard, 0, skip)
 	}
 	a.bind(skip)
