@@ -96,6 +96,8 @@ func (c *checker) checkNode(e *Exp) (Type, error) {
 		return c.checkData(e)
 	case KReg, KUstack:
 		return checkStackData(e)
+	case KSkip, KJump:
+		return c.checkLeave(e)
 	}
 	if e.Kind < kindCount && len(e.Kids) == 2 {
 		return c.checkBinary(e)

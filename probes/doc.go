@@ -64,6 +64,18 @@
 // names the addresses with Program.FrameAt and Stack: the function and file:line of the
 // call (pc-4), the offset of pc itself, as "work+0x2c (app.c:17)".
 //
+// # Leaving a function: skip and replacement
+//
+// Skip(v) and Jump(fn) (JumpAt for a C module's function) are allowed at entries only
+// (CheckAt). Skip writes v into the save slot of r3 (r3:r4, f1) and sets FrameLeave to 1;
+// Jump sets it to the function's address. A trampoline with such a snippet (Code.Leave)
+// clears FrameLeave before its snippets and tests it after them: set, it restores the
+// registers and returns to the caller with blr (LR is still the caller's at an entry) or
+// branches through CTR to the replacement, which gets the caller's arguments and returns
+// to the caller. r0, CR0 and CTR, which this exit uses, are volatile at a call. At an
+// entry that is a loop head, the loop's branches are redirected to Resume as for any entry
+// probe, so a skip or replacement acts once per call, never inside the loop.
+//
 // # Data
 //
 // Arrays and stacks (AllocArray, AllocStack) are slots in the variable window like Vars:

@@ -97,6 +97,8 @@ const (
 	KStore    // *(Mem *)(Kids[0] + Idx) = Kids[1]
 	KReg      // register Idx at the point (RegLR: the link register), int
 	KUstack   // Idx return addresses of the call chain, only as a send operand
+	KSkip     // return from the function at once, with Kids[0] (if any) as its value
+	KJump     // continue in the function Name (at Addr, or resolved) instead
 	kindCount
 )
 
@@ -120,6 +122,7 @@ var kinds = [kindCount]kindInfo{
 	KIndex: {"index", ""}, KSetIndex: {"set", ""}, KWhole: {"array", ""}, KPush: {"push", ""},
 	KPop: {"pop", ""}, KDepth: {"depth", ""}, KPoint: {"point", ""}, KFunc: {"func", ""},
 	KLoad: {"load", ""}, KStore: {"store", ""}, KReg: {"reg", ""}, KUstack: {"ustack", ""},
+	KSkip: {"skip", ""}, KJump: {"jump", ""},
 }
 
 func (k Kind) String() string {

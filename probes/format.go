@@ -81,6 +81,8 @@ func (e *Exp) format(b *strings.Builder) {
 		e.formatData(b)
 	case KReg, KUstack:
 		e.formatStackData(b)
+	case KSkip, KJump:
+		e.formatLeave(b)
 	default:
 		e.formatBinary(b)
 	}

@@ -13,6 +13,9 @@ func (g *gen) exp(e *Exp) val {
 		return g.argReg(e)
 	case KReg:
 		return g.reg(e)
+	case KSkip, KJump:
+		g.leave(e)
+		return val{}
 	case KRank:
 		return g.rank(e)
 	case KTimebase:
