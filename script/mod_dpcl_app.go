@@ -102,7 +102,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
 			{"env", appEnvDoc, appEnv},
-		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods)...),
+		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
