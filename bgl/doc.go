@@ -63,6 +63,11 @@
 //   - Hypercalls (package abi): rank, size, I/O node, counters, ais_send (delivered to the
 //     I/O node's Daemon one tree latency later; ENOTCONN with no daemon). The MPI range
 //     is served by the MPI engine (mpi.go: its model, costs and job-ending rules).
+//   - Watchpoints (Debug.Watch, watch.go): a watched page loses its W (or R) permission;
+//     an access to it faults, the node single-steps it with the page open and emits an
+//     EventWatch (pc, watched address and size, old and new value) when it concerns the
+//     watch. Each access to a watched page costs WatchTrapCycles (1200) more; other pages
+//     and runs without watches are unchanged.
 //   - Faults stop the node with an EventFault (rank, pc, word, address, signal; status
 //     128+signal); the job goes on. Run prints one line per killed rank on stderr:
 //     "dpclsh: rank R: uncaught signal S (NAME) at pc 0xPC in F (file:line); called from

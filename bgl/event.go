@@ -17,10 +17,11 @@ const (
 	EventUnsupported                      // a call the CNK does not offer got ENOSYS (Sysno)
 	EventBreakpoint                       // the node reached a breakpoint and is held (PC)
 	EventNoMemory                         // brk or mmap got ENOMEM: the node's memory is used up (Sysno)
+	EventWatch                            // an access to a watched range (PC, Addr, Size, Write, Old, New)
 )
 
 var eventNames = map[EventKind]string{EventExit: "exit", EventFault: "fault",
-	EventUnsupported: "unsupported", EventBreakpoint: "breakpoint", EventNoMemory: "memory"}
+	EventUnsupported: "unsupported", EventBreakpoint: "breakpoint", EventNoMemory: "memory", EventWatch: "watch"}
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -40,6 +41,11 @@ type Event struct {
 	// Frames is the backtrace of a rank killed by a signal (faults included), innermost
 	// first, named by the job's Symbolizer: filled in as the event is delivered.
 	Frames []ppc.Frame
+	// Size, Write, Old and New describe an EventWatch: the watch at Addr (Size bytes),
+	// whether the access was a store, and the watched value before and after it.
+	Size     uint32
+	Write    bool
+	Old, New uint64
 }
 
 // signalNames follow qemu's "uncaught target signal" wording.
@@ -71,6 +77,10 @@ func (e Event) String() string {
 		return fmt.Sprintf("rank %d: out of memory at pc 0x%08x: %s", e.Rank, e.PC, e.Note)
 	case EventBreakpoint:
 		return fmt.Sprintf("rank %d: breakpoint at pc 0x%08x", e.Rank, e.PC)
+	case EventWatch:
+		what := map[bool]string{true: "write", false: "read"}[e.Write]
+		return withWhere(fmt.Sprintf("rank %d: %s of watched 0x%08x (%d bytes) at pc 0x%08x: %d -> %d",
+			e.Rank, what, e.Addr, e.Size, e.PC, e.Old, e.New), e.Note)
 	}
 	return fmt.Sprintf("rank %d: event %d", e.Rank, e.Kind)
 }

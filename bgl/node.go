@@ -35,6 +35,7 @@ type node struct {
 	wait   *shipReq
 	exit   Event  // the exit or fault event, once there is one
 	sent   uint64 // ais_send packets handed to the I/O node
+	watch  *watchSet
 }
 
 // clock is the node's virtual time in cycles: busy cycles plus the time it spent blocked.
@@ -79,6 +80,9 @@ func (n *node) handle(j *Job, stop ppc.Stop) {
 	case ppc.StopSyscall:
 		n.syscall(j)
 	case ppc.StopFault:
+		if n.watched(j, stop.Fault) {
+			return
+		}
 		if target, ok := n.io.faults[stop.Fault.PC]; ok && stop.Fault.Kind == ppc.FaultAccess {
 			n.cpu.PC = target
 			return

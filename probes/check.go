@@ -94,6 +94,10 @@ func (c *checker) checkNode(e *Exp) (Type, error) {
 		return c.checkWhen(e)
 	case KIndex, KSetIndex, KWhole, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore:
 		return c.checkData(e)
+	case KReg, KUstack:
+		return checkStackData(e)
+	case KSkip, KJump:
+		return c.checkLeave(e)
 	}
 	if e.Kind < kindCount && len(e.Kids) == 2 {
 		return c.checkBinary(e)
@@ -148,6 +152,12 @@ func (c *checker) checkSend(e *Exp) (Type, error) {
 	}
 	for i, k := range e.Kids {
 		if k != nil && k.Kind == KWhole && k.Arr != nil {
+			continue
+		}
+		if k != nil && k.Kind == KUstack {
+			if err := checkUstackDepth(k); err != nil {
+				return Void, err
+			}
 			continue
 		}
 		t, err := c.check(k)

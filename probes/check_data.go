@@ -6,6 +6,8 @@ func sendCount(e *Exp) int {
 	for _, k := range e.Kids {
 		if k != nil && k.Kind == KWhole && k.Arr != nil {
 			n += k.Arr.N
+		} else if k != nil && k.Kind == KUstack && k.Idx > 0 {
+			n += k.Idx
 		} else {
 			n++
 		}

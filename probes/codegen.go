@@ -40,6 +40,8 @@ type Code struct {
 	CTR     bool   // writes CTR
 	FPSCR   bool   // floating-point arithmetic or compares update FPSCR
 	Syscall bool   // makes a hypercall (sc)
+	LR      bool   // reads the interrupted LR from FrameLR (lr(), ustack())
+	Leave   bool   // may leave the function through FrameLeave (skip(), jump())
 	// Idents are the point-identity placeholders ForPoint fills in.
 	Idents []IdentFix
 	// Faults are the accesses to program memory that may fault, with their fixups: a
@@ -117,7 +119,7 @@ func Compile(e *Exp, t *Target) (code *Code, err error) {
 	return &Code{
 		Exp: e, Type: typ, Words: g.a.w, Scratch: (g.maxSP + 7) &^ 7,
 		Clobber: g.clobG, FClob: g.clobF, Reads: g.readG, FReads: g.readF,
-		Calls: g.calls, CR: g.cr, XER: g.xer, CTR: g.ctr, FPSCR: g.fpscr, Syscall: g.sc,
+		Calls: g.calls, CR: g.cr, XER: g.xer, CTR: g.ctr, FPSCR: g.fpscr, Syscall: g.sc, LR: g.lr, Leave: g.leaves,
 		Idents: g.idents, Faults: faults,
 	}, nil
 }
@@ -143,6 +145,7 @@ type gen struct {
 	calls, cr    bool
 	xer, ctr     bool
 	fpscr, sc    bool
+	lr, leaves   bool
 	sp, maxSP    int32
 	idents       []IdentFix
 	fixes        []pendingFix

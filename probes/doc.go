@@ -50,6 +50,32 @@
 // the HcAisSend hypercall (r3 = address, r4 = length): header {tag, count} then 16-byte
 // records {kind, 0, value}, see DecodeSend.
 //
+// # Registers and the call stack
+//
+// Reg(n) reads a GPR as the program had it at the point (r0 and r3..r12 from the save
+// slots, r1 from the frame's back chain, the others directly: nothing in a snippet or a
+// trampoline writes them), LR() the link register from FrameLR (Code.LR asks the
+// trampoline to save it). Ustack(depth), a send operand like a whole array, sends depth
+// return addresses innermost first: LR, then the LR saved 4 bytes above each frame of the
+// r1 back chain. At an entry or exit that is the chain of callers (inside a body, after the
+// prologue, LR comes first as it stands). Each link must be non-null and above the last, and
+// its two loads are guarded like Load's, so a broken chain ends the walk (a fault counted)
+// without stopping the rank; the rest is 0. Cost: 18 instructions per frame. The front-end
+// names the addresses with Program.FrameAt and Stack: the function and file:line of the
+// call (pc-4), the offset of pc itself, as "work+0x2c (app.c:17)".
+//
+// # Leaving a function: skip and replacement
+//
+// Skip(v) and Jump(fn) (JumpAt for a C module's function) are allowed at entries only
+// (CheckAt). Skip writes v into the save slot of r3 (r3:r4, f1) and sets FrameLeave to 1;
+// Jump sets it to the function's address. A trampoline with such a snippet (Code.Leave)
+// clears FrameLeave before its snippets and tests it after them: set, it restores the
+// registers and returns to the caller with blr (LR is still the caller's at an entry) or
+// branches through CTR to the replacement, which gets the caller's arguments and returns
+// to the caller. r0, CR0 and CTR, which this exit uses, are volatile at a call. At an
+// entry that is a loop head, the loop's branches are redirected to Resume as for any entry
+// probe, so a skip or replacement acts once per call, never inside the loop.
+//
 // # Data
 //
 // Arrays and stacks (AllocArray, AllocStack) are slots in the variable window like Vars:

@@ -95,6 +95,10 @@ const (
 	KFunc     // index of the point's function in Program.Funcs
 	KLoad     // *(Mem *)(Kids[0] + Idx)
 	KStore    // *(Mem *)(Kids[0] + Idx) = Kids[1]
+	KReg      // register Idx at the point (RegLR: the link register), int
+	KUstack   // Idx return addresses of the call chain, only as a send operand
+	KSkip     // return from the function at once, with Kids[0] (if any) as its value
+	KJump     // continue in the function Name (at Addr, or resolved) instead
 	kindCount
 )
 
@@ -117,7 +121,8 @@ var kinds = [kindCount]kindInfo{
 	KSeq: {"seq", ","}, KWhen: {"when", "?:"},
 	KIndex: {"index", ""}, KSetIndex: {"set", ""}, KWhole: {"array", ""}, KPush: {"push", ""},
 	KPop: {"pop", ""}, KDepth: {"depth", ""}, KPoint: {"point", ""}, KFunc: {"func", ""},
-	KLoad: {"load", ""}, KStore: {"store", ""},
+	KLoad: {"load", ""}, KStore: {"store", ""}, KReg: {"reg", ""}, KUstack: {"ustack", ""},
+	KSkip: {"skip", ""}, KJump: {"jump", ""},
 }
 
 func (k Kind) String() string {
@@ -134,7 +139,7 @@ type Exp struct {
 	Kids []*Exp
 	Var  *Var    // KVar, and the target of KAssign (Kids[0] is then the value)
 	Name string  // KCall: function; KCounter: counter name; KLoad, KStore: lvalue name or ""
-	Idx  int     // KArg: register index within its class; KLoad, KStore: byte offset
+	Idx  int     // KArg: register index within its class; KLoad, KStore: byte offset; KReg: register; KUstack: depth
 	Arr  *Array  // KIndex, KSetIndex, KWhole
 	Stk  *Stack  // KPush, KPop, KDepth
 	Mem  MemType // KLoad, KStore

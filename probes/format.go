@@ -79,6 +79,10 @@ func (e *Exp) format(b *strings.Builder) {
 		e.formatWhen(b)
 	case KIndex, KSetIndex, KWhole, KPush, KPop, KDepth, KPoint, KFunc, KLoad, KStore:
 		e.formatData(b)
+	case KReg, KUstack:
+		e.formatStackData(b)
+	case KSkip, KJump:
+		e.formatLeave(b)
 	default:
 		e.formatBinary(b)
 	}

@@ -22,6 +22,11 @@ const (
 	StackGap = 256
 )
 
+// FrameLeave (the unused r1 slot) says how the function goes on after the snippets of a
+// trampoline with Code.Leave: 0 as usual, 1 returns at once (skip), any other value is the
+// address of the function to continue in (jump).
+const FrameLeave = FrameGPR + 4
+
 // Register pools: the volatile registers of the SysV PPC32 ABI a snippet may use. r0 and f0
 // are the generator's own scratch registers and are never allocated.
 const (

@@ -11,6 +11,11 @@ func (g *gen) exp(e *Exp) val {
 		return g.load(e, e.Var)
 	case KArg, KRetval:
 		return g.argReg(e)
+	case KReg:
+		return g.reg(e)
+	case KSkip, KJump:
+		g.leave(e)
+		return val{}
 	case KRank:
 		return g.rank(e)
 	case KTimebase:

@@ -147,6 +147,11 @@ func (g *gen) send(e *Exp) {
 			i += k.Arr.N
 			continue
 		}
+		if k.Kind == KUstack {
+			g.sendUstack(k, off)
+			i += k.Idx
+			continue
+		}
 		i++
 		v := g.exp(k)
 		g.a.li32(0, sendKinds[v.t])

@@ -6,6 +6,10 @@ import "fmt"
 // a tail call (b, bc or bctr out of it, not a return) is refused: the function has not
 // returned, r3 holds the callee's first argument, and the value would be silently wrong.
 func CheckAt(e *Exp, p Point) error {
+	if p.Kind != PointEntry && (uses(e, KSkip) || uses(e, KJump)) {
+		return &PointError{Addr: p.Addr, Func: p.Func, Why: fmt.Sprintf(
+			"skip and replacement leave %s at its entry only (at a %s point its frame is set up)", p.Func, p.Kind)}
+	}
 	if p.Kind != PointExit || !uses(e, KRetval) {
 		return nil
 	}

@@ -112,6 +112,8 @@ func ReturnAddresses(pc, lr, r1 uint32, read32 func(addr uint32) (uint32, error)
 type saveSet struct {
 	gprs, fprs              uint32
 	cr, lr, ctr, xer, fpscr bool
+	calls                   bool // a snippet calls a function: the recursion guard is set
+	leave                   bool // a snippet may leave the function (FrameLeave)
 	scratch                 int32
 }
 
@@ -125,7 +127,13 @@ func saves(snippets []*Code) saveSet {
 		s.ctr = s.ctr || c.CTR
 		s.fpscr = s.fpscr || c.FPSCR
 		s.scratch = max(s.scratch, c.Scratch)
+		s.lr = s.lr || c.LR
+		if c.Leave {
+			s.leave, s.cr = true, true // the exit test clobbers CR0
+			s.gprs |= 1
+		}
 		if c.Calls {
+			s.calls = true
 			s.gprs |= volatileGPRs
 			s.fprs |= volatileFPRs
 			s.cr, s.lr, s.ctr, s.xer, s.fpscr = true, true, true, true, true
@@ -199,8 +207,12 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 	}
 	a.stwu(1, -frame, 1)
 	saveRegs(&a, s)
+	if s.leave {
+		a.li32(0, 0)
+		a.stw(0, FrameLeave, 1)
+	}
 	skip := a.newLabel()
-	if s.lr { // a snippet calls
+	if s.calls {
 		if guard == 0 {
 			return nil, errorf("trampoline for %v: a snippet calls a function but no recursion guard word was given", p)
 		}
@@ -226,10 +238,13 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 		}
 		a.w = append(a.w, c.Words...)
 	}
-	if s.lr {
+	if s.calls {
 		setGuard(&a, guard, 0, skip)
 	}
 	a.bind(skip)
+	if s.leave {
+		emitLeave(&a, s, frame)
+	}
 	restoreRegs(&a, s)
 	a.addi(1, 1, frame)
 	a.bind(reloc)
@@ -261,6 +276,27 @@ func BuildRedirect(src Point, target, base uint32) (*Trampoline, error) {
 		return nil, err
 	}
 	return &Trampoline{Point: src, Base: base, Words: words, Patch: patch, Resume: base}, nil
+}
+
+// emitLeave tests FrameLeave after the snippets: 0 goes on to the usual restore, else the
+// registers are restored (r3/r4/f1 hold a skip's value) and the function is left: a
+// return for 1, a branch through CTR to the replacement otherwise. r0, CR0 and CTR are
+// volatile at an entry, the only point where snippets may leave.
+func emitLeave(a *asm, s saveSet, frame int32) {
+	stay, ret := a.newLabel(), a.newLabel()
+	a.lwz(0, FrameLeave, 1)
+	a.cmpwi(0, 0, 0)
+	a.bc(boTrue, crEQ, stay)
+	restoreRegs(a, s)
+	a.lwz(0, FrameLeave, 1)
+	a.addi(1, 1, frame)
+	a.cmpwi(0, 0, 1)
+	a.bc(boTrue, crEQ, ret)
+	a.mtspr(sprCTR, 0)
+	a.emit(build("bcctr", boAlways, 0, 0).Word)
+	a.bind(ret)
+	a.emit(build("bclr", boAlways, 0, 0).Word)
+	a.bind(stay)
 }
 
 // setGuard writes v to the guard word; setting it first jumps to skip when it is already

@@ -198,6 +198,9 @@ func (a *App) onEvent(ev bgl.Event) {
 		a.kills = append(a.kills, ev)
 		a.tree.Kill(ev.Rank, int64(ev.Time))
 	}
+	if ev.Kind == bgl.EventWatch {
+		ev.Note = a.whereNote(ev.PC)
+	}
 	a.events = append(a.events, ev)
 	a.Job.Pause()
 }

@@ -43,6 +43,10 @@
 // are unlinked and freed (zero-filled) by the next patch that finds no PC, LR, saved
 // return address or trampoline-saved LR of the node inside them.
 //
+// Replace (function replacement) is an ordinary probe at the function's entry, installed
+// and activated at once, whose snippet is probes.Jump: it shares install, contexts,
+// loop-head redirects and safe removal with every probe instead of a patch of its own.
+//
 // # The tool's tree inside the simulation
 //
 // The tree's leaves are the ranks, level 2 the I/O-node daemons, then the comm nodes of

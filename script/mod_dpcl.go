@@ -156,7 +156,7 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 }
 
 // appEventNames are the machine events app:on accepts (bgl.EventKind names).
-var appEventNames = [...]string{"exit", "fault", "unsupported", "memory"}
+var appEventNames = [...]string{"exit", "fault", "unsupported", "memory", "watch"}
 
 // protect calls fn(arg) on the session; the error is the callback's or a stop.
 func (st *dpclState) protect(fn *lua.LFunction, arg lua.LValue) error {
@@ -213,6 +213,9 @@ func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t.RawSetString("message", lua.LString(ev.String()))
 	if ev.Kind == bgl.EventFault {
 		t.RawSetString("report", lua.LString(ev.FaultReport()))
+	}
+	if ev.Kind == bgl.EventWatch {
+		watchEventFields(t, ev)
 	}
 	return t
 }

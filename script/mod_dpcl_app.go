@@ -107,7 +107,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, appExecute},
 			{"phase", appPhaseDoc, appPhase},
 			{"env", appEnvDoc, appEnv},
-		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods)...),
+		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods)...),
 		Meta: []Function{
 			{"__len", "#app -> number of ranks", func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -415,7 +415,7 @@ func appOn(L *lua.LState) int {
 	a := CheckObject[*luaApp](L, 1, appTypeName)
 	what := L.CheckString(2)
 	if !slices.Contains(appEventNames[:], what) {
-		L.ArgError(2, fmt.Sprintf(`event must be "exit", "fault", "unsupported" or "memory", not %q`, what))
+		L.ArgError(2, fmt.Sprintf(`event must be "exit", "fault", "unsupported", "memory" or "watch", not %q`, what))
 	}
 	a.on[what] = append(a.on[what], L.CheckFunction(3))
 	return 0

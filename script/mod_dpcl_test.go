@@ -95,7 +95,7 @@ func TestDpclErrors(t *testing.T) {
 		{launch + `app:install(app:points("tick", "entry"), 1, {filter = "nosuch"})`, "nosuch"},
 		{launch + `app:wait()`, "the job has not started"},
 		{launch + `local h = app:install(app:points("tick", "entry"), 1); h:remove(); h:activate()`, "probe 1 is removed"},
-		{launch + `app:on("crash", print)`, `event must be "exit", "fault", "unsupported" or "memory"`},
+		{launch + `app:on("crash", print)`, `event must be "exit", "fault", "unsupported", "memory" or "watch"`},
 		{launch + `app:process(16)`, "rank 16 is not in 0..15"},
 		{launch + `app:process(3):reg("r99")`, `no register "r99"`},
 		{launch + `app:close(); app:start()`, "the application is closed"},

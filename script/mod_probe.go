@@ -1,6 +1,8 @@
 package script
 
 import (
+	"slices"
+
 	"github.com/dpclsh/dpclsh/probes"
 	"github.com/dpclsh/dpclsh/runtime"
 	lua "github.com/yuin/gopher-lua"
@@ -48,7 +50,7 @@ sends all its elements; up to 256 values in all. Filters such as "sum" work elem
 			{"land", "probe.land(a, b) -> Exp\nShort-circuit a && b (0 or 1).", probeLogical(probes.KLAnd)},
 			{"lor", "probe.lor(a, b) -> Exp\nShort-circuit a || b (0 or 1).", probeLogical(probes.KLOr)},
 			{"lnot", "probe.lnot(a) -> Exp\n!a (0 or 1).", probeLNot},
-		}, probeDataFuncs...),
+		}, slices.Concat(probeDataFuncs, probeStackFuncs, probeLeaveFuncs)...),
 		Init: probeDataInit,
 	})
 	RegisterType(Type{
