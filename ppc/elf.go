@@ -56,6 +56,7 @@ type Image struct {
 	brk         uint32
 	base        *Memory
 	symIndex    symbolIndex
+	inlined     inlinedIndex
 }
 
 // Brk returns the initial program break: the end of the highest segment, page aligned.
