@@ -23,7 +23,11 @@ type LineError struct {
 // Unprefixed is the error's text without "probes: "; Error adds it.
 func (e *LineError) Unprefixed() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "line %s:%d: %s", e.File, e.Line, e.Why)
+	if e.Line == 0 { // a whole file was asked for (app:source)
+		fmt.Fprintf(&b, "%s: %s", e.File, e.Why)
+	} else {
+		fmt.Fprintf(&b, "line %s:%d: %s", e.File, e.Line, e.Why)
+	}
 	var near []string
 	if e.Before > 0 {
 		near = append(near, fmt.Sprintf("%s:%d", e.File, e.Before))
@@ -99,6 +103,8 @@ func (b *Program) resolveFile(file string, line int) (string, error) {
 	e := &LineError{File: file, Line: line, Why: "no such source file in the line table"}
 	if s := Suggest(path.Base(file), bases, 5); len(s) > 0 {
 		e.Files = []string{"did you mean " + strings.Join(s, ", ")}
+	} else {
+		e.Files = []string{"its source files: " + strings.Join(closestFirst(path.Base(file), bases, 8), ", ")}
 	}
 	return "", e
 }
@@ -172,4 +178,17 @@ func (b *Program) Lines(file string) ([]int, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// closestFirst lists up to n of names ordered by edit distance to word (ties
+// alphabetically), with "..." and the count left out when there are more.
+func closestFirst(word string, names []string, n int) []string {
+	out := slices.Clone(names)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	sort.SliceStable(out, func(i, j int) bool { return editDistance(word, out[i]) < editDistance(word, out[j]) })
+	if len(out) > n {
+		out = append(out[:n], fmt.Sprintf("... %d more", len(out)-n))
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,5 +73,19 @@ func TestLinePointsCoverLoopBodies(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnknownSourceFileListsFiles: a file name nothing resembles lists the program's
+// source files, closest first, and a whole-file request names no line 0.
+func TestUnknownSourceFileListsFiles(t *testing.T) {
+	p := openProgram(t, "loops-O2.elf")
+	_, err := p.Lines("nofile.c")
+	if err == nil || err.Error() != "probes: nofile.c: no such source file in the line table (its source files: loops.c)" {
+		t.Errorf("Lines(nofile.c) = %v", err)
+	}
+	got := closestFirst("lines.c", []string{"zzz.c", "loops.c", "lines.h", "a.c", "loops.c"}, 3)
+	if want := []string{"lines.h", "loops.c", "a.c", "... 1 more"}; !slices.Equal(got, want) {
+		t.Errorf("closestFirst = %q, want %q", got, want)
 	}
 }

@@ -149,7 +149,7 @@ func checkApp1(L *lua.LState) *runtime.App {
 }
 
 func dpclLaunch(L *lua.LState) int {
-	exe := L.CheckString(1)
+	exe := checkLaunchProgram(L)
 	s := SessionOf(L)
 	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
 		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
@@ -265,7 +265,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options, base []string) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = unknownLaunchOption(lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)
