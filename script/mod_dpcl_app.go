@@ -93,7 +93,7 @@ The modeled timing of the last command sent to the daemons (install, activate, e
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, appVar},
-			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
+			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout=, params=, callback=, print=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
 inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
 m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
