@@ -11,7 +11,8 @@ import (
 
 // jobTopology builds a job's tree: the compute nodes (leaves) under their I/O nodes'
 // daemons, and above them the levels spec describes. "b:F" (one number) keeps its
-// meaning of a balanced fan-out F over the daemons; any other netreduce generator spec
+// meaning of a balanced fan-out F over the daemons, "k:K" (MRNet's short form) is the
+// K-nomial tree with one back-end per I/O node; any other netreduce generator spec
 // or an MRNet topology file must have exactly one back-end per I/O node.
 func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 	if spec == "" {
@@ -28,11 +29,18 @@ func jobTopology(spec string, nodes, perIO int) (*netreduce.Topology, error) {
 		}
 		return topo, nil
 	}
+	ios := (nodes + perIO - 1) / perIO
+	if k, ok := strings.CutPrefix(spec, "k:"); ok && !strings.Contains(k, "@") {
+		full, err := knomialSpec(spec, k, ios)
+		if err != nil {
+			return nil, err
+		}
+		spec = full
+	}
 	upper, err := upperTopology(spec)
 	if err != nil {
 		return nil, err
 	}
-	ios := (nodes + perIO - 1) / perIO
 	if upper.Backends() != ios {
 		return nil, errorf("topology %q: %d back-ends, but the job has %d I/O nodes (%d ranks, per_io %d): each back-end is one I/O node's daemon",
 			spec, upper.Backends(), ios, nodes, perIO)

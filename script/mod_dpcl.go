@@ -64,8 +64,9 @@ every run. dpcl.timebase_hz is the rate of probe.timebase() (700e6 on BG/L).
 			{"launch", `dpcl.launch(exe, {nodes=, per_io=, args={}, env={NAME="value"}, export={"NAME"}, topology="b:F", costs=, clocks=, workdir=, seed=, memory_mb=, disk_quota_mb=, quiet=}) -> Application
 Launches exe on nodes ranks (default 1), per_io compute nodes per I/O node (default 64),
 stopped at entry. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
-fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
-topology file with one back-end per I/O node. costs: "default", "ubgl", or a table of
+fan-out F (default b:16); "k:K" the K-nomial tree over the daemons (MRNet's form); any
+other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet topology file with one
+back-end per I/O node. costs: "default", "ubgl", or a table of
 parameters (app:costs() lists them; set = "ubgl" starts from that set). clocks = {seed =,
 max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() shows them).
 memory_mb is each compute node's memory (default 512, BG/L's; 16..4095): brk and mmap past
