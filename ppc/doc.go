@@ -57,7 +57,9 @@
 // Memory; Image.NewProcess makes a process of it: a copy-on-write Clone of the base (text,
 // data and the page tables' leaves are shared until written; a write copies that page for
 // that process only), the PPC32 Linux initial stack, r1 at argc and PC at the entry point.
-// A file debug/elf cannot parse is examined again by explainELF, whose *ELFError names the
+// A text file (C source given where a program belongs) and an executable for another
+// machine (the host's /bin/ls) are named as such, with how to build a Blue Gene/L one
+// (elf_kind.go). A file debug/elf cannot parse is examined again by explainELF, whose *ELFError names the
 // damaged header field and its file offset (a truncated header, a program or section
 // header table past the end of the file, a bad e_shstrndx) instead of a bare "EOF".
 // The image is the one program model of the tools too: its Symbols (with binding and
@@ -66,7 +68,8 @@
 // code is the image's too (elf_lines.go, built on first use): the DWARF line table
 // (Lines, LineOf), one function per address under its preferred name (Funcs, FuncAt,
 // PreferredName), functions and data objects by name, aliases included (FuncNamed,
-// ObjectNamed, FuncNames, ObjectNames), and Locate, which makes the image a Symbolizer. Backtrace
+// ObjectNamed, FuncNames, ObjectNames), the inlined copies of functions
+// (InlinedCopies, from DW_TAG_inlined_subroutine: elf_inlined.go), and Locate, which makes the image a Symbolizer. Backtrace
 // (backtrace.go) walks the SysV back chain of a stopped process for fault reports and
 // debuggers: it reads the innermost function's code around the pc (backtrace_frame.go)
 // to tell a frame not yet made, a leaf that never saves LR and an epilogue after mtlr or

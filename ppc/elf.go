@@ -56,6 +56,7 @@ type Image struct {
 	brk         uint32
 	base        *Memory
 	symIndex    symbolIndex
+	inlined     inlinedIndex
 }
 
 // Brk returns the initial program break: the end of the highest segment, page aligned.
@@ -113,6 +114,9 @@ func elfErr(off int64, format string, args ...any) *ELFError {
 // LoadELF reads a static ET_EXEC 32-bit big-endian PowerPC executable and builds its shared
 // base Memory. Anything else is refused with an *ELFError saying what is wrong.
 func LoadELF(r io.ReaderAt) (*Image, error) {
+	if e := textFile(r); e != nil {
+		return nil, e
+	}
 	f, err := elf.NewFile(r)
 	if err != nil {
 		if e := explainELF(r); e != nil {
@@ -146,6 +150,9 @@ func LoadELF(r io.ReaderAt) (*Image, error) {
 }
 
 func checkHeader(f *elf.File) error {
+	if e := foreignMachine(f); e != nil {
+		return e
+	}
 	switch {
 	case f.Class != elf.ELFCLASS32:
 		return elfErr(4, "wrong class %v (want ELFCLASS32)", f.Class)

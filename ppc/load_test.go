@@ -256,8 +256,11 @@ func TestLoadErrors(t *testing.T) {
 		is   error
 	}{
 		{"good", elfHeader(c32, be, ppc, exe, []elf.Prog32{code}, pad), "", nil},
-		{"not elf", []byte("#!/bin/sh\n"), "not a readable ELF file", nil},
-		{"machine", elfHeader(c32, be, uint16(elf.EM_X86_64), exe, []elf.Prog32{code}, pad), "wrong machine EM_X86_64", nil},
+		{"not elf", []byte("\x00\x01binary\xff"), "not a readable ELF file", nil},
+		{"script", []byte("#!/bin/sh\n"), "the file is text, not an executable", nil},
+		{"C source", []byte("#include <stdio.h>\nint main(void) { puts(\"héllo\"); }\n"), "(C source?); compile it for the Blue Gene/L first: dpclsh cc -g", nil},
+		{"machine", elfHeader(c32, be, uint16(elf.EM_X86_64), exe, []elf.Prog32{code}, pad), "an x86-64 program (ELFCLASS32, EM_X86_64), not a 32-bit PowerPC one; compile it", nil},
+		{"other machine", elfHeader(c32, be, uint16(elf.EM_SPARC), exe, []elf.Prog32{code}, pad), "an EM_SPARC program", nil},
 		{"class", elfHeader(byte(elf.ELFCLASS64), be, ppc, exe, nil, pad), "", nil},
 		{"endian", elfHeader(c32, byte(elf.ELFDATA2LSB), ppc, exe, []elf.Prog32{code}, pad), "wrong byte order", nil},
 		{"dynamic", elfHeader(c32, be, ppc, exe, []elf.Prog32{code, {Type: uint32(elf.PT_INTERP), Off: 0, Filesz: 10}}, pad), "has PT_INTERP", ErrNotStatic},

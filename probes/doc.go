@@ -25,6 +25,13 @@
 // a profile), use Program.FuncAt(pc) and Program.LineOf(pc) on the job's program, or
 // build one from the job's image with NewProgram(job.Image()).
 //
+// A source line's points (LinePoints, line_starts.go) are every place its code begins:
+// statement rows whose instruction is the line's (unrolled copies included) and each
+// basic block of its code entered from another line (a loop body re-entered from a test
+// the optimizer moved below it), so a counter there reads how often the line ran.
+// InlinedPoints gives the starts of a function's inlined copies, which its entry never
+// sees; InlinedNote says where they are.
+//
 // # Expressions
 //
 // Three value types: Int (32-bit), Int64, Double; Void for send and when without else.

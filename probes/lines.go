@@ -23,7 +23,11 @@ type LineError struct {
 // Unprefixed is the error's text without "probes: "; Error adds it.
 func (e *LineError) Unprefixed() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "line %s:%d: %s", e.File, e.Line, e.Why)
+	if e.Line == 0 { // a whole file was asked for (app:source)
+		fmt.Fprintf(&b, "%s: %s", e.File, e.Why)
+	} else {
+		fmt.Fprintf(&b, "line %s:%d: %s", e.File, e.Line, e.Why)
+	}
 	var near []string
 	if e.Before > 0 {
 		near = append(near, fmt.Sprintf("%s:%d", e.File, e.Before))
@@ -99,33 +103,24 @@ func (b *Program) resolveFile(file string, line int) (string, error) {
 	e := &LineError{File: file, Line: line, Why: "no such source file in the line table"}
 	if s := Suggest(path.Base(file), bases, 5); len(s) > 0 {
 		e.Files = []string{"did you mean " + strings.Join(s, ", ")}
+	} else {
+		e.Files = []string{"its source files: " + strings.Join(closestFirst(path.Base(file), bases, 8), ", ")}
 	}
 	return "", e
 }
 
-// LinePoints resolves a source line to its points, as a debugger sets a breakpoint on it:
-// the statement starts of the DWARF line table (is_stmt rows) for file:line, where a row
-// that continues the same line without another line in between is not a new start, so a
-// probe there fires once each time the line runs. Rows that share an address with rows
-// of other lines (the location views of optimized code) count: a probe there serves
-// each of those lines. Lines split into several pieces (a for
-// loop's test and increment, code scattered by the optimizer) have one point per piece.
-// Every address is checked as PointAt checks it. A line without code is a *LineError
-// naming the nearest lines with code.
+// LinePoints resolves a source line to its points: every place the line's code begins
+// (lineStarts) — its statement rows, unrolled and inlined copies included, and each basic
+// block of its code entered from elsewhere — so a probe there fires once each time the
+// line runs, also when the optimizer moved a loop's test below its body or split the line
+// over several blocks. Every address is checked as PointAt checks it. A line without code
+// is a *LineError naming the nearest lines with code.
 func (b *Program) LinePoints(file string, line int) ([]Point, error) {
 	name, err := b.resolveFile(file, line)
 	if err != nil {
 		return nil, err
 	}
-	var addrs []uint32
-	for i, l := range b.lines {
-		if l.File != name || l.Line != line || !l.Stmt || b.continues(i) {
-			continue
-		}
-		if len(addrs) == 0 || addrs[len(addrs)-1] != l.Addr {
-			addrs = append(addrs, l.Addr)
-		}
-	}
+	addrs := b.lineStarts(name, line)
 	if len(addrs) == 0 {
 		before, after := b.nearestLines(name, line)
 		return nil, &LineError{File: file, Line: line, Why: "no code at this line", Before: before, After: after}
@@ -146,19 +141,6 @@ func (b *Program) LinePoints(file string, line int) ([]Point, error) {
 		return nil, &LineError{File: file, Line: line, Why: "its code lies outside every function symbol"}
 	}
 	return out, nil
-}
-
-// continues reports whether row i goes on with the line of the row before it (the last
-// row of a lower address, in the same sequence).
-func (b *Program) continues(i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		p := b.lines[j]
-		if p.Addr == b.lines[i].Addr {
-			continue
-		}
-		return p.Line != 0 && p.File == b.lines[i].File && p.Line == b.lines[i].Line
-	}
-	return false
 }
 
 // nearestLines returns the closest lines of file before and after line that have a
@@ -196,4 +178,17 @@ func (b *Program) Lines(file string) ([]int, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// closestFirst lists up to n of names ordered by edit distance to word (ties
+// alphabetically), with "..." and the count left out when there are more.
+func closestFirst(word string, names []string, n int) []string {
+	out := slices.Clone(names)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	sort.SliceStable(out, func(i, j int) bool { return editDistance(word, out[i]) < editDistance(word, out[j]) })
+	if len(out) > n {
+		out = append(out[:n], fmt.Sprintf("... %d more", len(out)-n))
+	}
+	return out
 }

@@ -11,16 +11,18 @@ import (
 type PointKind uint8
 
 // Point kinds. PointInsn is an arbitrary instruction boundary (PointAt), PointLine the
-// start of a source line (LinePoints).
+// start of a source line (LinePoints), PointInlined the start of an inlined copy of a
+// function (InlinedPoints).
 const (
 	PointEntry PointKind = iota
 	PointExit
 	PointCall
 	PointInsn
 	PointLine
+	PointInlined
 )
 
-var pointKindNames = [...]string{"entry", "exit", "call", "insn", "line"}
+var pointKindNames = [...]string{"entry", "exit", "call", "insn", "line", "inlined"}
 
 func (k PointKind) String() string {
 	if int(k) < len(pointKindNames) {

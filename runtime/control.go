@@ -107,8 +107,8 @@ func (a *App) Status() string {
 	return "running"
 }
 
-// Counts says how many ranks exited, faulted, and are still running, with the exit
-// status of every ended rank.
+// Counts says how many ranks exited, faulted, and are running (none before the job
+// starts), with the exit status of every ended rank.
 func (a *App) Counts() (exited, faulted, running int, codes map[int]int) {
 	codes = map[int]int{}
 	for r, ev := range a.ended {
@@ -118,6 +118,9 @@ func (a *App) Counts() (exited, faulted, running int, codes map[int]int) {
 		} else {
 			exited++
 		}
+	}
+	if !a.started {
+		return exited, faulted, 0, codes
 	}
 	return exited, faulted, a.Size() - len(a.ended), codes
 }

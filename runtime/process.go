@@ -33,9 +33,25 @@ func (a *App) Process(rank int) (*Process, error) {
 
 func (p *Process) debug() *bgl.Debug { return p.app.Job.Debug(p.app.IONodeOf(p.Rank)) }
 
-// Status is the node's state: "running", "blocked", "exited" or "faulted", and whether
-// the debug interface holds it.
-func (p *Process) Status() (bgl.NodeStatus, error) { return p.debug().Status(p.Rank) }
+// Status is the node's state: "created" (the job has not started; held at its entry),
+// "running", "blocked", "exited" or "faulted", and whether the debug interface holds it.
+// A rank the application has seen end (app:terminate kills every rank) is "exited" or
+// "faulted" and not held, whatever its node has yet to report.
+func (p *Process) Status() (bgl.NodeStatus, error) {
+	st, err := p.debug().Status(p.Rank)
+	if err != nil {
+		return st, err
+	}
+	if ev, ok := p.app.ended[p.Rank]; ok {
+		st.State, st.Held, st.Exit = "exited", false, ev
+		if ev.Kind == bgl.EventFault {
+			st.State = "faulted"
+		}
+	} else if !p.app.started {
+		st.State = "created"
+	}
+	return st, nil
+}
 
 // Regs returns the registers.
 func (p *Process) Regs() (bgl.Regs, error) { return p.debug().Regs(p.Rank) }

@@ -11,8 +11,9 @@ import (
 // jobTopology builds a job's tree: the ranks (leaves) under their I/O nodes' daemons,
 // counts[i] under the i-th I/O node with ranks, and above them the levels spec
 // describes. "b:F" (one number) keeps its meaning of a balanced fan-out F over the
-// daemons; any other netreduce generator spec or an MRNet topology file must have
-// exactly one back-end per I/O node with ranks.
+// daemons, "k:K" (MRNet's short form) is the K-nomial tree with one back-end per I/O
+// node with ranks; any other netreduce generator spec or an MRNet topology file must
+// have exactly one back-end per I/O node with ranks.
 func jobTopology(spec string, counts []int, perIO int) (*netreduce.Topology, error) {
 	nodes := 0
 	for _, c := range counts {
@@ -32,11 +33,19 @@ func jobTopology(spec string, counts []int, perIO int) (*netreduce.Topology, err
 		}
 		return topo, nil
 	}
+	ios := len(counts)
+	if k, ok := strings.CutPrefix(spec, "k:"); ok && !strings.Contains(k, "@") {
+		full, err := knomialSpec(spec, k, ios)
+		if err != nil {
+			return nil, err
+		}
+		spec = full
+	}
 	upper, err := upperTopology(spec)
 	if err != nil {
 		return nil, err
 	}
-	if ios := len(counts); upper.Backends() != ios {
+	if upper.Backends() != ios {
 		return nil, errorf("topology %q: %d back-ends, but the job has %d I/O nodes (%d ranks, per_io %d): each back-end is one I/O node's daemon",
 			spec, upper.Backends(), ios, nodes, perIO)
 	}

@@ -21,6 +21,7 @@ var hostFuncs = []struct {
 	{"", Function{"help", "help([x])\nDescribes a module, function or object from the doc its binding registered.\nhelp(\"ctx.all\") looks the name up; help() lists the modules.", hostHelp}},
 	{"", Function{"sethelp", "sethelp(value, text)\nAttaches help text to a function or table of your own; the first line is its call form.", hostSetHelp}},
 	{"io", Function{"write", "io.write(...)\nWrites strings and numbers to the session's output without a newline.", hostWrite}},
+	{"os", Function{"mkdir", osMkdirDoc, hostMkdir}},
 	{"os", Function{"exit", "os.exit([code])\nEnds the session: resources are closed, history saved, the process exits with\ncode (true = 0, false = 1, default 0). pcall cannot catch it.", hostExit}},
 }
 

@@ -67,8 +67,9 @@ stopped at entry. partition = N makes the block N compute nodes (at least nodes)
 mapping places the ranks in it: "XYZT" or "TXYZ" (rank r on node r, X fastest) or an mpirun
 map file (one "X Y Z T" line per rank; each I/O node's ranks consecutive), so 8 ranks can
 sit under 1 to 8 I/O nodes. topology shapes the tree above the I/O-node daemons: "b:F" a balanced
-fan-out F (default b:16); any other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet
-topology file with one back-end per I/O node. costs: "default", "ubgl", or a table of
+fan-out F (default b:16); "k:K" the K-nomial tree over the daemons (MRNet's form); any
+other netreduce spec ("b:4^2", "k:2@7", "g:...") or an MRNet topology file with one
+back-end per I/O node. costs: "default", "ubgl", or a table of
 parameters (app:costs() lists them; set = "ubgl" starts from that set). clocks = {seed =,
 max_skew_ns =} puts a seeded offset on every tool process's clock (app:tree() shows them).
 memory_mb is each compute node's memory (default 512, BG/L's; 16..4095): brk and mmap past

@@ -98,7 +98,7 @@ The modeled timing of the last command sent to the daemons (install, activate, e
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, appLastCommand},
 			{"var", `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, appVar},
-			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout_ms=, params=, callback=}) -> ProbeHandle
+			{"install", `app:install(points, exp, {context=, filter=, sync=, timeout=, params=, callback=, print=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
 inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
 m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
@@ -154,7 +154,7 @@ func checkApp1(L *lua.LState) *runtime.App {
 }
 
 func dpclLaunch(L *lua.LState) int {
-	exe := L.CheckString(1)
+	exe := checkLaunchProgram(L)
 	s := SessionOf(L)
 	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
 		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[ProgressLine])}
@@ -276,7 +276,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options, base []string) error {
 		}
 		f, ok := launchFields[lua.LVAsString(k)]
 		if !ok {
-			err = fmt.Errorf("unknown option %q (nodes, per_io, partition, mapping, args, env, export, topology, costs, clocks, workdir, seed, quiet)", lua.LVAsString(k))
+			err = unknownLaunchOption(lua.LVAsString(k))
 			return
 		}
 		err = f(o, v)

@@ -12,11 +12,15 @@ const appFunctionsDoc = `app:functions([glob]) | app:functions{regex = "^MPI_"} 
 The program's functions matching a glob (default "*") or a Go regular expression, sorted by
 address. A pattern that matches nothing is an error listing the closest names.`
 
-const appPointsDoc = `app:points(what [, "entry"|"exit"|"call"]) -> {Point, ...}
+const appPointsDoc = `app:points(what [, "entry"|"exit"|"call"|"inlined"]) -> {Point, ...}
 What to probe: a function glob ("MPI_*") with a kind (default "entry"; "call" gives the
-call sites inside the functions, point.target the callee); "file.c:LINE", the statement
-starts of that source line (from DWARF; a line without code is an error naming the nearest
-lines with code); an address (an instruction boundary inside a function); or a table
+call sites inside the functions, point.target the callee; "inlined" the starts of the
+copies the compiler expanded into callers, whose calls the function's entry never sees —
+probing entry or exit of a function that has such copies says so on stderr);
+"file.c:LINE", every place that source line's code begins (from DWARF: its statement
+starts and each block of its code entered from elsewhere, inlined copies included; the
+sites chosen and their functions are noted on stderr; a line without code is an error
+naming the nearest lines with code); an address (an instruction boundary inside a function); or a table
 {regex = "^MPI_(Send|Recv)$", kind = "exit"} selecting functions by Go regexp. A function
 pattern that matches nothing is an error with a "did you mean" list.
 Points are userdata with fields func, kind, addr, file, line, target.`
@@ -112,9 +116,15 @@ func appPoints(L *lua.LState) int {
 				return appErr(L, "points", err)
 			}
 			pts = lp
+			notePoints(L, string(v), app.Prog, pts, "line")
+			break
+		}
+		if L.OptString(3, "") == "inlined" {
+			pts = inlinedPoints(L, app.Prog, string(v))
 			break
 		}
 		pts = functionPoints(L, app.Prog, L.OptString(3, "entry"))
+		notePoints(L, string(v), app.Prog, pts, L.OptString(3, "entry"))
 	default:
 		pts = functionPoints(L, app.Prog, "")
 	}
@@ -131,7 +141,7 @@ func appPoints(L *lua.LState) int {
 func functionPoints(L *lua.LState, prog *probes.Program, kindArg string) []probes.Point {
 	fns, kindName, err := matchFunctions(L, prog, 2, "*")
 	if err != nil {
-		appErr(L, "points", err)
+		appErr(L, "points", inlinedOnly(prog, L.Get(2), err))
 	}
 	if kindName == "" {
 		kindName = kindArg

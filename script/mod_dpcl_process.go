@@ -14,7 +14,7 @@ func init() {
 		Name: processTypeName,
 		Doc:  "One rank's process, through its I/O node's debug interface.",
 		Methods: []Function{
-			{"status", `p:status() -> "running"|"blocked"|"exited"|"faulted", held`, processStatus},
+			{"status", `p:status() -> "created"|"running"|"blocked"|"exited"|"faulted", held`, processStatus},
 			{"pc", "p:pc() -> Address", func(L *lua.LState) int { return processReg(L, "pc") }},
 			{"reg", "p:reg(name) -> number\nr0-r31, f0-f31 (raw bits), pc, lr, ctr, cr, xer, fpscr.", func(L *lua.LState) int {
 				return processReg(L, L.CheckString(2))

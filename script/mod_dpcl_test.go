@@ -75,7 +75,7 @@ func TestDpclErrors(t *testing.T) {
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 0})`, "nodes = 0 is out of range: want 1..65536"},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 70000})`, "nodes = 70000 is out of range"},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {per_io = 3})`, "per_io = 3 is out of range: want 8..64"},
-		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:2"})`, `topology spec "k:2": want k:K@N`},
+		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {topology = "k:1"})`, `topology "k:1": the K of "k:K" must be an integer >= 2`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, topology = "b:4^2"})`, `16 back-ends, but the job has 2 I/O nodes`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {daemon_recv_nz = 1}})`, `costs: daemon_recv_nz: unknown parameter`},
 		{`dpcl.launch("../runtime/testdata/bin/loop.elf", {costs = {fe_recv_ns = -1}})`, `costs: fe_recv_ns: -1 is not a non-negative number`},

@@ -78,7 +78,10 @@ end
 function M.source_data(app, state, file, opts)
   if type(file) ~= "string" then error("app:source_data: a source file name expected", 0) end
   opts = opts or {}
-  local info = app:source_info(file)
+  local ok, info = pcall(app.source_info, app, file)
+  if not ok then -- the user called app:source, not this file's helper
+    error((tostring(info):gsub("^[^:]*%.lua:%d+: app:source_info: ", "app:source: ")), 0)
+  end
   local text, code = read_text(info.path), {}
   for _, l in ipairs(info.lines) do code[l] = true end
   local ranks = ranks_of(app, opts.context)

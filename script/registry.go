@@ -82,7 +82,7 @@ func CheckObject[T any](L *lua.LState, n int, typeName string) T {
 			return v
 		}
 	}
-	L.ArgError(n, typeName+" expected, got "+L.Get(n).Type().String())
+	L.ArgError(n, typeName+" expected, got "+L.Get(n).Type().String()+colonHint(L, n, typeName))
 	var zero T
 	return zero
 }

@@ -25,7 +25,7 @@ dpclsh fc, with their compilers and options.
 Debian: apt-get install gcc-powerpc-linux-gnu libc6-dev-powerpc-cross
 
 example:
-  dpclsh cc -O2 -ffp-contract=off -o ring.elf examples/apps/ring.c
+  dpclsh cc -g -O2 -ffp-contract=off -o ring.elf examples/apps/ring.c
   dpclsh exec --nodes 8 ring.elf 16 10
 `,
 		run: runCC,

@@ -79,7 +79,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	envs.register(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
 		if err != nil {
-			fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
+			fmt.Fprintf(stderr, "dpclsh exec: %s\n", optionError(fs, err))
 		}
 		fmt.Fprint(stderr, execUsage)
 		return exitUsage

@@ -56,6 +56,10 @@ func runUI(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		fs.Usage()
 		return exitUsage
 	}
+	if err := notLuaScript("dpclsh ui", fs.Arg(0)); err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
 	s, err := newSessionEnv(false, 0, env, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh ui: %v\n", err)

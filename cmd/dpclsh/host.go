@@ -114,6 +114,9 @@ func (h *host) runModes(o options, stdin io.Reader, stdout, stderr io.Writer) in
 
 func (h *host) runScript(path string, args []string, stdin io.Reader) error {
 	if path != "-" {
+		if err := notLuaScript("dpclsh", path); err != nil {
+			return err
+		}
 		return h.s.DoFile(path, args)
 	}
 	src, err := io.ReadAll(stdin)

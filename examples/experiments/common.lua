@@ -46,7 +46,12 @@ function C.csv(path, header, rows)
   return path
 end
 
--- C.dir is where an experiment writes: opts.dir, or the current directory.
-function C.dir(opts) return (opts and opts.dir) or "." end
+-- C.dir is where an experiment writes: opts.dir (created when missing), or the current
+-- directory.
+function C.dir(opts)
+  local dir = (opts and opts.dir) or "."
+  assert(os.mkdir(dir))
+  return dir
+end
 
 return C
