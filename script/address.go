@@ -44,9 +44,9 @@ func PushAddress(L *lua.LState, a uint32) lua.LValue {
 	return ud
 }
 
-// addressOf reads v as an address: an Address, or an integral number in 0..2^32-1
+// AddressOf reads v as an address: an Address, or an integral number in 0..2^32-1
 // (negative 32-bit values wrap, as PowerPC registers do).
-func addressOf(v lua.LValue) (uint32, bool) {
+func AddressOf(v lua.LValue) (uint32, bool) {
 	switch x := v.(type) {
 	case *lua.LUserData:
 		a, ok := x.Value.(Address)
@@ -63,9 +63,9 @@ func addressOf(v lua.LValue) (uint32, bool) {
 
 // CheckAddress reads argument n as an address (an Address or an integral number).
 func CheckAddress(L *lua.LState, n int) uint32 {
-	a, ok := addressOf(L.Get(n))
+	a, ok := AddressOf(L.Get(n))
 	if !ok {
-		L.ArgError(n, "address expected (a dpcl.Address or a 32-bit integer), got "+describe(L.Get(n)))
+		L.ArgError(n, "address expected (a dpcl.Address or a 32-bit integer), got "+Describe(L.Get(n)))
 	}
 	return a
 }
@@ -139,7 +139,7 @@ func addressArith(op func(a, b float64) float64, keep bool) lua.LGFunction {
 			L.RaiseError("address arithmetic needs numbers or addresses, got %s and %s", L.Get(1).Type(), L.Get(2).Type())
 		}
 		r := op(float64(x), float64(y))
-		if a, ok := addressOf(lua.LNumber(r)); keep && ok && r >= 0 {
+		if a, ok := AddressOf(lua.LNumber(r)); keep && ok && r >= 0 {
 			L.Push(PushAddress(L, a))
 			return 1
 		}

@@ -30,7 +30,7 @@ func printOption(s *Session, opts lua.LValue, cb *lua.LFunction) (bool, error) {
 		case lua.LBool:
 			on = bool(v) && cb == nil
 		default:
-			return false, fmt.Errorf("print must be a boolean, got %s", describe(v))
+			return false, fmt.Errorf("print must be a boolean, got %s", Describe(v))
 		}
 	}
 	return on, nil

@@ -71,7 +71,7 @@ func raiseCtx(L *lua.LState, fn string, err error) int {
 func checkApp(L *lua.LState, n int) (int, any) {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
-		size := checkInt(L, n, "size")
+		size := CheckInt(L, n, "size")
 		if err := contexts.CheckSize(size); err != nil {
 			L.ArgError(n, setErrText(err))
 		}
@@ -81,7 +81,7 @@ func checkApp(L *lua.LState, n int) (int, any) {
 			return app.Size(), app
 		}
 	}
-	L.ArgError(n, "application or size expected, got "+describe(L.Get(n)))
+	L.ArgError(n, "application or size expected, got "+Describe(L.Get(n)))
 	return 0, nil
 }
 
@@ -97,7 +97,7 @@ func ctxNone(L *lua.LState) int {
 
 func ctxSingle(L *lua.LState) int {
 	n, _ := checkApp(L, 1)
-	s, err := contexts.Single(n, checkInt(L, 2, "rank"))
+	s, err := contexts.Single(n, CheckInt(L, 2, "rank"))
 	if err != nil {
 		return raiseCtx(L, "ctx.single", err)
 	}
@@ -128,7 +128,7 @@ func addRanksArg(L *lua.LState, s *contexts.Set, n int) error {
 func ranksArg(L *lua.LState, size, n int) (*contexts.Set, error) {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
-		return contexts.Single(size, checkInt(L, n, "rank"))
+		return contexts.Single(size, CheckInt(L, n, "rank"))
 	case lua.LString:
 		return contexts.Parse(size, string(v))
 	case *lua.LTable:
@@ -138,7 +138,7 @@ func ranksArg(L *lua.LState, size, n int) (*contexts.Set, error) {
 			return c.Set, nil
 		}
 	}
-	L.ArgError(n, "rank, spec string, list of ranks or context expected, got "+describe(L.Get(n)))
+	L.ArgError(n, "rank, spec string, list of ranks or context expected, got "+Describe(L.Get(n)))
 	return nil, nil
 }
 
@@ -148,9 +148,9 @@ func listArg(t *lua.LTable, size int) (*contexts.Set, error) {
 	n := t.Len()
 	for i := 1; i <= n; i++ {
 		v := t.RawGetInt(i)
-		r, ok := luaInt(v)
+		r, ok := LuaInt(v)
 		if !ok {
-			return nil, fmt.Errorf("list item %d: rank must be an integer, got %s", i, describe(v))
+			return nil, fmt.Errorf("list item %d: rank must be an integer, got %s", i, Describe(v))
 		}
 		if err := s.Add(r); err != nil {
 			return nil, fmt.Errorf("list item %d: %s", i, setErrText(err))
@@ -183,7 +183,7 @@ func ctxWhere(L *lua.LState) int {
 
 func ctxIONode(L *lua.LState) int {
 	n, app := checkApp(L, 1)
-	k := checkInt(L, 2, "I/O node")
+	k := CheckInt(L, 2, "I/O node")
 	if app, ok := app.(CtxIONodeApp); ok {
 		if L.GetTop() > 2 {
 			L.ArgError(3, "per_io applies to a plain size only; an application has its own I/O node map")
@@ -199,7 +199,7 @@ func ctxIONode(L *lua.LState) int {
 	}
 	perIO := contexts.DefaultPerIO
 	if L.GetTop() > 2 {
-		perIO = checkInt(L, 3, "per_io")
+		perIO = CheckInt(L, 3, "per_io")
 	}
 	s, err := contexts.IONodeGroup(n, k, perIO)
 	if err != nil {
@@ -224,13 +224,13 @@ func checkTriple(L *lua.LState, n int, what string) [3]int {
 	t, ok := L.Get(n).(*lua.LTable)
 	var out [3]int
 	if !ok || t.Len() != 3 {
-		L.ArgError(n, what+" must be {x, y, z}, got "+describe(L.Get(n)))
+		L.ArgError(n, what+" must be {x, y, z}, got "+Describe(L.Get(n)))
 		return out
 	}
 	for i := range out {
-		v, ok := luaInt(t.RawGetInt(i + 1))
+		v, ok := LuaInt(t.RawGetInt(i + 1))
 		if !ok {
-			L.ArgError(n, fmt.Sprintf("%s must be {x, y, z} integers, item %d is %s", what, i+1, describe(t.RawGetInt(i+1))))
+			L.ArgError(n, fmt.Sprintf("%s must be {x, y, z} integers, item %d is %s", what, i+1, Describe(t.RawGetInt(i+1))))
 		}
 		out[i] = v
 	}
@@ -239,4 +239,4 @@ func checkTriple(L *lua.LState, n int, what string) [3]int {
 
 // setErrText is the text of an error from the context algebra for a Lua message, without
 // the package prefix (the sets live in contexts/ranks, the selections in contexts).
-func setErrText(err error) string { return errorText(err, "contexts", "ranks") }
+func setErrText(err error) string { return ErrorText(err, "contexts", "ranks") }

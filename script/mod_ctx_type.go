@@ -76,7 +76,7 @@ func ctxBinary(symbol string, op func(a, b *contexts.Set) (*contexts.Set, error)
 		a, aok := ctxValue(L.Get(1))
 		b, bok := ctxValue(L.Get(2))
 		if !aok || !bok {
-			L.RaiseError("ctx: %s needs two contexts, got %s and %s", symbol, describe(L.Get(1)), describe(L.Get(2)))
+			L.RaiseError("ctx: %s needs two contexts, got %s and %s", symbol, Describe(L.Get(1)), Describe(L.Get(2)))
 		}
 		s, err := op(a.Set, b.Set)
 		if err != nil {
@@ -141,7 +141,7 @@ func ctxRemove(L *lua.LState) int {
 
 func ctxContains(L *lua.LState) int {
 	c := checkCtx(L, 1)
-	L.Push(lua.LBool(c.Set.Contains(checkInt(L, 2, "rank"))))
+	L.Push(lua.LBool(c.Set.Contains(CheckInt(L, 2, "rank"))))
 	return 1
 }
 
@@ -150,7 +150,7 @@ func ctxSample(L *lua.LState) int {
 	pct := float64(L.CheckNumber(2))
 	seed := 0
 	if L.GetTop() >= 3 {
-		seed = checkInt(L, 3, "seed")
+		seed = CheckInt(L, 3, "seed")
 		if seed < 0 {
 			L.ArgError(3, fmt.Sprintf("seed must be an integer ≥ 0, got %d", seed))
 		}

@@ -39,7 +39,7 @@ func dpclOf(L *lua.LState) *dpclState {
 func newDpclState(s *Session) *dpclState {
 	st := &dpclState{s: s, calls: make(chan *pageCall, 64), wake: make(chan struct{}, 1)}
 	SetProbeTarget(s, st.probeTarget)
-	s.OnClose(closerFunc(func() error {
+	s.OnClose(CloserFunc(func() error {
 		var errs []error
 		for _, a := range st.apps {
 			errs = append(errs, a.close())
@@ -197,7 +197,7 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 
 // setMessageTime is the one place a delivered message's virtual arrival time at the
 // front-end (ns) becomes Lua fields.
-func setMessageTime(t *lua.LTable, ns uint64) { setTime(t, ns) }
+func setMessageTime(t *lua.LTable, ns uint64) { SetTime(t, ns) }
 
 func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t := L.NewTable()
@@ -206,7 +206,7 @@ func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t.RawSetString("pc", PushAddress(L, ev.PC))
 	t.RawSetString("signal", lua.LNumber(ev.Signal))
 	t.RawSetString("status", lua.LNumber(ev.Status))
-	setTime(t, ev.Time)
+	SetTime(t, ev.Time)
 	t.RawSetString("message", lua.LString(ev.String()))
 	if ev.Kind == bgl.EventFault {
 		t.RawSetString("report", lua.LString(ev.FaultReport()))
@@ -254,7 +254,7 @@ func dpclSleep(L *lua.LState) int {
 				return Raise(L, err)
 			}
 			if err := st.s.Context().Err(); err != nil {
-				return Raise(L, st.s.stopError())
+				return Raise(L, st.s.StopError())
 			}
 			if b.Reason != bgl.StopPaused {
 				break

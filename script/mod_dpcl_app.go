@@ -170,7 +170,7 @@ func dpclLaunch(L *lua.LState) int {
 	app, err := runtime.Launch(o)
 	stop()
 	if err != nil {
-		L.RaiseError("dpcl.launch: %s", errorText(err, "runtime"))
+		L.RaiseError("dpcl.launch: %s", ErrorText(err, "runtime"))
 	}
 	la.app, la.size, la.part = app, app.Size(), app.Job.Partition()
 	st := dpclOf(L)
@@ -219,7 +219,7 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	},
 	"quiet": func(o *runtime.Options, v lua.LValue) error {
 		if b, ok := v.(lua.LBool); !ok {
-			return fmt.Errorf("quiet must be a boolean, got %s", describe(v))
+			return fmt.Errorf("quiet must be a boolean, got %s", Describe(v))
 		} else if b {
 			o.Stdout, o.Stderr = nil, nil
 		}
@@ -228,7 +228,7 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 	"args": func(o *runtime.Options, v lua.LValue) error {
 		t, ok := v.(*lua.LTable)
 		if !ok {
-			return fmt.Errorf("args must be an array of strings, got %s", describe(v))
+			return fmt.Errorf("args must be an array of strings, got %s", Describe(v))
 		}
 		n := t.Len()
 		for i := 1; i <= n; i++ {
@@ -236,7 +236,7 @@ var launchFields = map[string]func(o *runtime.Options, v lua.LValue) error{
 			case lua.LString, lua.LNumber:
 				o.Args = append(o.Args, lua.LVAsString(a))
 			default:
-				return fmt.Errorf("args[%d] must be a string or a number, got %s", i, describe(a))
+				return fmt.Errorf("args[%d] must be a string or a number, got %s", i, Describe(a))
 			}
 		}
 		var extra lua.LValue
@@ -280,7 +280,7 @@ func launchOptions(t *lua.LTable, o *runtime.Options, base []string) error {
 func intField(dst *int, name string, v lua.LValue) error {
 	n, ok := v.(lua.LNumber)
 	if !ok || float64(n) != float64(int(n)) {
-		return fmt.Errorf("%s must be an integer, got %s", name, describe(v))
+		return fmt.Errorf("%s must be an integer, got %s", name, Describe(v))
 	}
 	*dst = int(n)
 	return nil
@@ -300,7 +300,7 @@ func rangedInt(dst *int, name string, v lua.LValue, lo, hi int) error {
 func strField(dst *string, name string, v lua.LValue) error {
 	s, ok := v.(lua.LString)
 	if !ok {
-		return fmt.Errorf("%s must be a string, got %s", name, describe(v))
+		return fmt.Errorf("%s must be a string, got %s", name, Describe(v))
 	}
 	*dst = string(s)
 	return nil
@@ -308,7 +308,7 @@ func strField(dst *string, name string, v lua.LValue) error {
 
 func appErr(L *lua.LState, method string, err error) int {
 	if err != nil {
-		L.RaiseError("app:%s: %s", method, errorText(err, "runtime", "probes"))
+		L.RaiseError("app:%s: %s", method, ErrorText(err, "runtime", "probes"))
 	}
 	return 0
 }
@@ -355,7 +355,7 @@ func appWait(L *lua.LState) int {
 			return appErr(L, "wait", err)
 		}
 		if s.Context().Err() != nil {
-			return Raise(L, s.stopError())
+			return Raise(L, s.StopError())
 		}
 		if app.Done() || ctx.Err() != nil || b.Reason == bgl.StopIdle {
 			break
@@ -414,7 +414,7 @@ func appVar(L *lua.LState) int {
 	app := checkApp1(L)
 	t, err := probes.ParseType(L.OptString(2, "int"))
 	if err != nil {
-		L.ArgError(2, errorText(err, "probes"))
+		L.ArgError(2, ErrorText(err, "probes"))
 	}
 	v, err := app.Var(t)
 	if err != nil {

@@ -105,7 +105,7 @@ func checkStack(L *lua.LState, n int) *luaStack { return CheckObject[*luaStack](
 func elemType(L *lua.LState, n int, what string) probes.Type {
 	t, err := probes.ParseType(L.CheckString(n))
 	if err != nil {
-		L.ArgError(n, what+": "+errorText(err, "probes"))
+		L.ArgError(n, what+": "+ErrorText(err, "probes"))
 	}
 	return t
 }
@@ -265,7 +265,7 @@ func stackString(L *lua.LState) int {
 func appGlobal(L *lua.LState) int {
 	e, err := checkApp1(L).Prog.Global(L.CheckString(2))
 	if err != nil {
-		L.RaiseError("app:global: %s", errorText(err, "probes"))
+		L.RaiseError("app:global: %s", ErrorText(err, "probes"))
 	}
 	L.Push(NewObject(L, probeTypeName, e))
 	return 1
@@ -296,7 +296,7 @@ func expIndexInit(L *lua.LState) {
 func expMember(L *lua.LState, e *probes.Exp, name string) int {
 	m, err := probes.Member(e, name)
 	if err != nil {
-		L.RaiseError("%s", errorText(err, "probes"))
+		L.RaiseError("%s", ErrorText(err, "probes"))
 	}
 	L.Push(NewObject(L, probeTypeName, m))
 	return 1
@@ -305,7 +305,7 @@ func expMember(L *lua.LState, e *probes.Exp, name string) int {
 func expElement(L *lua.LState, e *probes.Exp, i *probes.Exp) int {
 	m, err := probes.Element(e, i)
 	if err != nil {
-		L.RaiseError("%s", errorText(err, "probes"))
+		L.RaiseError("%s", ErrorText(err, "probes"))
 	}
 	L.Push(NewObject(L, probeTypeName, m))
 	return 1

@@ -61,11 +61,11 @@ func optionalExp(L *lua.LState, t *lua.LTable, key string) *probes.Exp {
 	}
 	ud, ok := v.(*lua.LUserData)
 	if !ok {
-		L.ArgError(4, fmt.Sprintf("%s must be a probe expression, got %s", key, describe(v)))
+		L.ArgError(4, fmt.Sprintf("%s must be a probe expression, got %s", key, Describe(v)))
 	}
 	e, ok := ud.Value.(*probes.Exp)
 	if !ok {
-		L.ArgError(4, fmt.Sprintf("%s must be a probe expression, got %s", key, describe(v)))
+		L.ArgError(4, fmt.Sprintf("%s must be a probe expression, got %s", key, Describe(v)))
 	}
 	return e
 }

@@ -83,7 +83,7 @@ func appLoadCModule(L *lua.LState) int {
 	case errors.As(err, &ce):
 		L.RaiseError("app:load_module: %s", ce.Detail())
 	case err != nil:
-		L.RaiseError("app:load_module: %s", errorText(err, "runtime"))
+		L.RaiseError("app:load_module: %s", ErrorText(err, "runtime"))
 	}
 	L.Push(pushCModule(L, m))
 	return 1
@@ -93,7 +93,7 @@ func cmoduleGlobal(L *lua.LState) int {
 	m := checkCModule(L, 1)
 	e, err := m.Global(L.CheckString(2))
 	if err != nil {
-		L.RaiseError("mod:global: %s", errorText(err, "runtime"))
+		L.RaiseError("mod:global: %s", ErrorText(err, "runtime"))
 	}
 	L.Push(NewObject(L, probeTypeName, e))
 	return 1
@@ -107,7 +107,7 @@ func cmoduleRead(L *lua.LState) int {
 	readOne := func(rank int) []probes.Value {
 		v, err := m.Read(name, rank)
 		if err != nil {
-			L.RaiseError("mod:read: %s", errorText(err, "runtime"))
+			L.RaiseError("mod:read: %s", ErrorText(err, "runtime"))
 		}
 		return v
 	}
@@ -167,7 +167,7 @@ func cmoduleString(L *lua.LState) int {
 func probeCallCModule(L *lua.LState, m *runtime.Module) int {
 	e, err := m.Call(L.CheckString(2), expArgs(L, 3)...)
 	if err != nil {
-		L.RaiseError("probe.call: %s", errorText(err, "runtime"))
+		L.RaiseError("probe.call: %s", ErrorText(err, "runtime"))
 	}
 	return pushExp(L, "probe.call", e)
 }

@@ -36,7 +36,7 @@ func costsOption(o *runtime.Options, v lua.LValue) error {
 			}
 			n, ok := x.RawGetString(k).(lua.LNumber)
 			if !ok {
-				return fmt.Errorf("costs: %s must be a number, got %s", k, describe(x.RawGetString(k)))
+				return fmt.Errorf("costs: %s must be a number, got %s", k, Describe(x.RawGetString(k)))
 			}
 			if err := c.Set(k, float64(n)); err != nil {
 				return err
@@ -45,7 +45,7 @@ func costsOption(o *runtime.Options, v lua.LValue) error {
 		o.Costs = c
 		return nil
 	}
-	return fmt.Errorf("costs must be a set name (\"default\", \"ubgl\") or a table of parameters, got %s", describe(v))
+	return fmt.Errorf("costs must be a set name (\"default\", \"ubgl\") or a table of parameters, got %s", Describe(v))
 }
 
 // appCosts prints the application's cost model and returns it as {key = value}.
@@ -87,7 +87,7 @@ func appNow(L *lua.LState) int {
 func clocksOption(o *runtime.Options, v lua.LValue) error {
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		return fmt.Errorf("clocks must be a table {seed =, max_skew_ns =}, got %s", describe(v))
+		return fmt.Errorf("clocks must be a table {seed =, max_skew_ns =}, got %s", Describe(v))
 	}
 	var err error
 	t.ForEach(func(k, v lua.LValue) {
@@ -95,7 +95,7 @@ func clocksOption(o *runtime.Options, v lua.LValue) error {
 		switch key := lua.LVAsString(k); {
 		case err != nil:
 		case !isNum || n < 0:
-			err = fmt.Errorf("clocks: %s must be a non-negative number, got %s", key, describe(v))
+			err = fmt.Errorf("clocks: %s must be a non-negative number, got %s", key, Describe(v))
 		case key == "seed":
 			o.Clocks.Seed = uint64(n)
 		case key == "max_skew_ns":

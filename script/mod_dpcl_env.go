@@ -49,7 +49,7 @@ func envOption(ex *bgl.Exporter, v lua.LValue) error {
 	}
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		return fmt.Errorf("env must be a table {NAME = \"value\"}, got %s", describe(v))
+		return fmt.Errorf("env must be a table {NAME = \"value\"}, got %s", Describe(v))
 	}
 	var names []string
 	var err error
@@ -57,7 +57,7 @@ func envOption(ex *bgl.Exporter, v lua.LValue) error {
 		if name, ok := k.(lua.LString); ok {
 			names = append(names, string(name))
 		} else if err == nil {
-			err = fmt.Errorf("env keys must be variable names, got %s", describe(k))
+			err = fmt.Errorf("env keys must be variable names, got %s", Describe(k))
 		}
 	})
 	if err != nil {
@@ -69,7 +69,7 @@ func envOption(ex *bgl.Exporter, v lua.LValue) error {
 		switch val.(type) {
 		case lua.LString, lua.LNumber:
 		default:
-			return fmt.Errorf("env.%s must be a string or a number, got %s", name, describe(val))
+			return fmt.Errorf("env.%s must be a string or a number, got %s", name, Describe(val))
 		}
 		if err := ex.Set(name, lua.LVAsString(val)); err != nil {
 			return fmt.Errorf("env: %w", err)
@@ -85,7 +85,7 @@ func exportOption(ex *bgl.Exporter, v lua.LValue) error {
 	}
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		return fmt.Errorf("export must be an array of variable names {\"NAME\", ...}, got %s", describe(v))
+		return fmt.Errorf("export must be an array of variable names {\"NAME\", ...}, got %s", Describe(v))
 	}
 	n := t.Len()
 	var extra lua.LValue
@@ -100,7 +100,7 @@ func exportOption(ex *bgl.Exporter, v lua.LValue) error {
 	for i := 1; i <= n; i++ {
 		name, ok := t.RawGetInt(i).(lua.LString)
 		if !ok {
-			return fmt.Errorf("export[%d] must be a variable name, got %s", i, describe(t.RawGetInt(i)))
+			return fmt.Errorf("export[%d] must be a variable name, got %s", i, Describe(t.RawGetInt(i)))
 		}
 		if err := ex.Export(string(name)); err != nil {
 			return fmt.Errorf("export: %w", err)

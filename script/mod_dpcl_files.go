@@ -59,13 +59,13 @@ func fileParts(L *lua.LState, n int) []string {
 			switch e.(type) {
 			case lua.LString, lua.LNumber:
 			default:
-				L.ArgError(n, fmt.Sprintf("data[%d] must be a string or a number, got %s", i, describe(e)))
+				L.ArgError(n, fmt.Sprintf("data[%d] must be a string or a number, got %s", i, Describe(e)))
 			}
 			parts = append(parts, lua.LVAsString(e))
 		}
 		return parts
 	}
-	L.ArgError(n, "data must be a string or an array of strings, got "+describe(L.Get(n)))
+	L.ArgError(n, "data must be a string or an array of strings, got "+Describe(L.Get(n)))
 	return nil
 }
 

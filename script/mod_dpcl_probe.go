@@ -99,7 +99,7 @@ func checkPoints(L *lua.LState, n int) []probes.Point {
 		}
 		return out
 	}
-	L.ArgError(n, "point or array of points expected, got "+describe(L.Get(n)))
+	L.ArgError(n, "point or array of points expected, got "+Describe(L.Get(n)))
 	return nil
 }
 
@@ -117,14 +117,14 @@ func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallO
 		}
 		t = L.NewTable()
 	}
-	if err := checkKeys(t, append(installKeys[:len(installKeys):len(installKeys)], extraKeys...)); err != nil {
+	if err := CheckKeys(t, append(installKeys[:len(installKeys):len(installKeys)], extraKeys...)); err != nil {
 		return o, nil, err
 	}
 	var agg *contexts.Aggregation
 	if cv := t.RawGetString("context"); cv != lua.LNil {
 		c, ok := ctxValue(cv)
 		if !ok {
-			return o, nil, fmt.Errorf("context must be a ctx.Context, got %s", describe(cv))
+			return o, nil, fmt.Errorf("context must be a ctx.Context, got %s", Describe(cv))
 		}
 		o.Context, agg = c.Set.Copy(), c.Agg
 	}
@@ -147,7 +147,7 @@ func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallO
 	if s, ok := t.RawGetString("sync").(lua.LString); ok {
 		o.Sync = contexts.Sync(s)
 	}
-	if d, ok, err := timeoutOption(L, t); err != nil {
+	if d, ok, err := TimeoutOption(L, t); err != nil {
 		return o, nil, err
 	} else if ok {
 		o.Timeout = d
@@ -256,7 +256,7 @@ func handleOp(fn func(*runtime.Handle) error, name string) lua.LGFunction {
 	return func(L *lua.LState) int {
 		h := CheckObject[*runtime.Handle](L, 1, handleTypeName)
 		if err := fn(h); err != nil {
-			L.RaiseError("h:%s: %s", name, errorText(err, "runtime"))
+			L.RaiseError("h:%s: %s", name, ErrorText(err, "runtime"))
 		}
 		return 0
 	}

@@ -43,7 +43,7 @@ func appProcess(L *lua.LState) int {
 }
 
 func processErr(L *lua.LState, p *runtime.Process, err error) int {
-	L.RaiseError("process %d: %s", p.Rank, errorText(err, "runtime"))
+	L.RaiseError("process %d: %s", p.Rank, ErrorText(err, "runtime"))
 	return 0
 }
 

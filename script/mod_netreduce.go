@@ -77,7 +77,7 @@ dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spel
 		return 1
 	}},
 	{"kill", "net:kill(rank)\nMakes a back-end or internal node fail (failure injection).", func(L *lua.LState) int {
-		if err := checkNet(L).net.Kill(checkInt(L, 2, "rank")); err != nil {
+		if err := checkNet(L).net.Kill(CheckInt(L, 2, "rank")); err != nil {
 			L.RaiseError("%s", err.Error())
 		}
 		return 0
@@ -272,23 +272,23 @@ func netCommunicator(L *lua.LState) int {
 	case *lua.LTable:
 		set = netreduce.NewRankSet(nb)
 		for i := 1; i <= v.Len(); i++ {
-			r, ok := luaInt(v.RawGetInt(i))
+			r, ok := LuaInt(v.RawGetInt(i))
 			if !ok || r < 0 || r >= nb {
-				L.ArgError(2, fmt.Sprintf("item %d: %s is not a back-end rank (0-%d)", i, describe(v.RawGetInt(i)), nb-1))
+				L.ArgError(2, fmt.Sprintf("item %d: %s is not a back-end rank (0-%d)", i, Describe(v.RawGetInt(i)), nb-1))
 			}
 			set.Add(r)
 		}
 	case *lua.LUserData:
 		c, ok := v.Value.(*contexts.Context)
 		if !ok {
-			L.ArgError(2, "list, spec or context expected, got "+describe(v))
+			L.ArgError(2, "list, spec or context expected, got "+Describe(v))
 		}
 		if c.Size() != nb {
 			L.ArgError(2, fmt.Sprintf("context of %d ranks for a tree of %d back-ends", c.Size(), nb))
 		}
 		set, err = netreduce.RankSetOf(nb, c.Set.List())
 	default:
-		L.ArgError(2, "list, spec or context expected, got "+describe(L.Get(2)))
+		L.ArgError(2, "list, spec or context expected, got "+Describe(L.Get(2)))
 	}
 	if err != nil {
 		L.ArgError(2, err.Error())

@@ -21,7 +21,7 @@ func FilterSpecOf(v lua.LValue, params map[string]any) (*netreduce.FilterSpec, e
 	case *lua.LNilType:
 		return nil, nil
 	}
-	return nil, fmt.Errorf("filter must be a built-in name or a filter.load object, got %s", describe(v))
+	return nil, fmt.Errorf("filter must be a built-in name or a filter.load object, got %s", Describe(v))
 }
 
 func netStream(L *lua.LState) int {
@@ -68,10 +68,10 @@ func streamConfig(L *lua.LState, opts *lua.LTable) (netreduce.StreamConfig, erro
 	}
 	if sv, ok := opts.RawGetString("sync").(lua.LString); ok {
 		if cfg.Sync, err = netreduce.ParseSync(string(sv)); err != nil {
-			return cfg, errors.New(errorText(err, "netreduce"))
+			return cfg, errors.New(ErrorText(err, "netreduce"))
 		}
 	}
-	d, hasTimeout, err := timeoutOption(L, opts)
+	d, hasTimeout, err := TimeoutOption(L, opts)
 	switch {
 	case err != nil:
 		return cfg, err
@@ -178,7 +178,7 @@ func packetTable(L *lua.LState, p *netreduce.Packet) *lua.LTable {
 		t.RawSetString("rank", lua.LNumber(p.Src))
 	}
 	t.RawSetString("count", lua.LNumber(p.Count))
-	setTime(t, uint64(p.Time))
+	SetTime(t, uint64(p.Time))
 	t.RawSetString("tag", lua.LNumber(p.Tag))
 	return t
 }

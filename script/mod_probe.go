@@ -113,7 +113,7 @@ func ProbeExpOf(L *lua.LState, n int) *probes.Exp {
 // pushExp type-checks e and returns it to Lua; a type error is raised as fn's error.
 func pushExp(L *lua.LState, fn string, e *probes.Exp) int {
 	if _, err := probes.Check(e); err != nil {
-		L.RaiseError("%s: %s", fn, errorText(err, "probes"))
+		L.RaiseError("%s: %s", fn, ErrorText(err, "probes"))
 		return 0
 	}
 	L.Push(NewObject(L, probeTypeName, e))
@@ -146,7 +146,7 @@ func probeConst(t probes.Type) lua.LGFunction {
 func optType(L *lua.LState, n int) probes.Type {
 	t, err := probes.ParseType(L.OptString(n, "int"))
 	if err != nil {
-		L.ArgError(n, errorText(err, "probes"))
+		L.ArgError(n, ErrorText(err, "probes"))
 	}
 	return t
 }
@@ -266,7 +266,7 @@ func probeDisasm(L *lua.LState) int {
 	e := CheckObject[*probes.Exp](L, 1, probeTypeName)
 	code, err := probes.Compile(e, probeTarget(L))
 	if err != nil {
-		L.RaiseError("disasm: %s", errorText(err, "probes"))
+		L.RaiseError("disasm: %s", ErrorText(err, "probes"))
 		return 0
 	}
 	L.Push(lua.LString(code.Disasm(uint32(L.OptInt64(2, 0)))))

@@ -40,7 +40,7 @@ The member name of a struct global (the same as g.name, for a member a method na
 func memType(L *lua.LState, n int) probes.MemType {
 	m, err := probes.ParseMemType(L.CheckString(n))
 	if err != nil {
-		L.ArgError(n, errorText(err, "probes"))
+		L.ArgError(n, ErrorText(err, "probes"))
 	}
 	return m
 }
@@ -58,7 +58,7 @@ func probeStore(L *lua.LState) int {
 	} else {
 		t, err := probes.Check(x)
 		if err != nil {
-			L.RaiseError("probe.store: %s", errorText(err, "probes"))
+			L.RaiseError("probe.store: %s", ErrorText(err, "probes"))
 		}
 		m = probes.ElemMem(t)
 	}
@@ -70,7 +70,7 @@ func probeDeref(L *lua.LState) int {
 	if L.GetTop() < 2 {
 		d, err := probes.Deref(e)
 		if err != nil {
-			L.RaiseError("%s", errorText(err, "probes"))
+			L.RaiseError("%s", ErrorText(err, "probes"))
 		}
 		L.Push(NewObject(L, probeTypeName, d))
 		return 1

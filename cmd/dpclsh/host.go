@@ -12,6 +12,7 @@ import (
 
 	"github.com/dpclsh/dpclsh"
 	"github.com/dpclsh/dpclsh/script"
+	_ "github.com/dpclsh/dpclsh/script/std" // every Lua module
 	lua "github.com/yuin/gopher-lua"
 )
 

@@ -1,48 +1,49 @@
-package script
+package bgl
 
 import (
 	"bytes"
 	"fmt"
 
-	"github.com/dpclsh/dpclsh/bgl"
+	machine "github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/script"
 	lua "github.com/yuin/gopher-lua"
 )
 
 func init() {
-	RegisterModule(Module{
+	script.RegisterModule(script.Module{
 		Name: "bgl",
 		Doc: `bgl — the simulated Blue Gene/L machine without a tool: partitions and plain runs.
 Ranks map to compute nodes in order, compute node n to I/O node n // per_io; every file
 call is shipped to the I/O node and confined to the working directory.`,
-		Funcs: []Function{
-			{"partition", `bgl.partition{nodes = N, per_io = K} -> Partition
+		Funcs: []script.Function{
+			{Name: "partition", Doc: `bgl.partition{nodes = N, per_io = K} -> Partition
 N compute nodes (1..65536) and one I/O node per K (8..64, default 64). Fields: nodes, per_io,
 ionodes, shape ({X, Y, Z} torus). Methods: p:ionode(rank), p:coord(rank) -> x, y, z,
 p:ranks(ionode) -> {first, ..., last}, p:hops(a, b) (torus distance). Accepted by the ctx
-constructors in place of an application.`, bglPartition},
-			{"run", `bgl.run(exe, {nodes =, per_io =, args = {...}, env = {...}, workdir =, label =, seed =, memory_mb =, disk_quota_mb =}) -> result
+constructors in place of an application.`, Fn: bglPartition},
+			{Name: "run", Doc: `bgl.run(exe, {nodes =, per_io =, args = {...}, env = {...}, workdir =, label =, seed =, memory_mb =, disk_quota_mb =}) -> result
 Runs a static PowerPC ELF to its end (env: "NAME=value" strings; default none). result.status is the job status (the highest rank
 status; 128+S for a rank killed by signal S); memory_mb is each node's memory (default
 512), disk_quota_mb bounds the job's file growth in workdir (default 512); result.codes[rank], result.stdout[rank] and
 result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
 streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
-and result.instructions measure the run.`, bglRun},
+and result.instructions measure the run.`, Fn: bglRun},
 		},
-		Init: func(_ *Session, mod *lua.LTable) {
-			mod.RawSetString("max_nodes", lua.LNumber(bgl.MaxNodes))
-			mod.RawSetString("default_per_io", lua.LNumber(bgl.DefaultPerIO))
+		Init: func(_ *script.Session, mod *lua.LTable) {
+			mod.RawSetString("max_nodes", lua.LNumber(machine.MaxNodes))
+			mod.RawSetString("default_per_io", lua.LNumber(machine.DefaultPerIO))
 		},
 	})
-	RegisterType(Type{
+	script.RegisterType(script.Type{
 		Name: partitionTypeName,
 		Doc:  "a Blue Gene/L partition: compute nodes, I/O nodes, torus",
-		Meta: []Function{
-			{"__index", "p.field or p:method(...)", partitionIndex},
-			{"__tostring", "tostring(p)", func(L *lua.LState) int {
+		Meta: []script.Function{
+			{Name: "__index", Doc: "p.field or p:method(...)", Fn: partitionIndex},
+			{Name: "__tostring", Doc: "tostring(p)", Fn: func(L *lua.LState) int {
 				L.Push(lua.LString(checkPartition(L, 1).String()))
 				return 1
 			}},
-			{"__len", "#p -> nodes", func(L *lua.LState) int {
+			{Name: "__len", Doc: "#p -> nodes", Fn: func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkPartition(L, 1).Nodes))
 				return 1
 			}},
@@ -50,10 +51,10 @@ and result.instructions measure the run.`, bglRun},
 	})
 }
 
-const partitionTypeName = "bgl.Partition"
+const partitionTypeName = "machine.Partition"
 
-func checkPartition(L *lua.LState, n int) *bgl.Partition {
-	return CheckObject[*bgl.Partition](L, n, partitionTypeName)
+func checkPartition(L *lua.LState, n int) *machine.Partition {
+	return script.CheckObject[*machine.Partition](L, n, partitionTypeName)
 }
 
 // optField returns integer field name of table t, or def when absent.
@@ -62,20 +63,20 @@ func optField(L *lua.LState, t *lua.LTable, name string, def int) int {
 	if v == lua.LNil {
 		return def
 	}
-	i, ok := luaInt(v)
+	i, ok := script.LuaInt(v)
 	if !ok {
-		L.RaiseError("%s must be an integer, got %s", name, describe(v))
+		L.RaiseError("%s must be an integer, got %s", name, script.Describe(v))
 	}
 	return i
 }
 
 func bglPartition(L *lua.LState) int {
 	t := L.CheckTable(1)
-	p, err := bgl.NewPartition(optField(L, t, "nodes", 1), optField(L, t, "per_io", bgl.DefaultPerIO))
+	p, err := machine.NewPartition(optField(L, t, "nodes", 1), optField(L, t, "per_io", machine.DefaultPerIO))
 	if err != nil {
-		L.RaiseError("bgl.partition: %s", errorReason(err, "bgl"))
+		L.RaiseError("bgl.partition: %s", script.ErrorReason(err, "bgl"))
 	}
-	L.Push(NewObject(L, partitionTypeName, p))
+	L.Push(script.NewObject(L, partitionTypeName, p))
 	return 1
 }
 
@@ -95,7 +96,7 @@ var partitionMethods = map[string]lua.LGFunction{
 	},
 	"ranks": func(L *lua.LState) int {
 		p := checkPartition(L, 1)
-		io := checkInt(L, 2, "ionode")
+		io := script.CheckInt(L, 2, "ionode")
 		if io < 0 || io >= p.IONodes() {
 			L.ArgError(2, fmt.Sprintf("I/O node %d out of range 0..%d", io, p.IONodes()-1))
 		}
@@ -114,8 +115,8 @@ var partitionMethods = map[string]lua.LGFunction{
 	},
 }
 
-func checkRank(L *lua.LState, p *bgl.Partition, n int) int {
-	r := checkInt(L, n, "rank")
+func checkRank(L *lua.LState, p *machine.Partition, n int) int {
+	r := script.CheckInt(L, n, "rank")
 	if r < 0 || r >= p.Nodes {
 		L.ArgError(n, fmt.Sprintf("rank %d out of range 0..%d", r, p.Nodes-1))
 	}
@@ -150,16 +151,16 @@ func partitionIndex(L *lua.LState) int {
 }
 
 // runConfig reads bgl.run's options table.
-func runConfig(L *lua.LState, exe string, opts *lua.LTable) bgl.JobConfig {
-	cfg := bgl.JobConfig{Exe: exe, Nodes: 1, PerIO: bgl.DefaultPerIO, Workdir: ".", Capture: true}
+func runConfig(L *lua.LState, exe string, opts *lua.LTable) machine.JobConfig {
+	cfg := machine.JobConfig{Exe: exe, Nodes: 1, PerIO: machine.DefaultPerIO, Workdir: ".", Capture: true}
 	if opts == nil {
 		return cfg
 	}
 	cfg.Nodes = optField(L, opts, "nodes", 1)
-	cfg.PerIO = optField(L, opts, "per_io", bgl.DefaultPerIO)
+	cfg.PerIO = optField(L, opts, "per_io", machine.DefaultPerIO)
 	cfg.Seed = uint64(optField(L, opts, "seed", 0))
-	cfg.MemoryMB = optField(L, opts, "memory_mb", bgl.DefaultMemoryMB)
-	cfg.DiskQuotaMB = optField(L, opts, "disk_quota_mb", bgl.DefaultDiskQuotaMB)
+	cfg.MemoryMB = optField(L, opts, "memory_mb", machine.DefaultMemoryMB)
+	cfg.DiskQuotaMB = optField(L, opts, "disk_quota_mb", machine.DefaultDiskQuotaMB)
 	if w, ok := opts.RawGetString("workdir").(lua.LString); ok {
 		cfg.Workdir = string(w)
 	}
@@ -179,7 +180,7 @@ func stringList(L *lua.LState, opts *lua.LTable, name string) []string {
 		}
 	case *lua.LNilType:
 	default:
-		L.RaiseError("bgl.run: %s must be a table of strings, got %s", name, describe(a))
+		L.RaiseError("bgl.run: %s must be a table of strings, got %s", name, script.Describe(a))
 	}
 	return out
 }
@@ -187,19 +188,19 @@ func stringList(L *lua.LState, opts *lua.LTable, name string) []string {
 func bglRun(L *lua.LState) int {
 	exe := L.CheckString(1)
 	cfg := runConfig(L, exe, L.OptTable(2, nil))
-	if _, err := bgl.NewPartition(cfg.Nodes, cfg.PerIO); err != nil {
-		L.RaiseError("bgl.run: %s", errorReason(err, "bgl"))
+	if _, err := machine.NewPartition(cfg.Nodes, cfg.PerIO); err != nil {
+		L.RaiseError("bgl.run: %s", script.ErrorReason(err, "bgl"))
 	}
 	var out, errs bytes.Buffer
 	cfg.Stdout, cfg.Stderr = &out, &errs
 	// Ctrl-C (and os.exit from a callback) pauses the machine and stops the chunk.
-	s := SessionOf(L)
-	res, err := bgl.RunContext(s.Context(), cfg)
+	s := script.SessionOf(L)
+	res, err := machine.RunContext(s.Context(), cfg)
 	if s.Context().Err() != nil {
-		return Raise(L, s.stopError())
+		return script.Raise(L, s.StopError())
 	}
 	if res == nil {
-		L.RaiseError("bgl.run: %s", errorText(err, "bgl"))
+		L.RaiseError("bgl.run: %s", script.ErrorText(err, "bgl"))
 	}
 	L.Push(runResultTable(L, res, out.String(), errs.String()))
 	if err != nil {
@@ -209,7 +210,7 @@ func bglRun(L *lua.LState) int {
 	return 1
 }
 
-func runResultTable(L *lua.LState, res *bgl.RunResult, out, errs string) *lua.LTable {
+func runResultTable(L *lua.LState, res *machine.RunResult, out, errs string) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("status", lua.LNumber(res.ExitStatus()))
 	codes, so, se := L.NewTable(), L.NewTable(), L.NewTable()
@@ -223,7 +224,7 @@ func runResultTable(L *lua.LState, res *bgl.RunResult, out, errs string) *lua.LT
 		if ev.Signal != 0 {
 			f := L.NewTable()
 			f.RawSetString("rank", lua.LNumber(ev.Rank))
-			f.RawSetString("pc", PushAddress(L, ev.PC))
+			f.RawSetString("pc", script.PushAddress(L, ev.PC))
 			f.RawSetString("signal", lua.LNumber(ev.Signal))
 			faults.Append(f)
 		}

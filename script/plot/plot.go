@@ -1,4 +1,4 @@
-package script
+package plot
 
 import (
 	"fmt"
@@ -7,28 +7,29 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dpclsh/dpclsh/script"
 	"github.com/dpclsh/dpclsh/script/fileout"
 	lua "github.com/yuin/gopher-lua"
-	"gonum.org/v1/plot"
+	gonumplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 )
 
 func init() {
-	RegisterModule(Module{
+	script.RegisterModule(script.Module{
 		Name: "plot",
 		Doc: `plot — line and bar charts of the script's own data, written as SVG or PNG (gonum/plot).
 The file's extension picks the format (.svg, .png). Experiments under examples/experiments
 use it for their figures.`,
-		Funcs: []Function{
-			{"lines", `plot.lines{file=, title=, x_label=, y_label=, log_x=, log_y=, series = {{name=, x={...}, y={...}}, ...}} -> file
+		Funcs: []script.Function{
+			{Name: "lines", Doc: `plot.lines{file=, title=, x_label=, y_label=, log_x=, log_y=, series = {{name=, x={...}, y={...}}, ...}} -> file
 One line with points per series (x and y of equal length); log_x/log_y use log scales
 (all values must then be positive). Writes file (.svg or .png) and returns its name;
-the file is written whole or not at all (as dpcl.write_file), else "cannot write FILE: REASON".`, plotLines},
-			{"bars", `plot.bars{file=, title=, y_label=, labels = {...}, series = {{name=, values={...}}, ...}} -> file
+the file is written whole or not at all (as dpcl.write_file), else "cannot write FILE: REASON".`, Fn: plotLines},
+			{Name: "bars", Doc: `plot.bars{file=, title=, y_label=, labels = {...}, series = {{name=, values={...}}, ...}} -> file
 Grouped bars: one group per label, one bar per series in each group (values has one
-number per label). Writes file (.svg or .png) and returns its name.`, plotBars},
+number per label). Writes file (.svg or .png) and returns its name.`, Fn: plotBars},
 		},
 	})
 }
@@ -46,7 +47,7 @@ func plotSize(L *lua.LState, t *lua.LTable) (vg.Length, vg.Length) {
 }
 
 // newPlot makes a plot with the table's title and axis labels, and checks its file name.
-func newPlot(L *lua.LState, t *lua.LTable) (*plot.Plot, string) {
+func newPlot(L *lua.LState, t *lua.LTable) (*gonumplot.Plot, string) {
 	file, ok := t.RawGetString("file").(lua.LString)
 	if !ok || file == "" {
 		L.ArgError(1, "file (a .svg or .png name) is required")
@@ -56,7 +57,7 @@ func newPlot(L *lua.LState, t *lua.LTable) (*plot.Plot, string) {
 	default:
 		L.ArgError(1, fmt.Sprintf("file %q: the extension must be .svg or .png", string(file)))
 	}
-	p := plot.New()
+	p := gonumplot.New()
 	p.Title.Text = optString(t, "title")
 	p.X.Label.Text = optString(t, "x_label")
 	p.Y.Label.Text = optString(t, "y_label")
@@ -75,13 +76,13 @@ func optString(t *lua.LTable, key string) string {
 func numbers(L *lua.LState, v lua.LValue, what string, positive bool) []float64 {
 	t, ok := v.(*lua.LTable)
 	if !ok {
-		L.ArgError(1, fmt.Sprintf("%s must be an array of numbers, got %s", what, describe(v)))
+		L.ArgError(1, fmt.Sprintf("%s must be an array of numbers, got %s", what, script.Describe(v)))
 	}
 	out := make([]float64, t.Len())
 	for i := range out {
 		n, ok := t.RawGetInt(i + 1).(lua.LNumber)
 		if !ok {
-			L.ArgError(1, fmt.Sprintf("%s[%d] is %s, not a number", what, i+1, describe(t.RawGetInt(i+1))))
+			L.ArgError(1, fmt.Sprintf("%s[%d] is %s, not a number", what, i+1, script.Describe(t.RawGetInt(i+1))))
 		}
 		if positive && n <= 0 {
 			L.ArgError(1, fmt.Sprintf("%s[%d] is %v: a log scale needs positive values", what, i+1, float64(n)))
@@ -101,7 +102,7 @@ func seriesOf(L *lua.LState, t *lua.LTable) []*lua.LTable {
 	for i := range out {
 		s, ok := st.RawGetInt(i + 1).(*lua.LTable)
 		if !ok {
-			L.ArgError(1, fmt.Sprintf("series[%d] is %s, not a table", i+1, describe(st.RawGetInt(i+1))))
+			L.ArgError(1, fmt.Sprintf("series[%d] is %s, not a table", i+1, script.Describe(st.RawGetInt(i+1))))
 		}
 		out[i] = s
 	}
@@ -113,10 +114,10 @@ func plotLines(L *lua.LState) int {
 	p, file := newPlot(L, t)
 	logX, logY := lua.LVAsBool(t.RawGetString("log_x")), lua.LVAsBool(t.RawGetString("log_y"))
 	if logX {
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
+		p.X.Scale, p.X.Tick.Marker = gonumplot.LogScale{}, gonumplot.LogTicks{}
 	}
 	if logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{}
+		p.Y.Scale, p.Y.Tick.Marker = gonumplot.LogScale{}, gonumplot.LogTicks{}
 	}
 	for i, s := range seriesOf(L, t) {
 		name := optString(s, "name")
@@ -182,7 +183,7 @@ func plotBars(L *lua.LState) int {
 // savePlot draws the figure, then writes it whole or not at all (plot.Save would
 // truncate the old figure before drawing the new one, and leave a partial file when a
 // write fails).
-func savePlot(L *lua.LState, p *plot.Plot, t *lua.LTable, file string) int {
+func savePlot(L *lua.LState, p *gonumplot.Plot, t *lua.LTable, file string) int {
 	p.BackgroundColor = color.White
 	w, h := plotSize(L, t)
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(file)), ".")
