@@ -29,9 +29,13 @@ var layers = map[string][]string{
 	"script": kernel,
 	// The Lua modules sit on the kernel, each in script/<module>, and import each other
 	// only downwards in moduleOrder; script/std imports them all and is what cmd/dpclsh uses.
-	"script/plot": moduleDeps("script/plot"),
-	"script/ppc":  moduleDeps("script/ppc"),
-	"script/bgl":  moduleDeps("script/bgl"),
+	"script/plot":   moduleDeps("script/plot"),
+	"script/ppc":    moduleDeps("script/ppc"),
+	"script/bgl":    moduleDeps("script/bgl"),
+	"script/filter": moduleDeps("script/filter"),
+	// script/packetvalue converts netreduce packet values to Lua and back, for the kernel
+	// and the modules: it knows no other part of the host.
+	"script/packetvalue": {"netreduce", "contexts/ranks"},
 	// script/scripttest makes sessions for the tests of the kernel and the modules.
 	"script/scripttest": append([]string{"script"}, kernel...),
 	"script/std":        std,
@@ -53,14 +57,14 @@ var layers = map[string][]string{
 // thirdParty says which packages may use modules outside the standard library: the Lua
 // host, its VM and the command. Everything below them is standard library only, so
 // netreduce (for instance) can never pull in gopher-lua.
-var thirdParty = map[string]bool{"script": true, "script/luavm": true, "script/std": true, "script/scripttest": true}
+var thirdParty = map[string]bool{"script": true, "script/luavm": true, "script/std": true, "script/scripttest": true, "script/packetvalue": true}
 
 // kernel is what the kernel (package script) may import: everything below the Lua host.
-var kernel = []string{"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/luavm", "script/ui", "script/fileout"}
+var kernel = []string{"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/luavm", "script/ui", "script/fileout", "script/packetvalue"}
 
 // moduleOrder lists the Lua modules from the bottom up: a module may import the kernel
 // and the modules before it, never one after it.
-var moduleOrder = []string{"script/plot", "script/ppc", "script/bgl"}
+var moduleOrder = []string{"script/plot", "script/ppc", "script/bgl", "script/filter"}
 
 // moduleDeps is what the Lua module m may import: the kernel, what is below it, and the
 // modules before m in moduleOrder. It marks m as one that may use gopher-lua.

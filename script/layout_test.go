@@ -28,7 +28,7 @@ var processWideCaches = map[string]string{
 	// `dpclsh comm` process has none). The key is the hash of origin and source, and an
 	// entry, written once and read many times, holds only the compiled code and a pool of
 	// states that keep nothing between calls (each node runs in an environment of its own).
-	"script/luafilter.go programs": "compiled filter code, shared by content",
+	"script/filter/luafilter.go programs": "compiled filter code, shared by content",
 }
 
 // TestScriptHoldsNoProcessWideSessionState keeps a session's state on the Session (Key,

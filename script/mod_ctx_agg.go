@@ -54,7 +54,7 @@ var aggFields = map[string]func(a *contexts.Aggregation, v lua.LValue) error{
 		if !ok {
 			return fmt.Errorf("params must be a table, got %s", Describe(v))
 		}
-		p, err := plainValue(t, "params")
+		p, err := PlainValue(t, "params")
 		if err != nil {
 			return err
 		}
@@ -141,52 +141,7 @@ func ctxAggregation(L *lua.LState) int {
 	return 1
 }
 
-// plainValue converts a Lua value to plain data: bool, float64, string, []any (arrays)
-// or map[string]any (tables with string keys). path names the value in errors.
-func plainValue(v lua.LValue, path string) (any, error) {
-	switch v := v.(type) {
-	case lua.LBool:
-		return bool(v), nil
-	case lua.LNumber:
-		return float64(v), nil
-	case lua.LString:
-		return string(v), nil
-	case *lua.LTable:
-		return plainTable(v, path)
-	}
-	return nil, fmt.Errorf("%s: a %s cannot be a filter parameter", path, v.Type())
-}
-
-func plainTable(t *lua.LTable, path string) (any, error) {
-	n, count := t.Len(), 0
-	t.ForEach(func(lua.LValue, lua.LValue) { count++ })
-	if n > 0 && n == count {
-		arr := make([]any, n)
-		for i := range arr {
-			e, err := plainValue(t.RawGetInt(i+1), fmt.Sprintf("%s[%d]", path, i+1))
-			if err != nil {
-				return nil, err
-			}
-			arr[i] = e
-		}
-		return arr, nil
-	}
-	m := make(map[string]any, count)
-	var err error
-	t.ForEach(func(k, v lua.LValue) {
-		name, ok := k.(lua.LString)
-		switch {
-		case err != nil:
-		case !ok:
-			err = fmt.Errorf("%s: key %s: filter parameter tables need string keys or be arrays", path, Describe(k))
-		default:
-			m[string(name)], err = plainValue(v, path+"."+string(name))
-		}
-	})
-	return m, err
-}
-
-// luaValue converts plain data made by plainValue back to Lua.
+// luaValue converts plain data made by PlainValue back to Lua.
 func luaValue(L *lua.LState, v any) lua.LValue {
 	switch v := v.(type) {
 	case bool:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script/packetvalue"
 	"math"
 	"slices"
 	"time"
@@ -180,7 +181,7 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 	t := L.NewTable()
 	vals := L.NewTable()
 	for _, v := range m.Values {
-		vals.Append(packetValueToLua(L, v))
+		vals.Append(packetvalue.ToLua(L, v))
 	}
 	t.RawSetString("values", vals)
 	if len(m.Values) > 0 {

@@ -130,7 +130,7 @@ func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallO
 	}
 	var params map[string]any
 	if pt, ok := t.RawGetString("params").(*lua.LTable); ok {
-		p, err := plainValue(pt, "params")
+		p, err := PlainValue(pt, "params")
 		if err != nil {
 			return o, nil, err
 		}

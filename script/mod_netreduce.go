@@ -3,6 +3,7 @@ package script
 import (
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script/packetvalue"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -164,7 +165,7 @@ func transportOption(s *Session, opts *lua.LTable) (netreduce.Transport, error) 
 		if s.opts.TCPTransport == nil {
 			return nil, errors.New("the TCP transport is not available in this program")
 		}
-		p, err := plainValue(opts, "options")
+		p, err := PlainValue(opts, "options")
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +236,7 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 	args := make([]lua.LValue, 0, 1+len(p.Values))
 	args = append(args, lua.LNumber(rank))
 	for _, v := range p.Values {
-		args = append(args, packetValueToLua(vm.L, v))
+		args = append(args, packetvalue.ToLua(vm.L, v))
 	}
 	out, err := luavm.CallWithBudget(vm.L, BackendLimits, []lua.LValue{env}, fn, args...)
 	select {
@@ -251,7 +252,7 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 	}
 	vals := make([]any, len(out))
 	for i, v := range out {
-		if vals[i], err = luaToPacketValue(v); err != nil {
+		if vals[i], err = packetvalue.FromLua(v); err != nil {
 			return nil, fmt.Errorf("return value %d: %w", i+1, err)
 		}
 	}

@@ -3,26 +3,11 @@ package script
 import (
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script/packetvalue"
 
 	"github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
 )
-
-// FilterSpecOf resolves a Lua filter value (a built-in name or a filter.load object) with
-// stream parameters to a netreduce filter spec.
-func FilterSpecOf(v lua.LValue, params map[string]any) (*netreduce.FilterSpec, error) {
-	switch x := v.(type) {
-	case lua.LString:
-		return &netreduce.FilterSpec{Name: string(x), Params: params}, nil
-	case *lua.LUserData:
-		if f, ok := x.Value.(*LuaFilter); ok {
-			return f.Spec(params), nil
-		}
-	case *lua.LNilType:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("filter must be a built-in name or a filter.load object, got %s", Describe(v))
-}
 
 func netStream(L *lua.LState) int {
 	n := checkNet(L).net
@@ -47,7 +32,7 @@ func streamConfig(L *lua.LState, opts *lua.LTable) (netreduce.StreamConfig, erro
 	var cfg netreduce.StreamConfig
 	var params map[string]any
 	if pt, ok := opts.RawGetString("params").(*lua.LTable); ok {
-		p, err := plainValue(pt, "params")
+		p, err := PlainValue(pt, "params")
 		if err != nil {
 			return cfg, err
 		}
@@ -120,7 +105,7 @@ Non-blocking: the next packet already at the front-end, or nil (nil, error on a 
 func streamSend(L *lua.LState) int {
 	s := checkStream(L)
 	format := L.CheckString(2)
-	args, err := luaArgsToGo(L, 3)
+	args, err := packetvalue.ArgsToGo(L, 3)
 	if err != nil {
 		L.RaiseError("s:send: %s", err.Error())
 	}
@@ -161,7 +146,7 @@ func streamRecv(L *lua.LState, asPacket bool) int {
 		return 1
 	}
 	for _, v := range p.Values {
-		L.Push(packetValueToLua(L, v))
+		L.Push(packetvalue.ToLua(L, v))
 	}
 	return len(p.Values)
 }
@@ -170,7 +155,7 @@ func packetTable(L *lua.LState, p *netreduce.Packet) *lua.LTable {
 	t := L.CreateTable(0, 6)
 	vals := L.CreateTable(len(p.Values), 0)
 	for _, v := range p.Values {
-		vals.Append(packetValueToLua(L, v))
+		vals.Append(packetvalue.ToLua(L, v))
 	}
 	t.RawSetString("values", vals)
 	t.RawSetString("value", vals.RawGetInt(1))
@@ -195,7 +180,7 @@ func streamPoll(L *lua.LState) int {
 		return 1
 	}
 	for _, v := range p.Values {
-		L.Push(packetValueToLua(L, v))
+		L.Push(packetvalue.ToLua(L, v))
 	}
 	return len(p.Values)
 }

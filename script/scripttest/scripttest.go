@@ -24,13 +24,13 @@ func New(t testing.TB) (*script.Session, *bytes.Buffer) {
 	return s, &out
 }
 
-// Run runs src as the chunk "t" in a new session and returns what it printed; an error
-// fails t with the output so far.
+// Run runs src as the chunk "t.lua" in a new session and returns what it printed, then
+// "error: " and the error when the chunk failed.
 func Run(t testing.TB, src string) string {
 	t.Helper()
 	s, out := New(t)
-	if err := s.DoString(src, "t"); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+	if err := s.DoString(src, "t.lua"); err != nil {
+		out.WriteString("error: " + err.Error() + "\n")
 	}
 	return out.String()
 }

@@ -10,7 +10,8 @@
 package std
 
 import (
-	_ "github.com/dpclsh/dpclsh/script/bgl"  // bgl.partition, bgl.run
-	_ "github.com/dpclsh/dpclsh/script/plot" // plot.lines, plot.bars
-	_ "github.com/dpclsh/dpclsh/script/ppc"  // ppc.decode, ppc.disasm, ppc.encode
+	_ "github.com/dpclsh/dpclsh/script/bgl"    // bgl.partition, bgl.run
+	_ "github.com/dpclsh/dpclsh/script/filter" // filter.load, and the "lua" filter kind of netreduce
+	_ "github.com/dpclsh/dpclsh/script/plot"   // plot.lines, plot.bars
+	_ "github.com/dpclsh/dpclsh/script/ppc"    // ppc.decode, ppc.disasm, ppc.encode
 )

@@ -1,9 +1,10 @@
-package script
+package filter
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script/packetvalue"
 	"os"
 	"sync"
 
@@ -177,7 +178,7 @@ func newLuaTransform(spec *netreduce.FilterSpec, _ netreduce.NodeInfo) (netreduc
 		t.state = L.NewTable()
 		return t, nil
 	}
-	out, err := luavm.CallWithBudget(L, t.lim, []lua.LValue{t.node.env}, t.node.init, packetValueToLua(L, paramsOrEmpty(spec.Params)))
+	out, err := luavm.CallWithBudget(L, t.lim, []lua.LValue{t.node.env}, t.node.init, packetvalue.ToLua(L, paramsOrEmpty(spec.Params)))
 	if err != nil {
 		return nil, luavm.Relabel("init: ", err)
 	}
@@ -200,7 +201,7 @@ func (t *luaTransform) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, er
 	defer t.prog.put(L)
 	arr := L.CreateTable(len(wave), 0)
 	for _, p := range wave {
-		arr.Append(packetToLua(L, p))
+		arr.Append(packetvalue.PacketToLua(L, p))
 	}
 	out, err := luavm.CallWithBudget(L, t.lim, []lua.LValue{t.node.env, t.state}, t.node.filter, t.state, arr)
 	if err != nil {
@@ -215,7 +216,7 @@ func (t *luaTransform) Filter(wave []*netreduce.Packet) ([]*netreduce.Packet, er
 	}
 	vals := make([]any, 0, tbl.Len())
 	for i := 1; i <= tbl.Len(); i++ {
-		v, err := luaToPacketValue(tbl.RawGetInt(i))
+		v, err := packetvalue.FromLua(tbl.RawGetInt(i))
 		if err != nil {
 			return nil, fmt.Errorf("%s: filter result value %d: %w", t.prog.origin, i, err)
 		}

@@ -1,4 +1,4 @@
-package script
+package filter
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 
 func repoFile(t *testing.T, rel string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("..", rel))
+	p, err := filepath.Abs(filepath.Join("../..", rel))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package script
+package packetvalue
 
 import (
 	"fmt"
@@ -15,8 +15,8 @@ import (
 // integral number of magnitude below 2^53 is an int64 (so integer sums stay exact), any other number a float64; an array of numbers is
 // []int64 when all are integral and []float64 otherwise; an array of strings is []string.
 
-// packetValueToLua converts one packet value.
-func packetValueToLua(L *lua.LState, v any) lua.LValue {
+// ToLua converts one packet value.
+func ToLua(L *lua.LState, v any) lua.LValue {
 	switch x := v.(type) {
 	case int64:
 		return lua.LNumber(x)
@@ -37,19 +37,19 @@ func packetValueToLua(L *lua.LState, v any) lua.LValue {
 	case []string:
 		return arrayToLua(L, x, func(e string) lua.LValue { return lua.LString(e) })
 	case []any:
-		return arrayToLua(L, x, func(e any) lua.LValue { return packetValueToLua(L, e) })
+		return arrayToLua(L, x, func(e any) lua.LValue { return ToLua(L, e) })
 	case netreduce.EqClass:
 		t := L.CreateTable(0, 2)
-		t.RawSetString("value", packetValueToLua(L, x.Value))
+		t.RawSetString("value", ToLua(L, x.Value))
 		t.RawSetString("ranks", lua.LString(ranks.Spec(x.Ranks)))
 		if x.Sums != nil {
-			t.RawSetString("sums", packetValueToLua(L, x.Sums))
+			t.RawSetString("sums", ToLua(L, x.Sums))
 		}
 		return t
 	case map[string]any:
 		t := L.CreateTable(0, len(x))
 		for k, e := range x {
-			t.RawSetString(k, packetValueToLua(L, e))
+			t.RawSetString(k, ToLua(L, e))
 		}
 		return t
 	}
@@ -66,12 +66,12 @@ func arrayToLua[T any](L *lua.LState, xs []T, conv func(T) lua.LValue) *lua.LTab
 	return t
 }
 
-// packetToLua builds a filter's view of a packet: its values as an array, with fields
+// PacketToLua builds a filter's view of a packet: its values as an array, with fields
 // rank (nil once aggregated), count and time.
-func packetToLua(L *lua.LState, p *netreduce.Packet) *lua.LTable {
+func PacketToLua(L *lua.LState, p *netreduce.Packet) *lua.LTable {
 	t := L.CreateTable(len(p.Values), 3)
 	for _, v := range p.Values {
-		t.Append(packetValueToLua(L, v))
+		t.Append(ToLua(L, v))
 	}
 	if p.Src >= 0 && !p.Reduced {
 		t.RawSetString("rank", lua.LNumber(p.Src))
@@ -90,8 +90,8 @@ func luaNumberValue(v lua.LNumber) any {
 	return f
 }
 
-// luaToPacketValue converts one Lua value a filter or back-end returned.
-func luaToPacketValue(v lua.LValue) (any, error) {
+// FromLua converts one Lua value a filter or back-end returned.
+func FromLua(v lua.LValue) (any, error) {
 	switch x := v.(type) {
 	case lua.LNumber:
 		return luaNumberValue(x), nil
@@ -146,9 +146,9 @@ func luaArrayValue(t *lua.LTable) (any, error) {
 	return is, nil
 }
 
-// luaArgsToGo converts send arguments for Format.Pack: numbers stay float64 (Pack checks
+// ArgsToGo converts send arguments for Format.Pack: numbers stay float64 (Pack checks
 // integrality and range against the format), tables become []any.
-func luaArgsToGo(L *lua.LState, from int) ([]any, error) {
+func ArgsToGo(L *lua.LState, from int) ([]any, error) {
 	var out []any
 	for i := from; i <= L.GetTop(); i++ {
 		v, err := luaArgToGo(L.Get(i))

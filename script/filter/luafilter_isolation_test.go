@@ -1,8 +1,9 @@
-package script
+package filter
 
 import (
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script/scripttest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -183,7 +184,7 @@ func TestLuaFilterMemoryBudget(t *testing.T) {
 // TestSessionStringLimits: the session refuses strings too large to allocate with a Lua
 // error, instead of ending the process.
 func TestSessionStringLimits(t *testing.T) {
-	got := runLua(t, `print(pcall(string.rep, "x", 2^40))
+	got := scripttest.Run(t, `print(pcall(string.rep, "x", 2^40))
 print(pcall(function() return ("ab"):rep(2^50) end))
 print(pcall(string.format, "%99999999999d", 1))
 local big = string.rep("x", 2^20)
@@ -208,7 +209,7 @@ false	t.lua:7: table.concat: the result would be 2 GiB, over the limit of 1 GiB
 func TestConcatenationLimit(t *testing.T) {
 	defer func(old int64) { luavm.MaxString = old }(luavm.MaxString)
 	luavm.MaxString = 8 << 20
-	got := runLua(t, `local s = string.rep("x", 2^20)
+	got := scripttest.Run(t, `local s = string.rep("x", 2^20)
 print(pcall(function() while true do s = s .. s end end))
 print(#s, 1 .. 2, "a" .. "b" .. 3.5)
 local v = setmetatable({}, {__concat = function(a, b) return "meta" end})
@@ -249,7 +250,7 @@ end!
 func TestGsubLimit(t *testing.T) {
 	defer func(old int64) { luavm.MaxString = old }(luavm.MaxString)
 	luavm.MaxString = 8 << 20
-	got := runLua(t, `local s = string.rep("x", 2^20)
+	got := scripttest.Run(t, `local s = string.rep("x", 2^20)
 print(pcall(string.gsub, s, "x", "%0%0%0%0%0%0%0%0%0"))
 print(pcall(string.gsub, s, "x", function(c) return c:rep(16) end))
 print(pcall(string.gsub, s, "x", {x = ("y"):rep(16)}))
@@ -276,7 +277,7 @@ func TestLoadedChunksAreChecked(t *testing.T) {
 	if err := os.WriteFile(path, []byte("#!/usr/bin/env dpclsh\nlocal s = ...\nreturn 'file ' .. (s or 'nil')"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := runLua(t, `local double = loadstring("local s = ... while true do s = s .. s end", "double")
+	got := scripttest.Run(t, `local double = loadstring("local s = ... while true do s = s .. s end", "double")
 print(pcall(double, string.rep("x", 2^20)))
 print(loadstring("return 1 +", "bad"))
 local parts = {"return ", "'a' .. ", "'b'"}

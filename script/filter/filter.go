@@ -1,7 +1,9 @@
-package script
+package filter
 
 import (
 	"fmt"
+	"github.com/dpclsh/dpclsh/script"
+	"github.com/dpclsh/dpclsh/script/packetvalue"
 	"strings"
 
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -12,7 +14,7 @@ import (
 const filterTypeName = "filter.Filter"
 
 func init() {
-	RegisterModule(Module{
+	script.RegisterModule(script.Module{
 		Name: "filter",
 		Doc: `filter — aggregation filters for the reduction tree.
 Built-ins are used by name: "sum" "avg" "min" "max" (element-wise), "concat" (rank order),
@@ -26,33 +28,33 @@ packets is an array of packets; each is an array of values with fields rank (nil
 aggregated), count and time. Each tree node runs it in its own sandbox (base, table,
 string, math), with its own globals and state, and a per-call budget of Lua
 instructions: deterministic, whatever the host's load.`,
-		Funcs: []Function{
-			{"load", `filter.load(path [, {budget = 20e6}]) -> Filter
+		Funcs: []script.Function{
+			{Name: "load", Doc: `filter.load(path [, {budget = 20e6}]) -> Filter
 Compiles a Lua filter file once; use the object as filter = f (app:install, net:stream).
 budget bounds each call of init or filter in Lua VM instructions (default 20e6); a call
 that runs out fails its stream with "budget exceeded", at the same instruction on any
 host; pattern matching (find, match, gmatch, gsub) counts its steps as instructions.
 Each node's globals and state are also bounded to 64 MiB: what string.rep,
 string.format, string.gsub, table.concat and .. build is charged before it is built, and
-a call that would pass the bound fails its stream with "memory budget exceeded".`, filterLoad},
-			{"builtins", "filter.builtins() -> {names}\nThe names of the built-in filters.", filterBuiltins},
+a call that would pass the bound fails its stream with "memory budget exceeded".`, Fn: filterLoad},
+			{Name: "builtins", Doc: "filter.builtins() -> {names}\nThe names of the built-in filters.", Fn: filterBuiltins},
 		},
 	})
-	RegisterType(Type{
+	script.RegisterType(script.Type{
 		Name: filterTypeName,
 		Doc:  "A loaded Lua filter: f.name, f.path, f:apply(packets [, params]).",
-		Methods: []Function{
-			{"apply", `f:apply(packets [, params]) -> values|nil
+		Methods: []script.Function{
+			{Name: "apply", Doc: `f:apply(packets [, params]) -> values|nil
 Runs init(params) and one filter call on packets (an array of arrays of values, each
-optionally with rank, count, time), locally in a fresh sandboxed state: for testing.`, filterApply},
+optionally with rank, count, time), locally in a fresh sandboxed state: for testing.`, Fn: filterApply},
 		},
-		Meta: []Function{
-			{"__tostring", "", func(L *lua.LState) int {
-				f := CheckObject[*LuaFilter](L, 1, filterTypeName)
+		Meta: []script.Function{
+			{Name: "__tostring", Doc: "", Fn: func(L *lua.LState) int {
+				f := script.CheckObject[*LuaFilter](L, 1, filterTypeName)
 				L.Push(lua.LString(fmt.Sprintf("filter %s (%s)", f.Name, f.Path)))
 				return 1
 			}},
-			{"__index", "", filterIndex},
+			{Name: "__index", Doc: "", Fn: filterIndex},
 		},
 	})
 }
@@ -79,7 +81,7 @@ func filterLoad(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
-	L.Push(NewObject(L, filterTypeName, f))
+	L.Push(script.NewObject(L, filterTypeName, f))
 	return 1
 }
 
@@ -95,7 +97,7 @@ func filterBuiltins(L *lua.LState) int {
 }
 
 func filterIndex(L *lua.LState) int {
-	f := CheckObject[*LuaFilter](L, 1, filterTypeName)
+	f := script.CheckObject[*LuaFilter](L, 1, filterTypeName)
 	switch L.CheckString(2) {
 	case "name":
 		L.Push(lua.LString(f.Name))
@@ -110,11 +112,11 @@ func filterIndex(L *lua.LState) int {
 }
 
 func filterApply(L *lua.LState) int {
-	f := CheckObject[*LuaFilter](L, 1, filterTypeName)
+	f := script.CheckObject[*LuaFilter](L, 1, filterTypeName)
 	pk := L.CheckTable(2)
 	var params map[string]any
 	if pt, ok := L.Get(3).(*lua.LTable); ok {
-		p, err := plainValue(pt, "params")
+		p, err := script.PlainValue(pt, "params")
 		if err != nil {
 			L.ArgError(3, err.Error())
 		}
@@ -139,7 +141,7 @@ func filterApply(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	L.Push(packetValueToLua(L, out[0].Values))
+	L.Push(packetvalue.ToLua(L, out[0].Values))
 	return 1
 }
 
@@ -154,7 +156,7 @@ func luaWave(t *lua.LTable) ([]*netreduce.Packet, error) {
 		}
 		p := &netreduce.Packet{Src: -1, Count: 1}
 		for j := 1; j <= pt.Len(); j++ {
-			v, err := luaToPacketValue(pt.RawGetInt(j))
+			v, err := packetvalue.FromLua(pt.RawGetInt(j))
 			if err != nil {
 				return nil, fmt.Errorf("packet %d value %d: %w", i, j, err)
 			}

@@ -1,6 +1,7 @@
-package script
+package filter
 
 import (
+	"github.com/dpclsh/dpclsh/script"
 	"testing"
 
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -19,7 +20,7 @@ func topkWave(n int) []*netreduce.Packet {
 // BenchmarkLuaFilterWave is one call of the topk example filter on a wave of 64 packets
 // from back-ends: the per-wave cost of a Lua filter in a tree node.
 func BenchmarkLuaFilterWave(b *testing.B) {
-	f, err := LoadLuaFilter("../examples/filters/topk.lua", 0)
+	f, err := LoadLuaFilter("../../examples/filters/topk.lua", 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func BenchmarkLuaFilterWave(b *testing.B) {
 // BenchmarkLuaFilterNode is the set-up of the topk filter in one tree node (stream,
 // node), paid once per node when a stream is created.
 func BenchmarkLuaFilterNode(b *testing.B) {
-	f, err := LoadLuaFilter("../examples/filters/topk.lua", 0)
+	f, err := LoadLuaFilter("../../examples/filters/topk.lua", 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func BenchmarkConcat(b *testing.B) {
 		}
 	})
 	b.Run("dpclsh", func(b *testing.B) {
-		s := NewSession()
+		s := script.NewSession()
 		defer s.Close()
 		fn, err := s.Load(src, "concat.lua")
 		if err != nil {
