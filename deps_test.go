@@ -29,10 +29,11 @@ var layers = map[string][]string{
 	"script": kernel,
 	// The Lua modules sit on the kernel, each in script/<module>, and import each other
 	// only downwards in moduleOrder; script/std imports them all and is what cmd/dpclsh uses.
-	"script/plot":   moduleDeps("script/plot"),
-	"script/ppc":    moduleDeps("script/ppc"),
-	"script/bgl":    moduleDeps("script/bgl"),
-	"script/filter": moduleDeps("script/filter"),
+	"script/plot":      moduleDeps("script/plot"),
+	"script/ppc":       moduleDeps("script/ppc"),
+	"script/bgl":       moduleDeps("script/bgl"),
+	"script/filter":    moduleDeps("script/filter"),
+	"script/netreduce": moduleDeps("script/netreduce"),
 	// script/packetvalue converts netreduce packet values to Lua and back, for the kernel
 	// and the modules: it knows no other part of the host.
 	"script/packetvalue": {"netreduce", "contexts/ranks"},
@@ -64,7 +65,7 @@ var kernel = []string{"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi
 
 // moduleOrder lists the Lua modules from the bottom up: a module may import the kernel
 // and the modules before it, never one after it.
-var moduleOrder = []string{"script/plot", "script/ppc", "script/bgl", "script/filter"}
+var moduleOrder = []string{"script/plot", "script/ppc", "script/bgl", "script/filter", "script/netreduce"}
 
 // moduleDeps is what the Lua module m may import: the kernel, what is below it, and the
 // modules before m in moduleOrder. It marks m as one that may use gopher-lua.

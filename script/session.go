@@ -342,3 +342,9 @@ func installModules(s *Session) {
 		}
 	}
 }
+
+// TCPTransport is Options.TCPTransport: how netreduce.new{transport = "tcp"} builds its
+// transport, nil when the host gives none.
+func (s *Session) TCPTransport() func(opts map[string]any) (netreduce.Transport, error) {
+	return s.opts.TCPTransport
+}

@@ -1,12 +1,9 @@
 package script
 
 import (
-	"bytes"
-	"errors"
 	"reflect"
 	"testing"
 
-	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/runtime"
 )
 
@@ -55,39 +52,5 @@ func TestLuaAppPromotesNothingOfTheApp(t *testing.T) {
 		if _, promoted := own.MethodByName(m.Name); promoted && m.Name != "Size" && m.Name != "IONodeOf" {
 			t.Errorf("luaApp answers %s, a method of runtime.App", m.Name)
 		}
-	}
-}
-
-func TestTCPTransportComesFromTheSessionsOptions(t *testing.T) {
-	const src = `print(pcall(netreduce.new, {topology = "b:2", transport = "tcp"}))`
-	var out bytes.Buffer
-	plain, err := NewSessionWith(Options{Stdout: &out, Stderr: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	if err := plain.DoString(src, "t.lua"); err != nil {
-		t.Fatal(err)
-	}
-	var asked map[string]any
-	given, err := NewSessionWith(Options{Stdout: &out, Stderr: &out,
-		TCPTransport: func(opts map[string]any) (netreduce.Transport, error) {
-			asked = opts
-			return nil, errors.New("no comm program here")
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer given.Close()
-	if err := given.DoString(src, "t.lua"); err != nil {
-		t.Fatal(err)
-	}
-	want := "false\tt.lua:1: netreduce.new: the TCP transport is not available in this program\n" +
-		"false\tt.lua:1: netreduce.new: no comm program here\n"
-	if got := out.String(); got != want {
-		t.Errorf("printed\n%s\nwant\n%s", got, want)
-	}
-	if asked["transport"] != "tcp" {
-		t.Errorf("the transport was given %v, want the call's options", asked)
 	}
 }

@@ -10,8 +10,9 @@
 package std
 
 import (
-	_ "github.com/dpclsh/dpclsh/script/bgl"    // bgl.partition, bgl.run
-	_ "github.com/dpclsh/dpclsh/script/filter" // filter.load, and the "lua" filter kind of netreduce
-	_ "github.com/dpclsh/dpclsh/script/plot"   // plot.lines, plot.bars
-	_ "github.com/dpclsh/dpclsh/script/ppc"    // ppc.decode, ppc.disasm, ppc.encode
+	_ "github.com/dpclsh/dpclsh/script/bgl"       // bgl.partition, bgl.run
+	_ "github.com/dpclsh/dpclsh/script/filter"    // filter.load, and the "lua" filter kind of netreduce
+	_ "github.com/dpclsh/dpclsh/script/netreduce" // netreduce.new, netreduce.topology
+	_ "github.com/dpclsh/dpclsh/script/plot"      // plot.lines, plot.bars
+	_ "github.com/dpclsh/dpclsh/script/ppc"       // ppc.decode, ppc.disasm, ppc.encode
 )

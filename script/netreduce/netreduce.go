@@ -1,8 +1,9 @@
-package script
+package netreduce
 
 import (
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script"
 	"github.com/dpclsh/dpclsh/script/packetvalue"
 	"strings"
 	"sync"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/contexts/ranks"
-	"github.com/dpclsh/dpclsh/netreduce"
+	tree "github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/script/luavm"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -26,7 +27,7 @@ const (
 var BackendLimits = luavm.Limits{Instructions: luavm.DefaultInstructions, Memory: luavm.DefaultMemory}
 
 func init() {
-	RegisterModule(Module{
+	script.RegisterModule(script.Module{
 		Name: "netreduce",
 		Doc: `netreduce — the MRNet-style multicast/reduction tree on its own.
   local net = netreduce.new{topology = "b:4^3"}   -- "b:", "k:", "g:", "flat:", "bgl:" specs,
@@ -37,57 +38,57 @@ func init() {
   local v = s:recv([virtual_timeout_s])           -- values unpacked; nil, "timeout"
 Virtual time: timeouts are virtual; s:recv(t) advances the tree's clock by t once
 everything in flight has been processed.`,
-		Funcs: []Function{
-			{"new", `netreduce.new{topology = spec|path [, transport = "inproc"|"tcp"]} -> Network
+		Funcs: []script.Function{
+			{Name: "new", Doc: `netreduce.new{topology = spec|path [, transport = "inproc"|"tcp"]} -> Network
 Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.
 Over tcp: listen = "host:port", manual = true (start comm processes by hand), timeout_s =
 start-up bound (30), liveness_s = how long a comm process's link may make no progress
-(frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds).`, netNew},
-			{"topology", `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
-A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, netTopology},
+(frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds).`, Fn: netNew},
+			{Name: "topology", Doc: `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
+A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, Fn: netTopology},
 		},
 	})
-	RegisterType(Type{Name: netTypeName, Doc: "A reduction tree (netreduce.new).", Methods: netMethods})
-	RegisterType(Type{Name: streamTypeName, Doc: "A stream of a reduction tree (net:stream).", Methods: streamMethods})
-	RegisterType(Type{Name: commTypeName, Doc: "A set of back-ends (net:broadcast, net:communicator).", Methods: commMethods,
-		Meta: []Function{{"__len", "", func(L *lua.LState) int {
-			L.Push(lua.LNumber(CheckObject[*netreduce.Communicator](L, 1, commTypeName).Len()))
+	script.RegisterType(script.Type{Name: netTypeName, Doc: "A reduction tree (netreduce.new).", Methods: netMethods})
+	script.RegisterType(script.Type{Name: streamTypeName, Doc: "A stream of a reduction tree (net:stream).", Methods: streamMethods})
+	script.RegisterType(script.Type{Name: commTypeName, Doc: "A set of back-ends (net:broadcast, net:communicator).", Methods: commMethods,
+		Meta: []script.Function{{Name: "__len", Doc: "", Fn: func(L *lua.LState) int {
+			L.Push(lua.LNumber(script.CheckObject[*tree.Communicator](L, 1, commTypeName).Len()))
 			return 1
 		}}}})
 }
 
-var netMethods = []Function{
-	{"backends", "net:backends() -> n\nThe number of back-ends.", func(L *lua.LState) int {
+var netMethods = []script.Function{
+	{Name: "backends", Doc: "net:backends() -> n\nThe number of back-ends.", Fn: func(L *lua.LState) int {
 		L.Push(lua.LNumber(checkNet(L).net.Backends()))
 		return 1
 	}},
-	{"on_backend", `net:on_backend(fn)
+	{Name: "on_backend", Doc: `net:on_backend(fn)
 fn(rank, values...) runs for each downstream packet reaching a back-end, in pooled
-sandboxed states (fn must not have upvalues); what it returns is sent up (nil: nothing).`, netOnBackend},
-	{"broadcast", "net:broadcast() -> Communicator\nEvery back-end.", func(L *lua.LState) int {
-		L.Push(NewObject(L, commTypeName, checkNet(L).net.Broadcast()))
+sandboxed states (fn must not have upvalues); what it returns is sent up (nil: nothing).`, Fn: netOnBackend},
+	{Name: "broadcast", Doc: "net:broadcast() -> Communicator\nEvery back-end.", Fn: func(L *lua.LState) int {
+		L.Push(script.NewObject(L, commTypeName, checkNet(L).net.Broadcast()))
 		return 1
 	}},
-	{"communicator", "net:communicator(list|spec|context) -> Communicator\nA subset of the back-ends.", netCommunicator},
-	{"stream", `net:stream(comm, {up = filter, sync = "waitforall"|"timeout"|"dontwait", timeout = virtual_s,
+	{Name: "communicator", Doc: "net:communicator(list|spec|context) -> Communicator\nA subset of the back-ends.", Fn: netCommunicator},
+	{Name: "stream", Doc: `net:stream(comm, {up = filter, sync = "waitforall"|"timeout"|"dontwait", timeout = virtual_s,
                   params = {}, down = filter}) -> Stream
 filter is a built-in name or a filter.load object. Default sync: waitforall with a filter,
-dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spelling.`, netStream},
-	{"lost", "net:lost() -> spec\nThe back-ends reported lost (dead, or below a dead node), as \"0-3,7\".", func(L *lua.LState) int {
+dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spelling.`, Fn: netStream},
+	{Name: "lost", Doc: "net:lost() -> spec\nThe back-ends reported lost (dead, or below a dead node), as \"0-3,7\".", Fn: func(L *lua.LState) int {
 		L.Push(lua.LString(ranks.Spec(checkNet(L).net.Lost())))
 		return 1
 	}},
-	{"kill", "net:kill(rank)\nMakes a back-end or internal node fail (failure injection).", func(L *lua.LState) int {
-		if err := checkNet(L).net.Kill(CheckInt(L, 2, "rank")); err != nil {
+	{Name: "kill", Doc: "net:kill(rank)\nMakes a back-end or internal node fail (failure injection).", Fn: func(L *lua.LState) int {
+		if err := checkNet(L).net.Kill(script.CheckInt(L, 2, "rank")); err != nil {
 			L.RaiseError("%s", err.Error())
 		}
 		return 0
 	}},
-	{"clock", "net:clock() -> seconds\nThe tree's virtual time.", func(L *lua.LState) int {
+	{Name: "clock", Doc: "net:clock() -> seconds\nThe tree's virtual time.", Fn: func(L *lua.LState) int {
 		L.Push(lua.LNumber(float64(checkNet(L).net.Clock()) / 1e9))
 		return 1
 	}},
-	{"advance", "net:advance(seconds)\nAdvances the tree's virtual clock (closing expired timeout waves) and waits as net:sync does.", func(L *lua.LState) int {
+	{Name: "advance", Doc: "net:advance(seconds)\nAdvances the tree's virtual clock (closing expired timeout waves) and waits as net:sync does.", Fn: func(L *lua.LState) int {
 		n := checkNet(L).net
 		secs := L.CheckNumber(2)
 		if !(secs >= 0) {
@@ -98,16 +99,16 @@ dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spel
 		}
 		return 0
 	}},
-	{"sync", "net:sync()\nWaits until everything in flight has been processed.", func(L *lua.LState) int {
+	{Name: "sync", Doc: "net:sync()\nWaits until everything in flight has been processed.", Fn: func(L *lua.LState) int {
 		if err := checkNet(L).net.Sync(); err != nil {
 			L.RaiseError("%s", err.Error())
 		}
 		return 0
 	}},
-	{"topology", `net:topology(["file"|"dot"]) -> string`, func(L *lua.LState) int {
+	{Name: "topology", Doc: `net:topology(["file"|"dot"]) -> string`, Fn: func(L *lua.LState) int {
 		return pushTopology(L, checkNet(L).net.Topology(), L.OptString(2, "file"))
 	}},
-	{"close", "net:close()\nStops the tree (also done at session end).", func(L *lua.LState) int {
+	{Name: "close", Doc: "net:close()\nStops the tree (also done at session end).", Fn: func(L *lua.LState) int {
 		checkNet(L).Close()
 		return 0
 	}},
@@ -115,7 +116,7 @@ dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spel
 
 // luaNet is a Network plus its Lua back-end behaviour.
 type luaNet struct {
-	net     *netreduce.Network
+	net     *tree.Network
 	backend atomic.Pointer[lua.FunctionProto]
 	vms     chan *backendVM
 	once    sync.Once
@@ -130,7 +131,7 @@ func (n *luaNet) Close() error {
 	return nil
 }
 
-func checkNet(L *lua.LState) *luaNet { return CheckObject[*luaNet](L, 1, netTypeName) }
+func checkNet(L *lua.LState) *luaNet { return script.CheckObject[*luaNet](L, 1, netTypeName) }
 
 func netNew(L *lua.LState) int {
 	opts := L.CheckTable(1)
@@ -138,46 +139,46 @@ func netNew(L *lua.LState) int {
 	if !ok {
 		L.ArgError(1, "topology (a spec like \"b:4^3\" or a file path) is required")
 	}
-	topo, err := netreduce.LoadTopology(string(spec))
+	topo, err := tree.LoadTopology(string(spec))
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
 	ln := &luaNet{vms: make(chan *backendVM, 64)}
-	o := netreduce.Options{Backend: ln.handle}
-	if tr, err := transportOption(SessionOf(L), opts); err != nil {
+	o := tree.Options{Backend: ln.handle}
+	if tr, err := transportOption(script.SessionOf(L), opts); err != nil {
 		L.RaiseError("netreduce.new: %s", err.Error())
 	} else {
 		o.Transport = tr
 	}
-	if ln.net, err = netreduce.New(topo, o); err != nil {
+	if ln.net, err = tree.New(topo, o); err != nil {
 		L.RaiseError("%s", err.Error())
 	}
-	SessionOf(L).OnClose(ln)
-	L.Push(NewObject(L, netTypeName, ln))
+	script.SessionOf(L).OnClose(ln)
+	L.Push(script.NewObject(L, netTypeName, ln))
 	return 1
 }
 
-func transportOption(s *Session, opts *lua.LTable) (netreduce.Transport, error) {
+func transportOption(s *script.Session, opts *lua.LTable) (tree.Transport, error) {
 	switch name := lua.LVAsString(opts.RawGetString("transport")); name {
 	case "", "inproc":
-		return netreduce.InProcess{}, nil
+		return tree.InProcess{}, nil
 	case "tcp":
-		if s.opts.TCPTransport == nil {
+		if s.TCPTransport() == nil {
 			return nil, errors.New("the TCP transport is not available in this program")
 		}
-		p, err := PlainValue(opts, "options")
+		p, err := script.PlainValue(opts, "options")
 		if err != nil {
 			return nil, err
 		}
 		m, _ := p.(map[string]any)
-		return s.opts.TCPTransport(m)
+		return s.TCPTransport()(m)
 	default:
 		return nil, fmt.Errorf("unknown transport %q (want inproc or tcp)", name)
 	}
 }
 
 func netTopology(L *lua.LState) int {
-	topo, err := netreduce.LoadTopology(L.CheckString(1))
+	topo, err := tree.LoadTopology(L.CheckString(1))
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
@@ -186,7 +187,7 @@ func netTopology(L *lua.LState) int {
 	return n + 1
 }
 
-func pushTopology(L *lua.LState, topo *netreduce.Topology, form string) int {
+func pushTopology(L *lua.LState, topo *tree.Topology, form string) int {
 	var b strings.Builder
 	switch form {
 	case "file":
@@ -219,7 +220,7 @@ func netOnBackend(L *lua.LState) int {
 }
 
 // handle is the tree's BackendHandler: it runs the Lua behaviour in a pooled state.
-func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, error) {
+func (n *luaNet) handle(rank int, p *tree.Packet) ([]*tree.Packet, error) {
 	proto := n.backend.Load()
 	if proto == nil {
 		return nil, nil
@@ -256,40 +257,40 @@ func (n *luaNet) handle(rank int, p *netreduce.Packet) ([]*netreduce.Packet, err
 			return nil, fmt.Errorf("return value %d: %w", i+1, err)
 		}
 	}
-	return []*netreduce.Packet{{Values: vals}}, nil
+	return []*tree.Packet{{Values: vals}}, nil
 }
 
 func netCommunicator(L *lua.LState) int {
 	n := checkNet(L).net
 	nb := n.Backends()
-	var set *netreduce.RankSet
+	var set *tree.RankSet
 	var err error
 	switch v := L.Get(2).(type) {
 	case lua.LString:
 		var parsed *ranks.Set
 		if parsed, err = ranks.Parse(nb, string(v)); err == nil {
-			set, err = netreduce.RankSetOf(nb, parsed.List())
+			set, err = tree.RankSetOf(nb, parsed.List())
 		}
 	case *lua.LTable:
-		set = netreduce.NewRankSet(nb)
+		set = tree.NewRankSet(nb)
 		for i := 1; i <= v.Len(); i++ {
-			r, ok := LuaInt(v.RawGetInt(i))
+			r, ok := script.LuaInt(v.RawGetInt(i))
 			if !ok || r < 0 || r >= nb {
-				L.ArgError(2, fmt.Sprintf("item %d: %s is not a back-end rank (0-%d)", i, Describe(v.RawGetInt(i)), nb-1))
+				L.ArgError(2, fmt.Sprintf("item %d: %s is not a back-end rank (0-%d)", i, script.Describe(v.RawGetInt(i)), nb-1))
 			}
 			set.Add(r)
 		}
 	case *lua.LUserData:
 		c, ok := v.Value.(*contexts.Context)
 		if !ok {
-			L.ArgError(2, "list, spec or context expected, got "+Describe(v))
+			L.ArgError(2, "list, spec or context expected, got "+script.Describe(v))
 		}
 		if c.Size() != nb {
 			L.ArgError(2, fmt.Sprintf("context of %d ranks for a tree of %d back-ends", c.Size(), nb))
 		}
-		set, err = netreduce.RankSetOf(nb, c.Set.List())
+		set, err = tree.RankSetOf(nb, c.Set.List())
 	default:
-		L.ArgError(2, "list, spec or context expected, got "+Describe(L.Get(2)))
+		L.ArgError(2, "list, spec or context expected, got "+script.Describe(L.Get(2)))
 	}
 	if err != nil {
 		L.ArgError(2, err.Error())
@@ -298,18 +299,18 @@ func netCommunicator(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
-	L.Push(NewObject(L, commTypeName, c))
+	L.Push(script.NewObject(L, commTypeName, c))
 	return 1
 }
 
-var commMethods = []Function{
-	{"ranks", "comm:ranks() -> spec\nThe back-ends, as \"0-3,7\".", func(L *lua.LState) int {
-		c := CheckObject[*netreduce.Communicator](L, 1, commTypeName)
+var commMethods = []script.Function{
+	{Name: "ranks", Doc: "comm:ranks() -> spec\nThe back-ends, as \"0-3,7\".", Fn: func(L *lua.LState) int {
+		c := script.CheckObject[*tree.Communicator](L, 1, commTypeName)
 		L.Push(lua.LString(ranks.Spec(c.Ranks())))
 		return 1
 	}},
-	{"size", "comm:size() -> n", func(L *lua.LState) int {
-		L.Push(lua.LNumber(CheckObject[*netreduce.Communicator](L, 1, commTypeName).Len()))
+	{Name: "size", Doc: "comm:size() -> n", Fn: func(L *lua.LState) int {
+		L.Push(lua.LNumber(script.CheckObject[*tree.Communicator](L, 1, commTypeName).Len()))
 		return 1
 	}},
 }

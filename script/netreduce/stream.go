@@ -1,17 +1,18 @@
-package script
+package netreduce
 
 import (
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script"
 	"github.com/dpclsh/dpclsh/script/packetvalue"
 
-	"github.com/dpclsh/dpclsh/netreduce"
+	tree "github.com/dpclsh/dpclsh/netreduce"
 	lua "github.com/yuin/gopher-lua"
 )
 
 func netStream(L *lua.LState) int {
 	n := checkNet(L).net
-	comm := CheckObject[*netreduce.Communicator](L, 2, commTypeName)
+	comm := script.CheckObject[*tree.Communicator](L, 2, commTypeName)
 	opts, _ := L.Get(3).(*lua.LTable)
 	if opts == nil {
 		opts = L.NewTable()
@@ -24,15 +25,15 @@ func netStream(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
-	L.Push(NewObject(L, streamTypeName, s))
+	L.Push(script.NewObject(L, streamTypeName, s))
 	return 1
 }
 
-func streamConfig(L *lua.LState, opts *lua.LTable) (netreduce.StreamConfig, error) {
-	var cfg netreduce.StreamConfig
+func streamConfig(L *lua.LState, opts *lua.LTable) (tree.StreamConfig, error) {
+	var cfg tree.StreamConfig
 	var params map[string]any
 	if pt, ok := opts.RawGetString("params").(*lua.LTable); ok {
-		p, err := PlainValue(pt, "params")
+		p, err := script.PlainValue(pt, "params")
 		if err != nil {
 			return cfg, err
 		}
@@ -41,54 +42,54 @@ func streamConfig(L *lua.LState, opts *lua.LTable) (netreduce.StreamConfig, erro
 		}
 	}
 	var err error
-	if cfg.Up, err = FilterSpecOf(opts.RawGetString("up"), params); err != nil {
+	if cfg.Up, err = script.FilterSpecOf(opts.RawGetString("up"), params); err != nil {
 		return cfg, fmt.Errorf("up: %w", err)
 	}
-	if cfg.Down, err = FilterSpecOf(opts.RawGetString("down"), params); err != nil {
+	if cfg.Down, err = script.FilterSpecOf(opts.RawGetString("down"), params); err != nil {
 		return cfg, fmt.Errorf("down: %w", err)
 	}
-	cfg.Sync = netreduce.DontWait
+	cfg.Sync = tree.DontWait
 	if cfg.Up != nil {
-		cfg.Sync = netreduce.WaitForAll
+		cfg.Sync = tree.WaitForAll
 	}
 	if sv, ok := opts.RawGetString("sync").(lua.LString); ok {
-		if cfg.Sync, err = netreduce.ParseSync(string(sv)); err != nil {
-			return cfg, errors.New(ErrorText(err, "netreduce"))
+		if cfg.Sync, err = tree.ParseSync(string(sv)); err != nil {
+			return cfg, errors.New(script.ErrorText(err, "netreduce"))
 		}
 	}
-	d, hasTimeout, err := TimeoutOption(L, opts)
+	d, hasTimeout, err := script.TimeoutOption(L, opts)
 	switch {
 	case err != nil:
 		return cfg, err
-	case cfg.Sync == netreduce.Timeout && !hasTimeout:
+	case cfg.Sync == tree.Timeout && !hasTimeout:
 		return cfg, errors.New(`sync "timeout" needs timeout, a positive number of virtual seconds`)
-	case cfg.Sync != netreduce.Timeout && hasTimeout:
+	case cfg.Sync != tree.Timeout && hasTimeout:
 		return cfg, fmt.Errorf(`timeout needs sync "timeout", not %q`, cfg.Sync)
 	}
 	cfg.Timeout = int64(d)
 	return cfg, nil
 }
 
-func checkStream(L *lua.LState) *netreduce.Stream {
-	return CheckObject[*netreduce.Stream](L, 1, streamTypeName)
+func checkStream(L *lua.LState) *tree.Stream {
+	return script.CheckObject[*tree.Stream](L, 1, streamTypeName)
 }
 
-var streamMethods = []Function{
-	{"send", `s:send(format, values...)
+var streamMethods = []script.Function{
+	{Name: "send", Doc: `s:send(format, values...)
 Multicasts one packet (tag 100) to the stream's back-ends. format is MRNet's: %c %uc %hd %uhd
-%d %ud %ld %uld %f %lf %s and the arrays %ac ... %as (a Lua array per array value).`, streamSend},
-	{"recv", `s:recv([virtual_timeout_s]) -> values... | nil, "timeout" | nil, error
+%d %ud %ld %uld %f %lf %s and the arrays %ac ... %as (a Lua array per array value).`, Fn: streamSend},
+	{Name: "recv", Doc: `s:recv([virtual_timeout_s]) -> values... | nil, "timeout" | nil, error
 Without a timeout, raises an error when nothing is pending once the tree is quiet (no wave
-could ever complete).`, func(L *lua.LState) int { return streamRecv(L, false) }},
-	{"recv_packet", `s:recv_packet([virtual_timeout_s]) -> {values=, value=, rank=, count=, time=, tag=}
-As s:recv, with the packet's fields.`, func(L *lua.LState) int { return streamRecv(L, true) }},
-	{"poll", `s:poll() -> values... | nil
-Non-blocking: the next packet already at the front-end, or nil (nil, error on a failed stream).`, streamPoll},
-	{"id", "s:id() -> n\nThe stream's unique id.", func(L *lua.LState) int {
+could ever complete).`, Fn: func(L *lua.LState) int { return streamRecv(L, false) }},
+	{Name: "recv_packet", Doc: `s:recv_packet([virtual_timeout_s]) -> {values=, value=, rank=, count=, time=, tag=}
+As s:recv, with the packet's fields.`, Fn: func(L *lua.LState) int { return streamRecv(L, true) }},
+	{Name: "poll", Doc: `s:poll() -> values... | nil
+Non-blocking: the next packet already at the front-end, or nil (nil, error on a failed stream).`, Fn: streamPoll},
+	{Name: "id", Doc: "s:id() -> n\nThe stream's unique id.", Fn: func(L *lua.LState) int {
 		L.Push(lua.LNumber(checkStream(L).ID()))
 		return 1
 	}},
-	{"error", "s:error() -> message|nil\nWhy the stream failed (a filter error), if it did.", func(L *lua.LState) int {
+	{Name: "error", Doc: "s:error() -> message|nil\nWhy the stream failed (a filter error), if it did.", Fn: func(L *lua.LState) int {
 		if err := checkStream(L).Err(); err != nil {
 			L.Push(lua.LString(err.Error()))
 		} else {
@@ -96,7 +97,7 @@ Non-blocking: the next packet already at the front-end, or nil (nil, error on a 
 		}
 		return 1
 	}},
-	{"close", "s:close()\nRemoves the stream from the tree.", func(L *lua.LState) int {
+	{Name: "close", Doc: "s:close()\nRemoves the stream from the tree.", Fn: func(L *lua.LState) int {
 		checkStream(L).Close()
 		return 0
 	}},
@@ -109,7 +110,7 @@ func streamSend(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("s:send: %s", err.Error())
 	}
-	if err := s.Send(netreduce.FirstAppTag, format, args...); err != nil {
+	if err := s.Send(tree.FirstAppTag, format, args...); err != nil {
 		L.RaiseError("%s", err.Error())
 	}
 	return 0
@@ -117,7 +118,7 @@ func streamSend(L *lua.LState) int {
 
 func streamRecv(L *lua.LState, asPacket bool) int {
 	s := checkStream(L)
-	var p *netreduce.Packet
+	var p *tree.Packet
 	var err error
 	if L.Get(2) == lua.LNil {
 		p, err = s.RecvQuiet()
@@ -128,9 +129,9 @@ func streamRecv(L *lua.LState, asPacket bool) int {
 		}
 		p, err = s.RecvTimeout(int64(float64(secs) * 1e9))
 	}
-	var fe *netreduce.FilterError
+	var fe *tree.FilterError
 	switch {
-	case errors.Is(err, netreduce.ErrTimeout):
+	case errors.Is(err, tree.ErrTimeout):
 		L.Push(lua.LNil)
 		L.Push(lua.LString("timeout"))
 		return 2
@@ -151,7 +152,7 @@ func streamRecv(L *lua.LState, asPacket bool) int {
 	return len(p.Values)
 }
 
-func packetTable(L *lua.LState, p *netreduce.Packet) *lua.LTable {
+func packetTable(L *lua.LState, p *tree.Packet) *lua.LTable {
 	t := L.CreateTable(0, 6)
 	vals := L.CreateTable(len(p.Values), 0)
 	for _, v := range p.Values {
@@ -163,7 +164,7 @@ func packetTable(L *lua.LState, p *netreduce.Packet) *lua.LTable {
 		t.RawSetString("rank", lua.LNumber(p.Src))
 	}
 	t.RawSetString("count", lua.LNumber(p.Count))
-	SetTime(t, uint64(p.Time))
+	script.SetTime(t, uint64(p.Time))
 	t.RawSetString("tag", lua.LNumber(p.Tag))
 	return t
 }
