@@ -50,3 +50,12 @@ func LuaInt(v lua.LValue) (int, bool) {
 	}
 	return int(f), true
 }
+
+// ContextOf returns the Context behind v (a ctx.Context object), if v is one.
+func ContextOf(v lua.LValue) (*contexts.Context, bool) {
+	if ud, ok := v.(*lua.LUserData); ok {
+		c, ok := ud.Value.(*contexts.Context)
+		return c, ok
+	}
+	return nil, false
+}

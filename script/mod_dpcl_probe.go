@@ -122,7 +122,7 @@ func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallO
 	}
 	var agg *contexts.Aggregation
 	if cv := t.RawGetString("context"); cv != lua.LNil {
-		c, ok := ctxValue(cv)
+		c, ok := ContextOf(cv)
 		if !ok {
 			return o, nil, fmt.Errorf("context must be a ctx.Context, got %s", Describe(cv))
 		}

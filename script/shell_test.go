@@ -82,32 +82,6 @@ print(st.queued, first.value, first.count, table.concat(rest, ","), h:next(), h:
 	}
 }
 
-// TestHandlePrintsInREPL: in an interactive session the messages of a probe without a
-// callback are printed as they arrive, unless print = false.
-func TestHandlePrintsInREPL(t *testing.T) {
-	s, out := newShellSession(t)
-	SetInteractive(s, true)
-	err := s.DoString(loopLaunch+`
-n = app:var("int")
-h = app:install(app:points("step", "entry"), probe.seq{n:assign(n + 1), probe.send(n)}, {filter = "sum"})
-q = app:install(app:points("step", "entry"), probe.send(probe.rank()), {context = ctx.single(app, 3), print = false})
-h:activate() q:activate()
-app:start()
-app:wait()
-print(q:stats().queued, h:stats().queued, q:next().rank)`, "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "probe 1 (16 ranks): 16\nprobe 1 (16 ranks): 32\nprobe 1 (16 ranks): 48\n" +
-		"probe 1 (16 ranks): 64\nprobe 1 (16 ranks): 80\nprobe 1 (16 ranks): 96\n6\t0\t3\n"
-	if got := out.String(); got != want {
-		t.Errorf("output:\n%s\nwant:\n%s", got, want)
-	}
-	if err := s.DoString(`app:install(app:points("step"), 1, {print = 1})`, "t"); err == nil || !strings.Contains(err.Error(), "print must be a boolean") {
-		t.Errorf("print = 1: %v", err)
-	}
-}
-
 // TestCallbackErrors: the first error of a probe's callback is reported in full, the probe
 // is deactivated after three with one line, and h:stats().errors counts them.
 func TestCallbackErrors(t *testing.T) {

@@ -1,6 +1,7 @@
-package script
+package ctx
 
 import (
+	"github.com/dpclsh/dpclsh/script"
 	"io"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 // BenchmarkCtxWhereLua measures ctx.where over 65,536 ranks calling a Lua predicate once
 // per rank; ns/op is for the whole scan (divide by 65,536 for the cost of one call).
 func BenchmarkCtxWhereLua(b *testing.B) {
-	s, err := NewSessionWith(Options{Stdout: io.Discard, Stderr: io.Discard})
+	s, err := script.NewSessionWith(script.Options{Stdout: io.Discard, Stderr: io.Discard})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,8 @@
-package script
+package ctx
 
 import (
 	"fmt"
+	"github.com/dpclsh/dpclsh/script"
 	"math"
 	"sort"
 	"time"
@@ -21,14 +22,14 @@ var aggFields = map[string]func(a *contexts.Aggregation, v lua.LValue) error{
 			// install binding) knows the object types that are filters.
 			a.Handle = v
 		default:
-			return fmt.Errorf("filter must be a name or a filter object, got %s", Describe(v))
+			return fmt.Errorf("filter must be a name or a filter object, got %s", script.Describe(v))
 		}
 		return nil
 	},
 	"sync": func(a *contexts.Aggregation, v lua.LValue) error {
 		name, ok := v.(lua.LString)
 		if !ok {
-			return fmt.Errorf("sync must be a string, got %s", Describe(v))
+			return fmt.Errorf("sync must be a string, got %s", script.Describe(v))
 		}
 		a.Sync = contexts.Sync(name)
 		return nil
@@ -36,7 +37,7 @@ var aggFields = map[string]func(a *contexts.Aggregation, v lua.LValue) error{
 	"timeout": func(a *contexts.Aggregation, v lua.LValue) error {
 		s, ok := v.(lua.LNumber)
 		if !ok || !(s > 0) || math.IsInf(float64(s), 1) {
-			return fmt.Errorf("timeout must be a positive number of virtual seconds, got %s", Describe(v))
+			return fmt.Errorf("timeout must be a positive number of virtual seconds, got %s", script.Describe(v))
 		}
 		a.Timeout = time.Duration(float64(s) * float64(time.Second))
 		return nil
@@ -44,7 +45,7 @@ var aggFields = map[string]func(a *contexts.Aggregation, v lua.LValue) error{
 	"timeout_ms": func(a *contexts.Aggregation, v lua.LValue) error {
 		ms, ok := v.(lua.LNumber)
 		if !ok || !(ms > 0) || math.IsInf(float64(ms), 1) {
-			return fmt.Errorf("timeout_ms must be a positive number of virtual milliseconds, got %s", Describe(v))
+			return fmt.Errorf("timeout_ms must be a positive number of virtual milliseconds, got %s", script.Describe(v))
 		}
 		a.Timeout = time.Duration(float64(ms) * float64(time.Millisecond))
 		return nil
@@ -52,9 +53,9 @@ var aggFields = map[string]func(a *contexts.Aggregation, v lua.LValue) error{
 	"params": func(a *contexts.Aggregation, v lua.LValue) error {
 		t, ok := v.(*lua.LTable)
 		if !ok {
-			return fmt.Errorf("params must be a table, got %s", Describe(v))
+			return fmt.Errorf("params must be a table, got %s", script.Describe(v))
 		}
-		p, err := PlainValue(t, "params")
+		p, err := script.PlainValue(t, "params")
 		if err != nil {
 			return err
 		}
@@ -78,13 +79,13 @@ func ctxAggregate(L *lua.LState) int {
 		agg.Filter = string(v)
 	case *lua.LTable:
 		if v.RawGetString("timeout_ms") != lua.LNil {
-			Deprecated(L, "timeout_ms", "timeout (virtual seconds)")
+			script.Deprecated(L, "timeout_ms", "timeout (virtual seconds)")
 		}
 		if err := fillAgg(agg, v); err != nil {
 			return raiseCtx(L, "ctx:aggregate", err)
 		}
 	default:
-		L.ArgError(2, "aggregation table, filter name or nil expected, got "+Describe(v))
+		L.ArgError(2, "aggregation table, filter name or nil expected, got "+script.Describe(v))
 	}
 	if err := agg.Validate(); err != nil {
 		return raiseCtx(L, "ctx:aggregate", err)
@@ -100,7 +101,7 @@ func fillAgg(agg *contexts.Aggregation, t *lua.LTable) error {
 	t.ForEach(func(k, _ lua.LValue) {
 		name, ok := k.(lua.LString)
 		if _, known := aggFields[string(name)]; !ok || !known {
-			bad = fmt.Errorf("unknown field %s (want filter, sync, timeout, params)", Describe(k))
+			bad = fmt.Errorf("unknown field %s (want filter, sync, timeout, params)", script.Describe(k))
 			return
 		}
 		keys = append(keys, string(name))

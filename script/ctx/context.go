@@ -1,55 +1,56 @@
-package script
+package ctx
 
 import (
 	"errors"
 	"fmt"
+	"github.com/dpclsh/dpclsh/script"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	lua "github.com/yuin/gopher-lua"
 )
 
 func init() {
-	RegisterType(Type{
+	script.RegisterType(script.Type{
 		Name: ctxTypeName,
 		Doc: `Context — a set of ranks of one application, with an optional aggregation.
 add and remove change the context in place; every other operation returns a new context,
 which keeps the aggregation of its (left) operand. == compares sizes and members only.
 tostring gives "ctx{1-5,7,9-10} (8 of 256)" ("ctx{} (0 of 256)" when empty), followed by
 the aggregation when one is attached.`,
-		Methods: []Function{
-			{"add", "c:add(rank|spec|list|context) -> c\nAdds ranks in place.", ctxAdd},
-			{"remove", "c:remove(rank|spec|list|context) -> c\nRemoves ranks in place; removing a non-member is not an error.", ctxRemove},
-			{"contains", "c:contains(rank) -> boolean\nWhether rank is a member; ranks outside the application are never members.", ctxContains},
-			{"sample", `c:sample(pct [, seed]) -> Context
+		Methods: []script.Function{
+			{Name: "add", Doc: "c:add(rank|spec|list|context) -> c\nAdds ranks in place.", Fn: ctxAdd},
+			{Name: "remove", Doc: "c:remove(rank|spec|list|context) -> c\nRemoves ranks in place; removing a non-member is not an error.", Fn: ctxRemove},
+			{Name: "contains", Doc: "c:contains(rank) -> boolean\nWhether rank is a member; ranks outside the application are never members.", Fn: ctxContains},
+			{Name: "sample", Doc: `c:sample(pct [, seed]) -> Context
 A uniform random subset of exactly floor(#c * pct / 100 + 0.5) members. The same context,
-pct and seed (an integer ≥ 0, default 0) always give the same subset.`, ctxSample},
-			{"copy", "c:copy() -> Context\nAn independent copy (with a copy of the aggregation).", ctxCopy},
-			{"list", "c:list() -> {rank, ...}\nThe members in increasing order.", ctxList},
-			{"ranks", "c:ranks() -> iterator\nfor r in c:ranks() do ... end visits the members in increasing order, as they\nwere when ranks() was called.", ctxIterate},
-			{"size", "c:size() -> integer\nThe number of ranks of the application (members are #c).", ctxSize},
-			{"spec", "c:spec() -> string\nThe members in compact form, \"0-15,17,32-63\"; \"\" when empty.", ctxSpec},
-			{"aggregate", `c:aggregate{filter = "sum"|Filter [, sync =, timeout =, params =]} -> Context
+pct and seed (an integer ≥ 0, default 0) always give the same subset.`, Fn: ctxSample},
+			{Name: "copy", Doc: "c:copy() -> Context\nAn independent copy (with a copy of the aggregation).", Fn: ctxCopy},
+			{Name: "list", Doc: "c:list() -> {rank, ...}\nThe members in increasing order.", Fn: ctxList},
+			{Name: "ranks", Doc: "c:ranks() -> iterator\nfor r in c:ranks() do ... end visits the members in increasing order, as they\nwere when ranks() was called.", Fn: ctxIterate},
+			{Name: "size", Doc: "c:size() -> integer\nThe number of ranks of the application (members are #c).", Fn: ctxSize},
+			{Name: "spec", Doc: "c:spec() -> string\nThe members in compact form, \"0-15,17,32-63\"; \"\" when empty.", Fn: ctxSpec},
+			{Name: "aggregate", Doc: `c:aggregate{filter = "sum"|Filter [, sync =, timeout =, params =]} -> Context
 A copy of c whose probes' data is combined on the way up the tree by the filter (a
 built-in name or a loaded filter object). sync is "waitforall" (default), "timeout" (with
 timeout, virtual seconds; timeout_ms is its deprecated spelling) or "dontwait"; params is a table of filter parameters.
-c:aggregate(nil) returns a copy without aggregation.`, ctxAggregate},
-			{"aggregation", "c:aggregation() -> table|nil\nThe aggregation as a table {filter=, sync=, timeout=, params=} (timeout in virtual seconds), nil when none.", ctxAggregation},
+c:aggregate(nil) returns a copy without aggregation.`, Fn: ctxAggregate},
+			{Name: "aggregation", Doc: "c:aggregation() -> table|nil\nThe aggregation as a table {filter=, sync=, timeout=, params=} (timeout in virtual seconds), nil when none.", Fn: ctxAggregation},
 		},
-		Meta: []Function{
-			{"__add", "a + b -> Context\nUnion (the paper's merge).", ctxBinary("+", (*contexts.Set).Union)},
-			{"__mul", "a * b -> Context\nIntersection.", ctxBinary("*", (*contexts.Set).Intersect)},
-			{"__sub", "a - b -> Context\nDifference.", ctxBinary("-", (*contexts.Set).Difference)},
-			{"__unm", "-a -> Context\nComplement (the paper's invert).", ctxComplement},
-			{"__len", "#a -> integer\nThe number of members.", ctxLen},
-			{"__eq", "a == b -> boolean\nSame size and same members.", ctxEq},
-			{"__tostring", "tostring(a) -> string\n\"ctx{1-5,7,9-10} (8 of 256)\".", ctxToString},
+		Meta: []script.Function{
+			{Name: "__add", Doc: "a + b -> Context\nUnion (the paper's merge).", Fn: ctxBinary("+", (*contexts.Set).Union)},
+			{Name: "__mul", Doc: "a * b -> Context\nIntersection.", Fn: ctxBinary("*", (*contexts.Set).Intersect)},
+			{Name: "__sub", Doc: "a - b -> Context\nDifference.", Fn: ctxBinary("-", (*contexts.Set).Difference)},
+			{Name: "__unm", Doc: "-a -> Context\nComplement (the paper's invert).", Fn: ctxComplement},
+			{Name: "__len", Doc: "#a -> integer\nThe number of members.", Fn: ctxLen},
+			{Name: "__eq", Doc: "a == b -> boolean\nSame size and same members.", Fn: ctxEq},
+			{Name: "__tostring", Doc: "tostring(a) -> string\n\"ctx{1-5,7,9-10} (8 of 256)\".", Fn: ctxToString},
 		},
 	})
 }
 
 // checkCtx returns argument n as a Context, raising an argument error otherwise.
 func checkCtx(L *lua.LState, n int) *contexts.Context {
-	return CheckObject[*contexts.Context](L, n, ctxTypeName)
+	return script.CheckObject[*contexts.Context](L, n, ctxTypeName)
 }
 
 // withAgg returns a context over s carrying a copy of from's aggregation.
@@ -73,10 +74,10 @@ func raiseMismatch(L *lua.LState, op string, err error) int {
 
 func ctxBinary(symbol string, op func(a, b *contexts.Set) (*contexts.Set, error)) lua.LGFunction {
 	return func(L *lua.LState) int {
-		a, aok := ctxValue(L.Get(1))
-		b, bok := ctxValue(L.Get(2))
+		a, aok := script.ContextOf(L.Get(1))
+		b, bok := script.ContextOf(L.Get(2))
 		if !aok || !bok {
-			L.RaiseError("ctx: %s needs two contexts, got %s and %s", symbol, Describe(L.Get(1)), Describe(L.Get(2)))
+			L.RaiseError("ctx: %s needs two contexts, got %s and %s", symbol, script.Describe(L.Get(1)), script.Describe(L.Get(2)))
 		}
 		s, err := op(a.Set, b.Set)
 		if err != nil {
@@ -84,15 +85,6 @@ func ctxBinary(symbol string, op func(a, b *contexts.Set) (*contexts.Set, error)
 		}
 		return pushCtx(L, withAgg(s, a))
 	}
-}
-
-// ctxValue returns the Context behind v, if v is one.
-func ctxValue(v lua.LValue) (*contexts.Context, bool) {
-	if ud, ok := v.(*lua.LUserData); ok {
-		c, ok := ud.Value.(*contexts.Context)
-		return c, ok
-	}
-	return nil, false
 }
 
 func ctxComplement(L *lua.LState) int {
@@ -106,8 +98,8 @@ func ctxLen(L *lua.LState) int {
 }
 
 func ctxEq(L *lua.LState) int {
-	a, aok := ctxValue(L.Get(1))
-	b, bok := ctxValue(L.Get(2))
+	a, aok := script.ContextOf(L.Get(1))
+	b, bok := script.ContextOf(L.Get(2))
 	L.Push(lua.LBool(aok && bok && a.Set.Equal(b.Set)))
 	return 1
 }
@@ -141,7 +133,7 @@ func ctxRemove(L *lua.LState) int {
 
 func ctxContains(L *lua.LState) int {
 	c := checkCtx(L, 1)
-	L.Push(lua.LBool(c.Set.Contains(CheckInt(L, 2, "rank"))))
+	L.Push(lua.LBool(c.Set.Contains(script.CheckInt(L, 2, "rank"))))
 	return 1
 }
 
@@ -150,7 +142,7 @@ func ctxSample(L *lua.LState) int {
 	pct := float64(L.CheckNumber(2))
 	seed := 0
 	if L.GetTop() >= 3 {
-		seed = CheckInt(L, 3, "seed")
+		seed = script.CheckInt(L, 3, "seed")
 		if seed < 0 {
 			L.ArgError(3, fmt.Sprintf("seed must be an integer ≥ 0, got %d", seed))
 		}

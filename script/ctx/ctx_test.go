@@ -1,7 +1,8 @@
-package script
+package ctx
 
 import (
 	"bytes"
+	"github.com/dpclsh/dpclsh/script"
 	"os"
 	"strings"
 	"testing"
@@ -22,10 +23,10 @@ type sizedOnly struct{}
 
 func (sizedOnly) Size() int { return 12 }
 
-func ctxSession(t *testing.T) (*Session, *bytes.Buffer) {
+func ctxSession(t *testing.T) (*script.Session, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	s, err := NewSessionWith(Options{Stdout: &out, Stderr: &out})
+	s, err := script.NewSessionWith(script.Options{Stdout: &out, Stderr: &out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +106,8 @@ func TestCtxGoValues(t *testing.T) {
 // testdata/ctx_algebra.golden.
 func TestCtxAlgebraExample(t *testing.T) {
 	s, out := ctxSession(t)
-	if err := s.DoFile("../examples/ctx_algebra.lua", nil); err != nil {
-		t.Fatal(FormatError(err, false))
+	if err := s.DoFile("../../examples/ctx_algebra.lua", nil); err != nil {
+		t.Fatal(script.FormatError(err, false))
 	}
 	want, err := os.ReadFile("testdata/ctx_algebra.golden")
 	if err != nil {

@@ -1,7 +1,8 @@
-package script
+package ctx
 
 import (
 	"fmt"
+	"github.com/dpclsh/dpclsh/script"
 
 	"github.com/dpclsh/dpclsh/contexts"
 	lua "github.com/yuin/gopher-lua"
@@ -21,7 +22,7 @@ type CtxIONodeApp interface {
 }
 
 func init() {
-	RegisterModule(Module{
+	script.RegisterModule(script.Module{
 		Name: "ctx",
 		Doc: `ctx — probe contexts: sets of ranks, their algebra, and an optional aggregation.
 Every constructor takes an application (anything whose object knows its size, e.g. the
@@ -29,22 +30,22 @@ result of dpcl.launch), a context (its size is used) or a plain number of ranks.
 Operators: a + b (union, "merge"), a * b (intersection), a - b (difference), -a
 (complement, "invert"), #a (members), a == b (same size and members). Combining contexts
 of different sizes is an error naming both sizes. Specs are compact: "0-15,17,32-63".`,
-		Funcs: []Function{
-			{"all", "ctx.all(app|n) -> Context\nEvery rank: the default context of a classic DPCL probe.", ctxAll},
-			{"none", "ctx.none(app|n) -> Context\nNo rank.", ctxNone},
-			{"single", "ctx.single(app|n, rank) -> Context\nOne rank (0-based).", ctxSingle},
-			{"ranks", "ctx.ranks(app|n, spec|list) -> Context\nThe ranks of a compact spec (\"0-127,200\") or of a Lua array ({1, 2, 3}).", ctxRanks},
-			{"where", "ctx.where(app|n, fn) -> Context\nThe ranks r for which fn(r) is true (called once per rank, in order).", ctxWhere},
-			{"ionode", `ctx.ionode(app, k) -> Context | ctx.ionode(n, k [, per_io]) -> Context
+		Funcs: []script.Function{
+			{Name: "all", Doc: "ctx.all(app|n) -> Context\nEvery rank: the default context of a classic DPCL probe.", Fn: ctxAll},
+			{Name: "none", Doc: "ctx.none(app|n) -> Context\nNo rank.", Fn: ctxNone},
+			{Name: "single", Doc: "ctx.single(app|n, rank) -> Context\nOne rank (0-based).", Fn: ctxSingle},
+			{Name: "ranks", Doc: "ctx.ranks(app|n, spec|list) -> Context\nThe ranks of a compact spec (\"0-127,200\") or of a Lua array ({1, 2, 3}).", Fn: ctxRanks},
+			{Name: "where", Doc: "ctx.where(app|n, fn) -> Context\nThe ranks r for which fn(r) is true (called once per rank, in order).", Fn: ctxWhere},
+			{Name: "ionode", Doc: `ctx.ionode(app, k) -> Context | ctx.ionode(n, k [, per_io]) -> Context
 The ranks served by I/O node k (0-based). With an application, its own rank-to-I/O-node
 map is used. With a plain size, ranks are grouped consecutively, per_io (default 64, as on
-the LLNL BG/L) per I/O node: node k serves ranks k*per_io to (k+1)*per_io - 1.`, ctxIONode},
-			{"box", `ctx.box(app|n, {X, Y, Z}, {x0, y0, z0}, {x1, y1, z1}) -> Context
+the LLNL BG/L) per I/O node: node k serves ranks k*per_io to (k+1)*per_io - 1.`, Fn: ctxIONode},
+			{Name: "box", Doc: `ctx.box(app|n, {X, Y, Z}, {x0, y0, z0}, {x1, y1, z1}) -> Context
 The ranks whose nodes lie in the box x0..x1, y0..y1, z0..z1 (inclusive) of an X×Y×Z torus,
 rank r being at x = r % X, y = (r // X) % Y, z = r // (X*Y). A low bound above the high
-bound wraps around the torus on that axis.`, ctxBox},
+bound wraps around the torus on that axis.`, Fn: ctxBox},
 		},
-		Init: func(_ *Session, mod *lua.LTable) {
+		Init: func(_ *script.Session, mod *lua.LTable) {
 			mod.RawSetString("max_size", lua.LNumber(contexts.MaxSize))
 			mod.RawSetString("default_per_io", lua.LNumber(contexts.DefaultPerIO))
 		},
@@ -56,7 +57,7 @@ const ctxTypeName = "ctx.Context"
 
 // pushCtx returns c to Lua as a new Context object.
 func pushCtx(L *lua.LState, c *contexts.Context) int {
-	L.Push(NewObject(L, ctxTypeName, c))
+	L.Push(script.NewObject(L, ctxTypeName, c))
 	return 1
 }
 
@@ -71,7 +72,7 @@ func raiseCtx(L *lua.LState, fn string, err error) int {
 func checkApp(L *lua.LState, n int) (int, any) {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
-		size := CheckInt(L, n, "size")
+		size := script.CheckInt(L, n, "size")
 		if err := contexts.CheckSize(size); err != nil {
 			L.ArgError(n, setErrText(err))
 		}
@@ -81,7 +82,7 @@ func checkApp(L *lua.LState, n int) (int, any) {
 			return app.Size(), app
 		}
 	}
-	L.ArgError(n, "application or size expected, got "+Describe(L.Get(n)))
+	L.ArgError(n, "application or size expected, got "+script.Describe(L.Get(n)))
 	return 0, nil
 }
 
@@ -97,7 +98,7 @@ func ctxNone(L *lua.LState) int {
 
 func ctxSingle(L *lua.LState) int {
 	n, _ := checkApp(L, 1)
-	s, err := contexts.Single(n, CheckInt(L, 2, "rank"))
+	s, err := contexts.Single(n, script.CheckInt(L, 2, "rank"))
 	if err != nil {
 		return raiseCtx(L, "ctx.single", err)
 	}
@@ -128,7 +129,7 @@ func addRanksArg(L *lua.LState, s *contexts.Set, n int) error {
 func ranksArg(L *lua.LState, size, n int) (*contexts.Set, error) {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
-		return contexts.Single(size, CheckInt(L, n, "rank"))
+		return contexts.Single(size, script.CheckInt(L, n, "rank"))
 	case lua.LString:
 		return contexts.Parse(size, string(v))
 	case *lua.LTable:
@@ -138,7 +139,7 @@ func ranksArg(L *lua.LState, size, n int) (*contexts.Set, error) {
 			return c.Set, nil
 		}
 	}
-	L.ArgError(n, "rank, spec string, list of ranks or context expected, got "+Describe(L.Get(n)))
+	L.ArgError(n, "rank, spec string, list of ranks or context expected, got "+script.Describe(L.Get(n)))
 	return nil, nil
 }
 
@@ -148,9 +149,9 @@ func listArg(t *lua.LTable, size int) (*contexts.Set, error) {
 	n := t.Len()
 	for i := 1; i <= n; i++ {
 		v := t.RawGetInt(i)
-		r, ok := LuaInt(v)
+		r, ok := script.LuaInt(v)
 		if !ok {
-			return nil, fmt.Errorf("list item %d: rank must be an integer, got %s", i, Describe(v))
+			return nil, fmt.Errorf("list item %d: rank must be an integer, got %s", i, script.Describe(v))
 		}
 		if err := s.Add(r); err != nil {
 			return nil, fmt.Errorf("list item %d: %s", i, setErrText(err))
@@ -167,7 +168,7 @@ func listArg(t *lua.LTable, size int) (*contexts.Set, error) {
 func ctxWhere(L *lua.LState) int {
 	n, _ := checkApp(L, 1)
 	fn := L.CheckFunction(2)
-	sess := SessionOf(L)
+	sess := script.SessionOf(L)
 	s, err := contexts.TryWhere(n, func(r int) (bool, error) {
 		out, err := sess.Call(fn, lua.LNumber(r))
 		if err != nil {
@@ -183,7 +184,7 @@ func ctxWhere(L *lua.LState) int {
 
 func ctxIONode(L *lua.LState) int {
 	n, app := checkApp(L, 1)
-	k := CheckInt(L, 2, "I/O node")
+	k := script.CheckInt(L, 2, "I/O node")
 	if app, ok := app.(CtxIONodeApp); ok {
 		if L.GetTop() > 2 {
 			L.ArgError(3, "per_io applies to a plain size only; an application has its own I/O node map")
@@ -199,7 +200,7 @@ func ctxIONode(L *lua.LState) int {
 	}
 	perIO := contexts.DefaultPerIO
 	if L.GetTop() > 2 {
-		perIO = CheckInt(L, 3, "per_io")
+		perIO = script.CheckInt(L, 3, "per_io")
 	}
 	s, err := contexts.IONodeGroup(n, k, perIO)
 	if err != nil {
@@ -224,13 +225,13 @@ func checkTriple(L *lua.LState, n int, what string) [3]int {
 	t, ok := L.Get(n).(*lua.LTable)
 	var out [3]int
 	if !ok || t.Len() != 3 {
-		L.ArgError(n, what+" must be {x, y, z}, got "+Describe(L.Get(n)))
+		L.ArgError(n, what+" must be {x, y, z}, got "+script.Describe(L.Get(n)))
 		return out
 	}
 	for i := range out {
-		v, ok := LuaInt(t.RawGetInt(i + 1))
+		v, ok := script.LuaInt(t.RawGetInt(i + 1))
 		if !ok {
-			L.ArgError(n, fmt.Sprintf("%s must be {x, y, z} integers, item %d is %s", what, i+1, Describe(t.RawGetInt(i+1))))
+			L.ArgError(n, fmt.Sprintf("%s must be {x, y, z} integers, item %d is %s", what, i+1, script.Describe(t.RawGetInt(i+1))))
 		}
 		out[i] = v
 	}
@@ -239,4 +240,4 @@ func checkTriple(L *lua.LState, n int, what string) [3]int {
 
 // setErrText is the text of an error from the context algebra for a Lua message, without
 // the package prefix (the sets live in contexts/ranks, the selections in contexts).
-func setErrText(err error) string { return ErrorText(err, "contexts", "ranks") }
+func setErrText(err error) string { return script.ErrorText(err, "contexts", "ranks") }
