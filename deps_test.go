@@ -35,6 +35,7 @@ var layers = map[string][]string{
 	"script/filter":    moduleDeps("script/filter"),
 	"script/netreduce": moduleDeps("script/netreduce"),
 	"script/ctx":       moduleDeps("script/ctx"),
+	"script/dpcl":      moduleDeps("script/dpcl"),
 	// script/packetvalue converts netreduce packet values to Lua and back, for the kernel
 	// and the modules: it knows no other part of the host.
 	"script/packetvalue": {"netreduce", "contexts/ranks"},
@@ -66,7 +67,7 @@ var kernel = []string{"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi
 
 // moduleOrder lists the Lua modules from the bottom up: a module may import the kernel
 // and the modules before it, never one after it.
-var moduleOrder = []string{"script/plot", "script/ppc", "script/bgl", "script/filter", "script/netreduce", "script/ctx"}
+var moduleOrder = []string{"script/plot", "script/ppc", "script/bgl", "script/filter", "script/netreduce", "script/ctx", "script/dpcl"}
 
 // moduleDeps is what the Lua module m may import: the kernel, what is below it, and the
 // modules before m in moduleOrder. It marks m as one that may use gopher-lua.

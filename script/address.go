@@ -70,8 +70,8 @@ func CheckAddress(L *lua.LState, n int) uint32 {
 	return a
 }
 
-// addressNumber is v as a plain number when it is an Address, else v.
-func addressNumber(v lua.LValue) lua.LValue {
+// AddressNumber is v as a plain number when it is an Address, else v.
+func AddressNumber(v lua.LValue) lua.LValue {
 	if ud, ok := v.(*lua.LUserData); ok {
 		if a, ok := ud.Value.(Address); ok {
 			return lua.LNumber(a)
@@ -133,8 +133,8 @@ func addressConcat(L *lua.LState) int {
 // keep is set and it is still a 32-bit address.
 func addressArith(op func(a, b float64) float64, keep bool) lua.LGFunction {
 	return func(L *lua.LState) int {
-		x, ok1 := addressNumber(L.Get(1)).(lua.LNumber)
-		y, ok2 := addressNumber(L.Get(2)).(lua.LNumber)
+		x, ok1 := AddressNumber(L.Get(1)).(lua.LNumber)
+		y, ok2 := AddressNumber(L.Get(2)).(lua.LNumber)
 		if !ok1 || !ok2 {
 			L.RaiseError("address arithmetic needs numbers or addresses, got %s and %s", L.Get(1).Type(), L.Get(2).Type())
 		}
@@ -153,8 +153,8 @@ func addressSub(L *lua.LState) int {
 	_, aIsAddr := L.Get(1).(*lua.LUserData)
 	_, bIsAddr := L.Get(2).(*lua.LUserData)
 	if aIsAddr && bIsAddr {
-		x, _ := addressNumber(L.Get(1)).(lua.LNumber)
-		y, _ := addressNumber(L.Get(2)).(lua.LNumber)
+		x, _ := AddressNumber(L.Get(1)).(lua.LNumber)
+		y, _ := AddressNumber(L.Get(2)).(lua.LNumber)
 		L.Push(x - y)
 		return 1
 	}
@@ -185,7 +185,7 @@ func installAddressConversions(L *lua.LState) {
 	if orig, ok := L.GetGlobal("tonumber").(*lua.LFunction); ok {
 		L.SetGlobal("tonumber", L.NewFunction(func(L *lua.LState) int {
 			if L.GetTop() >= 1 {
-				L.Replace(1, addressNumber(L.Get(1)))
+				L.Replace(1, AddressNumber(L.Get(1)))
 			}
 			return callThrough(L, orig)
 		}))
@@ -198,7 +198,7 @@ func installAddressConversions(L *lua.LState) {
 		str.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
 			numeric := formatNumericArgs(L.OptString(1, ""))
 			for i := 2; i <= L.GetTop() && i-2 < len(numeric); i++ {
-				if n := addressNumber(L.Get(i)); n != L.Get(i) {
+				if n := AddressNumber(L.Get(i)); n != L.Get(i) {
 					if numeric[i-2] {
 						L.Replace(i, n)
 					} else {

@@ -348,3 +348,6 @@ func installModules(s *Session) {
 func (s *Session) TCPTransport() func(opts map[string]any) (netreduce.Transport, error) {
 	return s.opts.TCPTransport
 }
+
+// Env is Options.Env: what every job dpcl.launch starts is given besides its own env.
+func (s *Session) Env() []string { return s.opts.Env }

@@ -1,10 +1,7 @@
 package script
 
 import (
-	"reflect"
 	"testing"
-
-	"github.com/dpclsh/dpclsh/runtime"
 )
 
 func TestKeyStateIsPerSessionAndDiesWithIt(t *testing.T) {
@@ -27,30 +24,13 @@ func TestKeyStateIsPerSessionAndDiesWithIt(t *testing.T) {
 	if other := NewKey[int]("test"); func() bool { _, ok := other.Get(a); return ok }() {
 		t.Error("a second key of the same name reads the first key's value")
 	}
-	SetInteractive(a, true)
+	flag := NewKey[bool]("flag")
+	flag.Set(a, true)
 	a.Close()
 	if v, ok := k.Get(a); ok {
 		t.Errorf("closed session still holds %d", v)
 	}
-	if isInteractive(a) {
-		t.Error("closed session is still marked interactive")
-	}
-}
-
-// A luaApp answers only through its own methods: nothing of the runtime.App it wraps is
-// promoted, so after app:close no method reaches the closed application.
-func TestLuaAppPromotesNothingOfTheApp(t *testing.T) {
-	own := reflect.TypeOf(&luaApp{})
-	app := reflect.TypeOf(&runtime.App{})
-	for i := range own.Elem().NumField() {
-		if f := own.Elem().Field(i); f.Anonymous {
-			t.Errorf("luaApp embeds %s", f.Type)
-		}
-	}
-	for i := range app.NumMethod() {
-		m := app.Method(i)
-		if _, promoted := own.MethodByName(m.Name); promoted && m.Name != "Size" && m.Name != "IONodeOf" {
-			t.Errorf("luaApp answers %s, a method of runtime.App", m.Name)
-		}
+	if _, ok := flag.Get(a); ok {
+		t.Error("closed session still holds its flag")
 	}
 }

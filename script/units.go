@@ -13,7 +13,7 @@ import (
 // seconds as floats (m.time) with the exact nanoseconds beside them (m.time_ns);
 // dpcl.timebase_hz converts probe.timebase() ticks. Old spellings in milliseconds
 // (timeout_ms) keep working for one release and print one deprecation line.
-const unitsDoc = `Units: durations are seconds, virtual (simulated) unless the name says wall
+const UnitsDoc = `Units: durations are seconds, virtual (simulated) unless the name says wall
 (app:wait(wall_s)); m.time, ev.time and packet times are virtual seconds (float), m.time_ns the
 exact nanoseconds; probe.timebase() counts dpcl.timebase_hz ticks per second.`
 

@@ -51,7 +51,7 @@ and result.instructions measure the run.`, Fn: bglRun},
 	})
 }
 
-const partitionTypeName = "machine.Partition"
+const partitionTypeName = "bgl.Partition"
 
 func checkPartition(L *lua.LState, n int) *machine.Partition {
 	return script.CheckObject[*machine.Partition](L, n, partitionTypeName)

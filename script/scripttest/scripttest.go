@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/script"
+	lua "github.com/yuin/gopher-lua"
 )
 
 // New returns a session whose print and error output go to the returned buffer; it is
@@ -33,4 +34,18 @@ func Run(t testing.TB, src string) string {
 		out.WriteString("error: " + err.Error() + "\n")
 	}
 	return out.String()
+}
+
+// Eval runs src as the chunk "test.lua" on s and returns what it returns; an error fails t.
+func Eval(t testing.TB, s *script.Session, src string) []lua.LValue {
+	t.Helper()
+	fn, err := s.Load(src, "test.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := s.Call(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vals
 }

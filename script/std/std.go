@@ -12,6 +12,7 @@ package std
 import (
 	_ "github.com/dpclsh/dpclsh/script/bgl"       // bgl.partition, bgl.run
 	_ "github.com/dpclsh/dpclsh/script/ctx"       // ctx.all, ctx.ranks, ... and the Context type
+	_ "github.com/dpclsh/dpclsh/script/dpcl"      // dpcl, probe: applications, probes, C modules
 	_ "github.com/dpclsh/dpclsh/script/filter"    // filter.load, and the "lua" filter kind of netreduce
 	_ "github.com/dpclsh/dpclsh/script/netreduce" // netreduce.new, netreduce.topology
 	_ "github.com/dpclsh/dpclsh/script/plot"      // plot.lines, plot.bars
