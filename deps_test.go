@@ -219,6 +219,9 @@ func TestViolations(t *testing.T) {
 		{listedPackage{"script", []string{m("script/plot")}}, "script may import only"},
 		{listedPackage{"script/plot", []string{m("cmd/dpclsh")}}, "depends on cmd/dpclsh"},
 		{listedPackage{"script/std", []string{m("script/plot"), m("script")}}, ""},
+		// A module imports only the modules below it in moduleOrder.
+		{listedPackage{"script/dpcl", []string{m("script/ctx"), m("script")}}, ""},
+		{listedPackage{"script/ctx", []string{m("script/dpcl"), m("script")}}, "depends on script/dpcl"},
 		{listedPackage{"script/newmod", []string{m("script")}}, `"script/newmod" is not covered`},
 	}
 	for _, tc := range tests {

@@ -21,7 +21,7 @@ type dpclState struct {
 	s    *script.Session
 	apps []*luaApp
 	idle bool // the REPL idler is registered
-	// per probe handle: queued messages and callback errors (mod_dpcl_queue.go)
+	// per probe handle: queued messages and callback errors (queue.go)
 	extras map[*runtime.Handle]*handleExtra
 	// calls are the requests of served pages (serve.go); wake tells a running step one came.
 	calls chan *pageCall
