@@ -44,9 +44,9 @@ func PushAddress(L *lua.LState, a uint32) lua.LValue {
 	return ud
 }
 
-// addressOf reads v as an address: an Address, or an integral number in 0..2^32-1
+// AddressOf reads v as an address: an Address, or an integral number in 0..2^32-1
 // (negative 32-bit values wrap, as PowerPC registers do).
-func addressOf(v lua.LValue) (uint32, bool) {
+func AddressOf(v lua.LValue) (uint32, bool) {
 	switch x := v.(type) {
 	case *lua.LUserData:
 		a, ok := x.Value.(Address)
@@ -63,15 +63,15 @@ func addressOf(v lua.LValue) (uint32, bool) {
 
 // CheckAddress reads argument n as an address (an Address or an integral number).
 func CheckAddress(L *lua.LState, n int) uint32 {
-	a, ok := addressOf(L.Get(n))
+	a, ok := AddressOf(L.Get(n))
 	if !ok {
-		L.ArgError(n, "address expected (a dpcl.Address or a 32-bit integer), got "+describe(L.Get(n)))
+		L.ArgError(n, "address expected (a dpcl.Address or a 32-bit integer), got "+Describe(L.Get(n)))
 	}
 	return a
 }
 
-// addressNumber is v as a plain number when it is an Address, else v.
-func addressNumber(v lua.LValue) lua.LValue {
+// AddressNumber is v as a plain number when it is an Address, else v.
+func AddressNumber(v lua.LValue) lua.LValue {
 	if ud, ok := v.(*lua.LUserData); ok {
 		if a, ok := ud.Value.(Address); ok {
 			return lua.LNumber(a)
@@ -133,13 +133,13 @@ func addressConcat(L *lua.LState) int {
 // keep is set and it is still a 32-bit address.
 func addressArith(op func(a, b float64) float64, keep bool) lua.LGFunction {
 	return func(L *lua.LState) int {
-		x, ok1 := addressNumber(L.Get(1)).(lua.LNumber)
-		y, ok2 := addressNumber(L.Get(2)).(lua.LNumber)
+		x, ok1 := AddressNumber(L.Get(1)).(lua.LNumber)
+		y, ok2 := AddressNumber(L.Get(2)).(lua.LNumber)
 		if !ok1 || !ok2 {
 			L.RaiseError("address arithmetic needs numbers or addresses, got %s and %s", L.Get(1).Type(), L.Get(2).Type())
 		}
 		r := op(float64(x), float64(y))
-		if a, ok := addressOf(lua.LNumber(r)); keep && ok && r >= 0 {
+		if a, ok := AddressOf(lua.LNumber(r)); keep && ok && r >= 0 {
 			L.Push(PushAddress(L, a))
 			return 1
 		}
@@ -153,8 +153,8 @@ func addressSub(L *lua.LState) int {
 	_, aIsAddr := L.Get(1).(*lua.LUserData)
 	_, bIsAddr := L.Get(2).(*lua.LUserData)
 	if aIsAddr && bIsAddr {
-		x, _ := addressNumber(L.Get(1)).(lua.LNumber)
-		y, _ := addressNumber(L.Get(2)).(lua.LNumber)
+		x, _ := AddressNumber(L.Get(1)).(lua.LNumber)
+		y, _ := AddressNumber(L.Get(2)).(lua.LNumber)
 		L.Push(x - y)
 		return 1
 	}
@@ -185,7 +185,7 @@ func installAddressConversions(L *lua.LState) {
 	if orig, ok := L.GetGlobal("tonumber").(*lua.LFunction); ok {
 		L.SetGlobal("tonumber", L.NewFunction(func(L *lua.LState) int {
 			if L.GetTop() >= 1 {
-				L.Replace(1, addressNumber(L.Get(1)))
+				L.Replace(1, AddressNumber(L.Get(1)))
 			}
 			return callThrough(L, orig)
 		}))
@@ -198,7 +198,7 @@ func installAddressConversions(L *lua.LState) {
 		str.RawSetString("format", L.NewFunction(func(L *lua.LState) int {
 			numeric := formatNumericArgs(L.OptString(1, ""))
 			for i := 2; i <= L.GetTop() && i-2 < len(numeric); i++ {
-				if n := addressNumber(L.Get(i)); n != L.Get(i) {
+				if n := AddressNumber(L.Get(i)); n != L.Get(i) {
 					if numeric[i-2] {
 						L.Replace(i, n)
 					} else {

@@ -10,8 +10,8 @@ import (
 
 // Argument helpers every module's bindings use to read Lua values and name them in errors.
 
-// describe names a Lua value for an error message: its type, and the value when it is short.
-func describe(v lua.LValue) string {
+// Describe names a Lua value for an error message: its type, and the value when it is short.
+func Describe(v lua.LValue) string {
 	switch v := v.(type) {
 	case lua.LNumber:
 		return "number " + FormatNumber(float64(v))
@@ -32,21 +32,30 @@ func describe(v lua.LValue) string {
 	return v.Type().String()
 }
 
-// checkInt returns argument n as an integer, raising an argument error for anything else.
-func checkInt(L *lua.LState, n int, what string) int {
-	v, ok := luaInt(L.Get(n))
+// CheckInt returns argument n as an integer, raising an argument error for anything else.
+func CheckInt(L *lua.LState, n int, what string) int {
+	v, ok := LuaInt(L.Get(n))
 	if !ok {
-		L.ArgError(n, fmt.Sprintf("%s must be an integer, got %s", what, describe(L.Get(n))))
+		L.ArgError(n, fmt.Sprintf("%s must be an integer, got %s", what, Describe(L.Get(n))))
 	}
 	return v
 }
 
-// luaInt returns v as an int when it is an integral number of at most 2^53 in magnitude.
-func luaInt(v lua.LValue) (int, bool) {
+// LuaInt returns v as an int when it is an integral number of at most 2^53 in magnitude.
+func LuaInt(v lua.LValue) (int, bool) {
 	x, ok := v.(lua.LNumber)
 	f := float64(x)
 	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return 0, false
 	}
 	return int(f), true
+}
+
+// ContextOf returns the Context behind v (a ctx.Context object), if v is one.
+func ContextOf(v lua.LValue) (*contexts.Context, bool) {
+	if ud, ok := v.(*lua.LUserData); ok {
+		c, ok := ud.Value.(*contexts.Context)
+		return c, ok
+	}
+	return nil, false
 }

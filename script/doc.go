@@ -11,9 +11,21 @@
 //		fmt.Fprint(os.Stderr, script.FormatError(err, false))
 //	}
 //
-// Bindings register from init in script/mod_<name>.go with RegisterModule and
-// RegisterType; every module is a preloaded global and require returns the same table.
-// The Doc strings feed help().
+// This package is the kernel: sessions, the registry, per-session state (Key), the one
+// Go-to-Lua error boundary, print, help, completion, running chunks, units, addresses,
+// describe and progress. Each Lua module is a package of its own under script/ that
+// registers itself with RegisterModule and RegisterType from its init; every module is a
+// preloaded global and require returns the same table. The Doc strings feed help().
+//
+// Modules and their import order, from the bottom up (a module imports the kernel and
+// only modules before it; deps_test.go checks it): plot, ppc, bgl, filter, netreduce,
+// ctx, dpcl (dpcl and its probe expressions). script/std imports them all, and is what
+// cmd/dpclsh imports. Registration from init carries only code and docs, never a
+// session's data, so it holds no per-session state; listing the modules in one package
+// rather than in Options keeps NewSession's callers unchanged and makes "every module" a
+// single import. Helpers below the kernel: script/luavm (the VM), script/packetvalue
+// (packet values to Lua and back), script/fileout, script/ui; script/scripttest makes
+// sessions for tests. The kernel's tests link every module through an external test file.
 //
 // Choices where DESIGN.md is silent:
 //   - State: what a module keeps for a session hangs on the Session under a Key[T]
@@ -50,16 +62,6 @@
 //     are stable. dump(x) shows the Go value behind a userdata with kr/pretty.
 //   - Completion looks names up with raw reads and metatable __index tables only: it
 //     never calls a function or an __index function.
-//   - Probe arrays and program globals index with []: a probe.Array's __index and the
-//     Exp's are functions (string keys go to the methods first, then, for a global's
-//     lvalue, to its struct members; numbers and expressions give elements), installed by
-//     the probe module's Init; completion still lists their methods from the registry.
-//     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
-//   - C probe modules (mod_dpcl_cmodule.go): probe.call keeps one name and takes a CModule as
-//     its first argument for a module's function (DPCL's ProbeModule call); mod:global is
-//     an Exp like app:global's, so the same [] and . reach elements and members.
-//     mod:read(name [, rank]) reads a scalar or an array of scalars, from one rank or
-//     summed over every rank, as a:read and the overflow counters do for probe data.
 //   - Units (units.go): durations are seconds, virtual unless the name says wall; message
 //     and event times are virtual seconds with time_ns beside them; dpcl.timebase_hz.
 //     timeout_ms is kept for one release and prints one deprecation line per session.
@@ -68,9 +70,6 @@
 //     string.format are wrapped to see the number. Bindings take addresses with
 //     CheckAddress, which accepts numbers too. Lua 5.1 cannot make a userdata equal a
 //     number: a:num() == 0x1000.
-//   - Probe messages without a callback queue on the handle (mod_dpcl_queue.go), or, in a
-//     session marked interactive (SetInteractive, handle_print.go), print as they arrive,
-//     bpftrace-style, unless the probe was installed with print = false.
 //   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
 //     dpcl.launch and app:wait; the job's output clears it before each write.
 //   - The Lua VM is script/luavm (see its doc): protected calls on pooled threads for
@@ -98,63 +97,4 @@
 //     Coroutines count their charges but not their instructions toward the periodic
 //     check; a coroutine created before a chunk ran out keeps failing, as after an
 //     interrupt.
-//   - Plots (mod_plot.go) use gonum.org/v1/plot, a dependency beyond gopher-lua on
-//     purpose: it writes both SVG and PNG with axes, log scales, legends and text layout
-//     that a hand-written SVG writer would have to reimplement, and it is pure Go (no cgo),
-//     so the shell still builds with Go alone. Only this package imports it.
-//   - dpcl.launch's env and export options are every rank's environment (envp, what
-//     getenv reads): variables set by value, and names whose host value is passed, as
-//     BG/L's mpirun -env and -exp_env; with Options.Env (dpclsh ui --env/--export), nothing
-//     else, so a run does not depend on who starts it. Sorted so that a launch does not
-//     depend on Lua's table order; a bad name, a name given twice or an exported name the
-//     host does not set is an error naming it. app:env() reads it back (limpio takes
-//     MPIINSTR_EXCLUDE from it).
-//   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
-//     app:costs() prints every parameter with its source. A message's virtual arrival
-//     time becomes Lua fields in one function (setMessageTime).
-//   - A filter that fails a probe's stream is reported once on the session's error
-//     output when the batch that carries the failure is dispatched (in the REPL, while it
-//     idles); the handle turns "failed" and nothing is raised later.
-//   - limpio (limpio.go embeds limpio.lua, limpio_table.lua, limpio_trace.lua) is Lua over
-//     the public API too; the command loads it into each session after the prelude, under
-//     those chunk names, so its messages do not depend on where the files live.
-//   - Performance modules (DynTG, modules.go, modules.lua, modules_source.lua) are Lua over
-//     the public API; Go lists a library's files, reads the line table (app:source_files,
-//     app:source_info) and keeps each application's module state on its object. The Lua
-//     names dpcl.modules, dpcl.load_modules, app:modules, app:act, app:acts, app:source,
-//     app:source_data and app:source_files are an interface of the web page: keep them.
-//     dpcl.modules(dir) only scans and queries (it runs each module file and its query,
-//     nothing else); dpcl.load_modules selects modules for the session: init(app, params)
-//     runs at once for every open application and at dpcl.launch for later ones. A module
-//     that is unknown, excluded, already loaded, or whose init raises is refused with the
-//     reason (returned and printed on stderr); the others load. A module's requirements
-//     are checked against the machine (probe counters and features), the same for every
-//     job. Each point an action is inserted at is a "site" of its module (numbered from 0,
-//     params.sites of them, default 256): one install per point, so the module's arrays
-//     are indexed by a constant, and the site is attributed to the point's file, line and
-//     function. A stop action (reports = false) keeps no data at its own site. Removing an
-//     action keeps its data (Tool Gear keeps it too).
-//   - app:source aggregates each column in two steps: per rank, the values of the sites
-//     are summed per line, function, file and program; then the column's agg (sum, min,
-//     max, avg) combines the context's ranks. So a function's min is the least any rank
-//     spent in it. follow = true reprints when the data change, polling every interval
-//     virtual seconds with dpcl.sleep, while the job runs.
-//   - Files (mod_dpcl_files.go): what a script or a module writes for the user (limpio's
-//     traces and CSV, plots, the experiments' CSV) goes through dpcl.write_file and
-//     script/fileout rather than io.open, whose files are 0600 and whose write errors a
-//     script can ignore: a file is written whole or not at all (temporary file, fsync,
-//     rename), new files are 0644, a replaced file keeps its mode, devices are written in
-//     place, and every failure raises "cannot write PATH: REASON". dpcl.check_write lets
-//     a script fail before a long run rather than after it.
-//   - app:serve (serve.go) starts the web page of script/ui for an application. The page
-//     only sends operations; its requests become page calls queued on the session's
-//     dpcl state and run on the session goroutine with the machine paused: after each
-//     step of app:wait, dpcl.sleep and dpcl.poll (a page call ends a running step at its
-//     next quantum, so the page answers while the job computes without messages), and
-//     while the REPL or `dpclsh ui` idles (the idler hands them over between its steps).
-//     Without an open page, steps are exactly what they were, so batch output does not
-//     change; with one, page calls make callbacks run at other step boundaries, as typing
-//     at the REPL does. Page actions are echoed as their Lua line with "-- page" after it;
-//     their errors go to stderr as "page: message". A call the session has not taken when
-//     the request gives up is dropped. app:close() (and the session's end) closes the page.
 package script

@@ -136,7 +136,7 @@ func (s *Session) overview(w io.Writer) {
 	fmt.Fprintf(w, "Functions: %s\n", strings.Join(globals, " "))
 	fmt.Fprintln(w, "help(x) describes a module, function or object (help(\"ctx.all\") works too);")
 	fmt.Fprintln(w, "dump(x) shows the Go value behind an object; pp(x) prints any value.")
-	fmt.Fprintln(w, unitsDoc)
+	fmt.Fprintln(w, UnitsDoc)
 	fmt.Fprintln(w, "Addresses (functions, points, p:pc(), backtraces) print as 0x...; help(\"dpcl.Address\").")
 }
 

@@ -17,6 +17,12 @@ import (
 // lines), so a module does not grow back into a catch-all file.
 const maxScriptFileLines = 500
 
+// maxKernelLines bounds the non-test Go of the kernel (package script, this directory):
+// session, registry, state, error boundary, print, help, completion, run, units,
+// addresses, progress. A Lua module is a package of its own under script/, not more
+// lines here.
+const maxKernelLines = 3000
+
 // mapRegistrars may write a package-level map of script/...: the registry of modules and
 // types, filled from init with code (functions and docs), never with a session's data.
 var mapRegistrars = map[string]bool{"RegisterModule": true, "RegisterType": true}
@@ -28,7 +34,7 @@ var processWideCaches = map[string]string{
 	// `dpclsh comm` process has none). The key is the hash of origin and source, and an
 	// entry, written once and read many times, holds only the compiled code and a pool of
 	// states that keep nothing between calls (each node runs in an environment of its own).
-	"script/luafilter.go programs": "compiled filter code, shared by content",
+	"script/filter/luafilter.go programs": "compiled filter code, shared by content",
 }
 
 // TestScriptHoldsNoProcessWideSessionState keeps a session's state on the Session (Key,
@@ -175,6 +181,32 @@ func TestScriptFilesAreSmall(t *testing.T) {
 		if n := bytes.Count(src, []byte("\n")); n > maxScriptFileLines {
 			t.Errorf("%s: %d lines, more than %d: split it by concept", path, n, maxScriptFileLines)
 		}
+	}
+}
+
+// TestKernelIsSmall keeps the kernel's non-test lines under maxKernelLines.
+func TestKernelIsSmall(t *testing.T) {
+	t.Chdir("..")
+	paths, err := filepath.Glob("script/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += bytes.Count(src, []byte("\n"))
+	}
+	if total == 0 {
+		t.Fatal("no kernel files found under script/")
+	}
+	if total > maxKernelLines {
+		t.Errorf("the kernel (script/*.go) has %d non-test lines, more than %d: move module code into its package under script/", total, maxKernelLines)
 	}
 }
 

@@ -51,11 +51,11 @@ func packageErrorOf(err error) (packageError, bool) {
 	return nil, false
 }
 
-// errorText is what a Lua error shows for err, returned by a Go API of the packages pkgs
+// ErrorText is what a Lua error shows for err, returned by a Go API of the packages pkgs
 // name (in the order one wraps the other: "runtime", "probes"): the message without those
 // packages' names. An error of any other package keeps its name, which says where it
 // came from ("dpcl.launch: bgl: launch nope.elf: ...").
-func errorText(err error, pkgs ...string) string {
+func ErrorText(err error, pkgs ...string) string {
 	text := err.Error()
 	for _, pkg := range pkgs {
 		pe, ok := packageErrorOf(err)
@@ -71,13 +71,13 @@ func errorText(err error, pkgs ...string) string {
 	return text
 }
 
-// errorReason is errorText for Lua functions that name the operation themselves: an error
+// ErrorReason is ErrorText for Lua functions that name the operation themselves: an error
 // of pkg naming its operation shows without it.
-func errorReason(err error, pkg string) string {
+func ErrorReason(err error, pkg string) string {
 	if pe, ok := packageErrorOf(err); ok && pe.Package() == pkg {
 		if oe, ok := pe.(operationError); ok {
 			return oe.Reason()
 		}
 	}
-	return errorText(err, pkg)
+	return ErrorText(err, pkg)
 }

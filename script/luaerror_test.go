@@ -41,8 +41,8 @@ func TestErrorBoundary(t *testing.T) {
 			[]string{"contexts", "ranks"}, "rank 9 out of range [0, 4)"},
 	}
 	for _, tt := range tests {
-		if got := errorText(tt.err, tt.pkgs...); got != tt.want {
-			t.Errorf("%s: errorText(%q, %q) = %q, want %q", tt.name, tt.err, tt.pkgs, got, tt.want)
+		if got := ErrorText(tt.err, tt.pkgs...); got != tt.want {
+			t.Errorf("%s: ErrorText(%q, %q) = %q, want %q", tt.name, tt.err, tt.pkgs, got, tt.want)
 		}
 	}
 	if partition == nil {
@@ -59,7 +59,7 @@ func TestErrorBoundary(t *testing.T) {
 			`"addi r3": too few operands`},
 		{"no operation named", &bgl.Error{Err: errors.New("run x.elf: stopped")}, "bgl", "run x.elf: stopped"},
 	} {
-		if got := errorReason(tt.err, tt.pkg); got != tt.want {
+		if got := ErrorReason(tt.err, tt.pkg); got != tt.want {
 			t.Errorf("%s: errorReason(%q, %q) = %q, want %q", tt.name, tt.err, tt.pkg, got, tt.want)
 		}
 	}

@@ -33,6 +33,9 @@ type Type struct {
 	Doc     string
 	Methods []Function
 	Meta    []Function
+	// Receiver is what the manual calls an object of the type ("app", "h"), for the hint
+	// that app.start() should have been app:start(); "obj" when empty.
+	Receiver string
 }
 
 var (

@@ -4,11 +4,6 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// receiverNames are the names the manual gives objects of a type, for the hint that
-// app.start() should have been app:start().
-var receiverNames = map[string]string{appTypeName: "app", handleTypeName: "h", processTypeName: "p",
-	ctxTypeName: "c", netTypeName: "net", streamTypeName: "s", partitionTypeName: "part"}
-
 // colonHint is added to a method's complaint that its receiver is missing: "obj.m()"
 // passes nothing (or the first argument) where "obj:m()" passes obj.
 func colonHint(L *lua.LState, n int, typeName string) string {
@@ -25,8 +20,8 @@ func colonHint(L *lua.LState, n int, typeName string) string {
 	if !isMethod(typeName, dbg.Name) {
 		return "" // a module function taking the object first: ctx.ranks(app, ...)
 	}
-	recv, known := receiverNames[typeName]
-	if !known {
+	recv := types[typeName].Receiver
+	if recv == "" {
 		recv = "obj"
 	}
 	return "; call methods with a colon: " + recv + ":" + dbg.Name + "()"

@@ -147,7 +147,7 @@ func (s *Session) Call(fn *lua.LFunction, args ...lua.LValue) ([]lua.LValue, err
 	}
 	// A stop wins even when the call returned normally: `return pcall(loop)` is a tail
 	// call, so no instruction of the chunk is left to notice the cancelled context.
-	if stop := s.stopError(); stop != nil {
+	if stop := s.StopError(); stop != nil {
 		return nil, s.locate(stop, err)
 	}
 	if err != nil {
@@ -234,8 +234,9 @@ func (s *Session) ExitCode() (int, bool) {
 	return s.exitCode, s.exiting
 }
 
-// stopError is the error for a chunk stopped by Interrupt or Exit, nil otherwise.
-func (s *Session) stopError() error {
+// StopError is the error for a chunk stopped by Interrupt or Exit (or past its memory
+// budget), nil otherwise: what a binding that waited returns through Raise.
+func (s *Session) StopError() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {

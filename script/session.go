@@ -182,10 +182,10 @@ func (s *Session) OnClose(c io.Closer) {
 	s.closers = append(s.closers, c)
 }
 
-// closerFunc makes a function an io.Closer, for OnClose.
-type closerFunc func() error
+// CloserFunc makes a function an io.Closer, for OnClose.
+type CloserFunc func() error
 
-func (f closerFunc) Close() error { return f() }
+func (f CloserFunc) Close() error { return f() }
 
 // Post queues fn to run on the session goroutine; safe from any goroutine. It blocks
 // while 1024 functions are already queued, so a producer cannot outrun the session.
@@ -226,7 +226,7 @@ func (s *Session) Wait(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-callDone:
-			return s.stopError()
+			return s.StopError()
 		}
 	}
 }
@@ -342,3 +342,12 @@ func installModules(s *Session) {
 		}
 	}
 }
+
+// TCPTransport is Options.TCPTransport: how netreduce.new{transport = "tcp"} builds its
+// transport, nil when the host gives none.
+func (s *Session) TCPTransport() func(opts map[string]any) (netreduce.Transport, error) {
+	return s.opts.TCPTransport
+}
+
+// Env is Options.Env: what every job dpcl.launch starts is given besides its own env.
+func (s *Session) Env() []string { return s.opts.Env }

@@ -1,13 +1,7 @@
 package script
 
 import (
-	"bytes"
-	"errors"
-	"reflect"
 	"testing"
-
-	"github.com/dpclsh/dpclsh/netreduce"
-	"github.com/dpclsh/dpclsh/runtime"
 )
 
 func TestKeyStateIsPerSessionAndDiesWithIt(t *testing.T) {
@@ -30,64 +24,13 @@ func TestKeyStateIsPerSessionAndDiesWithIt(t *testing.T) {
 	if other := NewKey[int]("test"); func() bool { _, ok := other.Get(a); return ok }() {
 		t.Error("a second key of the same name reads the first key's value")
 	}
-	SetInteractive(a, true)
+	flag := NewKey[bool]("flag")
+	flag.Set(a, true)
 	a.Close()
 	if v, ok := k.Get(a); ok {
 		t.Errorf("closed session still holds %d", v)
 	}
-	if isInteractive(a) {
-		t.Error("closed session is still marked interactive")
-	}
-}
-
-// A luaApp answers only through its own methods: nothing of the runtime.App it wraps is
-// promoted, so after app:close no method reaches the closed application.
-func TestLuaAppPromotesNothingOfTheApp(t *testing.T) {
-	own := reflect.TypeOf(&luaApp{})
-	app := reflect.TypeOf(&runtime.App{})
-	for i := range own.Elem().NumField() {
-		if f := own.Elem().Field(i); f.Anonymous {
-			t.Errorf("luaApp embeds %s", f.Type)
-		}
-	}
-	for i := range app.NumMethod() {
-		m := app.Method(i)
-		if _, promoted := own.MethodByName(m.Name); promoted && m.Name != "Size" && m.Name != "IONodeOf" {
-			t.Errorf("luaApp answers %s, a method of runtime.App", m.Name)
-		}
-	}
-}
-
-func TestTCPTransportComesFromTheSessionsOptions(t *testing.T) {
-	const src = `print(pcall(netreduce.new, {topology = "b:2", transport = "tcp"}))`
-	var out bytes.Buffer
-	plain, err := NewSessionWith(Options{Stdout: &out, Stderr: &out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	if err := plain.DoString(src, "t.lua"); err != nil {
-		t.Fatal(err)
-	}
-	var asked map[string]any
-	given, err := NewSessionWith(Options{Stdout: &out, Stderr: &out,
-		TCPTransport: func(opts map[string]any) (netreduce.Transport, error) {
-			asked = opts
-			return nil, errors.New("no comm program here")
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer given.Close()
-	if err := given.DoString(src, "t.lua"); err != nil {
-		t.Fatal(err)
-	}
-	want := "false\tt.lua:1: netreduce.new: the TCP transport is not available in this program\n" +
-		"false\tt.lua:1: netreduce.new: no comm program here\n"
-	if got := out.String(); got != want {
-		t.Errorf("printed\n%s\nwant\n%s", got, want)
-	}
-	if asked["transport"] != "tcp" {
-		t.Errorf("the transport was given %v, want the call's options", asked)
+	if _, ok := flag.Get(a); ok {
+		t.Error("closed session still holds its flag")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/dpclsh/dpclsh/script"
+	"github.com/dpclsh/dpclsh/script/dpcl"
 )
 
 func init() {
@@ -72,7 +73,7 @@ func runUI(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wr
 		fmt.Fprint(stderr, script.FormatError(err, false))
 		return exitError
 	}
-	if _, err := script.ServePages(s, *addr); err != nil {
+	if _, err := dpcl.ServePages(s, *addr); err != nil {
 		fmt.Fprintf(stderr, "dpclsh ui: %v\n", err)
 		return exitError
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/dpclsh/dpclsh"
 	"github.com/dpclsh/dpclsh/script"
+	"github.com/dpclsh/dpclsh/script/dpcl"
+	_ "github.com/dpclsh/dpclsh/script/std" // every Lua module
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -38,8 +40,8 @@ func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.W
 		return nil, err
 	}
 	for _, m := range []struct{ src, name string }{
-		{script.Limpio, "limpio.lua"}, {script.LimpioTable, "limpio_table.lua"},
-		{script.LimpioTrace, "limpio_trace.lua"},
+		{dpcl.Limpio, "limpio.lua"}, {dpcl.LimpioTable, "limpio_table.lua"},
+		{dpcl.LimpioTrace, "limpio_trace.lua"},
 	} {
 		if err := s.DoString(m.src, m.name); err != nil {
 			s.Close()
@@ -62,7 +64,7 @@ func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if o.progress || !o.quiet && isTerminal(stderr) {
-		script.SetProgress(s, stderr)
+		dpcl.SetProgress(s, stderr)
 	}
 	if err := loadModules(s, o); err != nil {
 		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
@@ -101,7 +103,7 @@ func (h *host) runModes(o options, stdin io.Reader, stdout, stderr io.Writer) in
 		}
 	}
 	if (len(o.chunks) == 0 && o.script == "") || o.interact {
-		script.SetInteractive(h.s, true)
+		dpcl.SetInteractive(h.s, true)
 		if isTerminal(stdin) && isTerminal(stdout) {
 			h.repl(stdin.(*os.File), stdout, stderr)
 		} else {

@@ -1,5 +1,5 @@
 -- Tests of app:serve and app:counts (the page itself is tested from Go with a browser:
--- script/ui and script/serve_test.go).
+-- script/ui and script/dpcl/serve_test.go).
 
 local function launch()
   return dpcl.launch("examples/apps/bin/cg.elf", {nodes = 8, per_io = 8, args = {"16", "2"}, quiet = true})

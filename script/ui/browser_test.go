@@ -17,6 +17,7 @@ import (
 	dpclsh "github.com/dpclsh/dpclsh"
 	"github.com/dpclsh/dpclsh/internal/oracletest"
 	"github.com/dpclsh/dpclsh/script"
+	_ "github.com/dpclsh/dpclsh/script/std" // dpcl and the modules the page drives
 	lua "github.com/yuin/gopher-lua"
 )
 

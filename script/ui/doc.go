@@ -15,7 +15,7 @@
 // Decisions:
 //   - The page is a client of the session, not a second implementation. The package
 //     imports no Lua and no runtime: everything goes through Backend.Do as Lua source run
-//     in the session's own state (script/serve.go queues it to the session goroutine and
+//     in the session's own state (script/dpcl/serve.go queues it to the session goroutine and
 //     runs it between machine steps). Reads are chunks such as
 //     `return app:source_data("cg.c", {context = ctx.ionode(app, 0)})`, turned into JSON;
 //     actions are Lua lines such as `app:act("counter.count", app:points("cg.c:110"))`,

@@ -1,0 +1,83 @@
+// Package dpcl is the Lua modules dpcl and probe: applications (dpcl.launch), their
+// processes, arrays, C probe modules, phases, points, probe installation, message
+// dispatch and queues, the web page (app:serve), performance modules (modules.lua) and
+// limpio's Lua (limpio*.lua, which cmd/dpclsh loads after the prelude). The probe
+// expression builders live here too: app:install and probe.* share the expression and
+// data types.
+//
+// It registers itself with the kernel (package script) from init; script/std imports it.
+// It imports the kernel, script/packetvalue, script/fileout and script/ui, and no other
+// module: a filter object reaches it through script.FilterSource and a context through
+// script.ContextOf, and an application completes its program names for the kernel as a
+// script.NameCompleter.
+//
+// Choices where DESIGN.md is silent:
+//   - Probe arrays and program globals index with []: a probe.Array's __index and the
+//     Exp's are functions (string keys go to the methods first, then, for a global's
+//     lvalue, to its struct members; numbers and expressions give elements), installed by
+//     the probe module's Init; completion still lists their methods from the registry.
+//     Probe arrays are 0-based as in C; a:read(rank) returns a Lua list (t[i+1] is a[i]).
+//   - C probe modules (cmodule.go): probe.call keeps one name and takes a CModule as
+//     its first argument for a module's function (DPCL's ProbeModule call); mod:global is
+//     an Exp like app:global's, so the same [] and . reach elements and members.
+//     mod:read(name [, rank]) reads a scalar or an array of scalars, from one rank or
+//     summed over every rank, as a:read and the overflow counters do for probe data.
+//   - Probe messages without a callback queue on the handle (queue.go), or, in a
+//     session marked interactive (SetInteractive, handle_print.go), print as they arrive,
+//     bpftrace-style, unless the probe was installed with print = false.
+//   - dpcl.launch's env and export options are every rank's environment (envp, what
+//     getenv reads): variables set by value, and names whose host value is passed, as
+//     BG/L's mpirun -env and -exp_env; with Options.Env (dpclsh ui --env/--export), nothing
+//     else, so a run does not depend on who starts it. Sorted so that a launch does not
+//     depend on Lua's table order; a bad name, a name given twice or an exported name the
+//     host does not set is an error naming it. app:env() reads it back (limpio takes
+//     MPIINSTR_EXCLUDE from it).
+//   - dpcl.launch's costs option is a set name or a table over a set ("set" picks it);
+//     app:costs() prints every parameter with its source. A message's virtual arrival
+//     time becomes Lua fields in one function (setMessageTime).
+//   - A filter that fails a probe's stream is reported once on the session's error
+//     output when the batch that carries the failure is dispatched (in the REPL, while it
+//     idles); the handle turns "failed" and nothing is raised later.
+//   - limpio (limpio.go embeds limpio.lua, limpio_table.lua, limpio_trace.lua) is Lua over
+//     the public API too; the command loads it into each session after the prelude, under
+//     those chunk names, so its messages do not depend on where the files live.
+//   - Performance modules (DynTG, modules.go, modules.lua, modules_source.lua) are Lua over
+//     the public API; Go lists a library's files, reads the line table (app:source_files,
+//     app:source_info) and keeps each application's module state on its object. The Lua
+//     names dpcl.modules, dpcl.load_modules, app:modules, app:act, app:acts, app:source,
+//     app:source_data and app:source_files are an interface of the web page: keep them.
+//     dpcl.modules(dir) only scans and queries (it runs each module file and its query,
+//     nothing else); dpcl.load_modules selects modules for the session: init(app, params)
+//     runs at once for every open application and at dpcl.launch for later ones. A module
+//     that is unknown, excluded, already loaded, or whose init raises is refused with the
+//     reason (returned and printed on stderr); the others load. A module's requirements
+//     are checked against the machine (probe counters and features), the same for every
+//     job. Each point an action is inserted at is a "site" of its module (numbered from 0,
+//     params.sites of them, default 256): one install per point, so the module's arrays
+//     are indexed by a constant, and the site is attributed to the point's file, line and
+//     function. A stop action (reports = false) keeps no data at its own site. Removing an
+//     action keeps its data (Tool Gear keeps it too).
+//   - app:source aggregates each column in two steps: per rank, the values of the sites
+//     are summed per line, function, file and program; then the column's agg (sum, min,
+//     max, avg) combines the context's ranks. So a function's min is the least any rank
+//     spent in it. follow = true reprints when the data change, polling every interval
+//     virtual seconds with dpcl.sleep, while the job runs.
+//   - Files (files.go): what a script or a module writes for the user (limpio's
+//     traces and CSV, plots, the experiments' CSV) goes through dpcl.write_file and
+//     script/fileout rather than io.open, whose files are 0600 and whose write errors a
+//     script can ignore: a file is written whole or not at all (temporary file, fsync,
+//     rename), new files are 0644, a replaced file keeps its mode, devices are written in
+//     place, and every failure raises "cannot write PATH: REASON". dpcl.check_write lets
+//     a script fail before a long run rather than after it.
+//   - app:serve (serve.go) starts the web page of script/ui for an application. The page
+//     only sends operations; its requests become page calls queued on the session's
+//     dpcl state and run on the session goroutine with the machine paused: after each
+//     step of app:wait, dpcl.sleep and dpcl.poll (a page call ends a running step at its
+//     next quantum, so the page answers while the job computes without messages), and
+//     while the REPL or `dpclsh ui` idles (the idler hands them over between its steps).
+//     Without an open page, steps are exactly what they were, so batch output does not
+//     change; with one, page calls make callbacks run at other step boundaries, as typing
+//     at the REPL does. Page actions are echoed as their Lua line with "-- page" after it;
+//     their errors go to stderr as "page: message". A call the session has not taken when
+//     the request gives up is dropped. app:close() (and the session's end) closes the page.
+package dpcl

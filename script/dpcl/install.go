@@ -1,0 +1,300 @@
+package dpcl
+
+import (
+	"errors"
+	"fmt"
+	"github.com/dpclsh/dpclsh/script"
+
+	"github.com/dpclsh/dpclsh/contexts"
+	"github.com/dpclsh/dpclsh/probes"
+	"github.com/dpclsh/dpclsh/runtime"
+	lua "github.com/yuin/gopher-lua"
+)
+
+const (
+	pointTypeName  = "dpcl.Point"
+	handleTypeName = "dpcl.ProbeHandle"
+)
+
+func init() {
+	script.RegisterType(script.Type{
+		Name: pointTypeName,
+		Doc:  "A probe point: p.func, p.kind, p.addr, p.target (callee of a call site), p.file, p.line.",
+		Meta: []script.Function{
+			{Name: "__tostring", Doc: "", Fn: func(L *lua.LState) int {
+				L.Push(lua.LString(script.CheckObject[probes.Point](L, 1, pointTypeName).String()))
+				return 1
+			}},
+			{Name: "__index", Doc: "", Fn: pointIndex},
+		},
+	})
+	script.RegisterType(script.Type{
+		Name: handleTypeName, Receiver: "h",
+		Doc: "An installed probe (DPCL's ProbeHandle): h.state, h.id and the methods below.",
+		Methods: []script.Function{
+			{Name: "activate", Doc: "h:activate()\nTurns the probe on at every point (a toggle word per point).", Fn: handleOp((*runtime.Handle).Activate, "activate")},
+			{Name: "deactivate", Doc: "h:deactivate()\nTurns it off; it stays installed.", Fn: handleOp((*runtime.Handle).Deactivate, "deactivate")},
+			{Name: "remove", Doc: "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", Fn: handleOp((*runtime.Handle).Remove, "remove")},
+			{Name: "state", Doc: `h:state() -> "installed"|"active"|"removed"|"failed"|"done" (also the field h.state)
+A one-shot probe (app:execute) is "done" once every rank it ran on has sent or ended.`, Fn: handleState},
+			{Name: "stats", Doc: `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=, errors=, queued=, dropped=}
+sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
+merged into delivered messages; failed: {[rank] = reason} for install failures and
+{[tree node] = reason} when a filter failed the stream; first, last: virtual arrival (ns)
+of the first and last message at the front-end; busy: the front-end's virtual ns on it;
+faults: loads and stores of program memory the snippet could not make (each yielded 0 or
+stored nothing; the rank went on), summed over the handle's ranks; errors: how often its
+callback raised (at 3 the probe is deactivated); queued, dropped: messages waiting for
+h:next() and dropped from that queue.`, Fn: handleStats},
+			{Name: "next", Doc: handleNextDoc, Fn: handleNext},
+			{Name: "messages", Doc: handleMessagesDoc, Fn: handleMessages},
+			{Name: "disasm", Doc: "h:disasm() -> string\nThe snippet's code, compiled once for every node.", Fn: handleDisasm},
+		},
+		Meta: []script.Function{
+			{Name: "__tostring", Doc: "", Fn: func(L *lua.LState) int {
+				h := script.CheckObject[*runtime.Handle](L, 1, handleTypeName)
+				L.Push(lua.LString(fmt.Sprintf("ProbeHandle %d (%s, %d ranks)", h.ID, h.State(), h.Stats().Ranks)))
+				return 1
+			}},
+		},
+	})
+}
+
+func pointIndex(L *lua.LState) int {
+	p := script.CheckObject[probes.Point](L, 1, pointTypeName)
+	fields := map[string]lua.LValue{"func": lua.LString(p.Func), "kind": lua.LString(p.Kind.String()),
+		"addr": script.PushAddress(L, p.Addr)}
+	if p.Callee != "" {
+		fields["target"] = lua.LString(p.Callee)
+	} else if p.Target != 0 {
+		fields["target"] = script.PushAddress(L, p.Target)
+	}
+	if p.File != "" {
+		fields["file"], fields["line"] = lua.LString(p.File), lua.LNumber(p.Line)
+	}
+	v, ok := fields[L.CheckString(2)]
+	if !ok {
+		v = lua.LNil
+	}
+	L.Push(v)
+	return 1
+}
+
+// checkPoints reads a Point or an array of Points.
+func checkPoints(L *lua.LState, n int) []probes.Point {
+	switch v := L.Get(n).(type) {
+	case *lua.LUserData:
+		return []probes.Point{script.CheckObject[probes.Point](L, n, pointTypeName)}
+	case *lua.LTable:
+		var out []probes.Point
+		for i := 1; i <= v.Len(); i++ {
+			ud, ok := v.RawGetInt(i).(*lua.LUserData)
+			p, ok2 := ud.Value.(probes.Point)
+			if !ok || !ok2 {
+				L.ArgError(n, fmt.Sprintf("points[%d] is not a point (from app:points)", i))
+			}
+			out = append(out, p)
+		}
+		if len(out) == 0 {
+			L.ArgError(n, "no points (app:points matched nothing?)")
+		}
+		return out
+	}
+	L.ArgError(n, "point or array of points expected, got "+script.Describe(L.Get(n)))
+	return nil
+}
+
+// installKeys are the options app:install and app:execute accept.
+var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms", "params", "callback", "print"}
+
+// installOptions reads {context=, filter=, sync=, timeout=, params=, callback=, print=}; a
+// context's own aggregation applies when no filter is given.
+func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallOptions, *lua.LFunction, error) {
+	var o runtime.InstallOptions
+	t, _ := L.Get(n).(*lua.LTable)
+	if t == nil {
+		if L.Get(n) != lua.LNil {
+			return o, nil, errors.New("options table expected")
+		}
+		t = L.NewTable()
+	}
+	if err := script.CheckKeys(t, append(installKeys[:len(installKeys):len(installKeys)], extraKeys...)); err != nil {
+		return o, nil, err
+	}
+	var agg *contexts.Aggregation
+	if cv := t.RawGetString("context"); cv != lua.LNil {
+		c, ok := script.ContextOf(cv)
+		if !ok {
+			return o, nil, fmt.Errorf("context must be a ctx.Context, got %s", script.Describe(cv))
+		}
+		o.Context, agg = c.Set.Copy(), c.Agg
+	}
+	var params map[string]any
+	if pt, ok := t.RawGetString("params").(*lua.LTable); ok {
+		p, err := script.PlainValue(pt, "params")
+		if err != nil {
+			return o, nil, err
+		}
+		params, _ = p.(map[string]any)
+	}
+	fv := t.RawGetString("filter")
+	if fv == lua.LNil && agg != nil {
+		return aggregationOptions(o, agg, t)
+	}
+	var err error
+	if o.Filter, err = filterSpec(fv, params); err != nil {
+		return o, nil, err
+	}
+	if s, ok := t.RawGetString("sync").(lua.LString); ok {
+		o.Sync = contexts.Sync(s)
+	}
+	if d, ok, err := script.TimeoutOption(L, t); err != nil {
+		return o, nil, err
+	} else if ok {
+		o.Timeout = d
+	}
+	return o, callbackOf(t), nil
+}
+
+func aggregationOptions(o runtime.InstallOptions, agg *contexts.Aggregation, t *lua.LTable) (runtime.InstallOptions, *lua.LFunction, error) {
+	var v lua.LValue = lua.LString(agg.Filter)
+	if agg.Handle != nil {
+		lv, ok := agg.Handle.(lua.LValue)
+		if !ok {
+			return o, nil, fmt.Errorf("the context's filter object is not a filter")
+		}
+		v = lv
+	}
+	var err error
+	if o.Filter, err = filterSpec(v, agg.Params); err != nil {
+		return o, nil, err
+	}
+	o.Sync, o.Timeout = agg.Sync, agg.Timeout
+	return o, callbackOf(t), nil
+}
+
+func callbackOf(t *lua.LTable) *lua.LFunction {
+	fn, _ := t.RawGetString("callback").(*lua.LFunction)
+	return fn
+}
+
+func appInstall(L *lua.LState) int {
+	a := script.CheckObject[*luaApp](L, 1, appTypeName)
+	app := checkApp1(L)
+	pts := checkPoints(L, 2)
+	e := ProbeExpOf(L, 3)
+	o, cb, err := installOptions(L, 4)
+	if err != nil {
+		L.ArgError(4, err.Error())
+	}
+	printMsgs, err := printOption(script.SessionOf(L), L.Get(4), cb)
+	if err != nil {
+		L.ArgError(4, err.Error())
+	}
+	h, err := app.Install(pts, e, o)
+	if h != nil {
+		a.callbacks[h.ID] = cb
+		dpclOf(L).extra(h).print = printMsgs
+	}
+	if err != nil {
+		return appErr(L, "install", err)
+	}
+	L.Push(a.pushHandle(L, h))
+	return 1
+}
+
+func appExecute(L *lua.LState) int {
+	a := script.CheckObject[*luaApp](L, 1, appTypeName)
+	app := checkApp1(L)
+	e := ProbeExpOf(L, 2)
+	o, cb, err := installOptions(L, 3)
+	if err != nil {
+		L.ArgError(3, err.Error())
+	}
+	printMsgs, err := printOption(script.SessionOf(L), L.Get(3), cb)
+	if err != nil {
+		L.ArgError(3, err.Error())
+	}
+	h, err := app.Execute(e, o)
+	if h != nil {
+		a.callbacks[h.ID] = cb
+		dpclOf(L).extra(h).print = printMsgs
+	}
+	if errors.Is(err, runtime.ErrNoLiveRank) {
+		// The natural sampling loop (execute while the job runs) ends cleanly.
+		L.Push(lua.LNil)
+		L.Push(lua.LString("app:execute: " + runtime.ErrNoLiveRank.Error() + " (the job's ranks have ended)"))
+		return 2
+	}
+	if err != nil {
+		return appErr(L, "execute", err)
+	}
+	L.Push(a.pushHandle(L, h))
+	return 1
+}
+
+func (a *luaApp) pushHandle(L *lua.LState, h *runtime.Handle) *lua.LUserData {
+	ud := script.NewObject(L, handleTypeName, h)
+	a.handles[h.ID] = ud
+	withFields(L, handleTypeName, handleField)
+	return ud
+}
+
+func handleField(L *lua.LState, ud *lua.LUserData, key string) (lua.LValue, bool) {
+	h, ok := ud.Value.(*runtime.Handle)
+	switch {
+	case !ok:
+		return nil, false
+	case key == "state":
+		return lua.LString(h.State()), true
+	case key == "id":
+		return lua.LNumber(h.ID), true
+	}
+	return nil, false
+}
+
+func handleOp(fn func(*runtime.Handle) error, name string) lua.LGFunction {
+	return func(L *lua.LState) int {
+		h := script.CheckObject[*runtime.Handle](L, 1, handleTypeName)
+		if err := fn(h); err != nil {
+			L.RaiseError("h:%s: %s", name, script.ErrorText(err, "runtime"))
+		}
+		return 0
+	}
+}
+
+func handleState(L *lua.LState) int {
+	L.Push(lua.LString(script.CheckObject[*runtime.Handle](L, 1, handleTypeName).State()))
+	return 1
+}
+
+func handleStats(L *lua.LState) int {
+	st := script.CheckObject[*runtime.Handle](L, 1, handleTypeName).Stats()
+	t := L.NewTable()
+	t.RawSetString("sent", lua.LNumber(st.Sent))
+	t.RawSetString("delivered", lua.LNumber(st.Delivered))
+	t.RawSetString("ranks", lua.LNumber(st.Ranks))
+	t.RawSetString("faults", lua.LNumber(st.Faults))
+	f := L.NewTable()
+	for r, why := range st.Failed {
+		f.RawSetInt(r, lua.LString(why))
+	}
+	for node, why := range st.FailedAt {
+		f.RawSetString(node, lua.LString(why))
+	}
+	t.RawSetString("failed", f)
+	if st.Delivered > 0 {
+		t.RawSetString("first", lua.LNumber(st.First))
+		t.RawSetString("last", lua.LNumber(st.Last))
+	}
+	t.RawSetString("busy", lua.LNumber(st.Busy))
+	handleExtraStats(L, script.CheckObject[*runtime.Handle](L, 1, handleTypeName), t)
+	L.Push(t)
+	return 1
+}
+
+func handleDisasm(L *lua.LState) int {
+	h := script.CheckObject[*runtime.Handle](L, 1, handleTypeName)
+	L.Push(lua.LString(h.Code().Disasm(0)))
+	return 1
+}

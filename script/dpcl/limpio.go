@@ -1,0 +1,54 @@
+package dpcl
+
+import _ "embed"
+
+// Limpio is the source of limpio.lua, the MPI profiling module run after the prelude: it
+// sets the global limpio and package.loaded.limpio, so require("limpio") returns it.
+// LimpioTable (limpio_table.lua) formats the profile; LimpioTrace (limpio_trace.lua) adds
+// limpio.trace, limpio.segment and the help texts.
+//
+// Decisions:
+//   - Written in Lua over the public API (app:array, app:stack, probe.func(), probe.send of
+//     arrays, app:execute, the eqclass and concat filters): two installs per tool (entry
+//     and exit points of every MPI_* function), so no Go was needed; the per-call work is
+//     in the PowerPC snippets, not in Lua.
+//   - Profile data stays in rank memory until collected through the tree, never by debug
+//     reads: a probe at _exit's entry (the rank still exists; the runtime delivers what a
+//     rank sends there) or, on prof:snapshot() while the job runs, app:execute. Each rank
+//     sends one row: its counts of the MPI functions (the key), their times, its run time
+//     (from its first MPI call) and its MPI time in parts per million of it. The eqclass
+//     filter with params {key = n} groups identical count rows and sums the rest on the way
+//     up, so 65,536 ranks arrive as a few classes, each with its ranks and summed times;
+//     a class's percentages are its summed times over its summed run time. Rows longer
+//     than one send (more than 126 functions) go in chunks whose keys start with the same
+//     fingerprint of all counts, so every chunk splits the ranks alike and the classes
+//     join on their rank lists.
+//   - Per-rank rows (CSV, per-rank ratios) come from a second probe with the concat filter,
+//     on every rank when per_rank (default for jobs of at most 4,096 ranks), else on rank 0
+//     only (the master of prof:ratio()); the workers' mean ratio then comes from the
+//     classes' summed per-rank ratios.
+//   - Traces are 50 events of 5 int64 (function, start, end, count, peer) per buffer, sent
+//     by the rank with the slot count and its dropped count when the buffer fills and at
+//     _exit's entry. Count and peer are arguments 1 and 3 of the point-to-point calls
+//     (elements, not bytes; -1 peer for the rest). max_events is per rank; what is past it
+//     is counted, not recorded.
+//   - The exclude list comes from opts.exclude and MPIINSTR_EXCLUDE of the job's
+//     environment (dpcl.launch{env = ...}; dpclsh profile passes the host's
+//     MPIINSTR_EXCLUDE and --env).
+//   - The timeline SVG is written as text: the plot module draws lines and bars, not spans.
+//   - Traces and CSV tables are written with dpcl.write_file (whole or not at all, 0644);
+//     a failure raises "cannot write PATH: REASON" at the user's call of the method, and
+//     limpio.trace{path = } checks the path before the run.
+//
+//go:embed limpio.lua
+var Limpio string
+
+// LimpioTable is the source of limpio_table.lua, run after Limpio.
+//
+//go:embed limpio_table.lua
+var LimpioTable string
+
+// LimpioTrace is the source of limpio_trace.lua, run after LimpioTable.
+//
+//go:embed limpio_trace.lua
+var LimpioTrace string

@@ -1,0 +1,47 @@
+package dpcl_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dpclsh/dpclsh/script/dpcl"
+
+	"github.com/dpclsh/dpclsh/script/scripttest"
+)
+
+// TestDpclRefusesAWiderContext: a probe's context may not name more ranks than the job has.
+func TestDpclRefusesAWiderContext(t *testing.T) {
+	s, _ := scripttest.New(t)
+	err := s.DoString(`local app = dpcl.launch("../../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, quiet = true})
+app:install(app:points("tick", "entry"), 1, {context = ctx.all(17)})`, "t.lua")
+	if err == nil || !strings.Contains(err.Error(), "context of 17 ranks for an application of 16") {
+		t.Errorf("error %v, want the context's size named", err)
+	}
+}
+
+// TestHandlePrintsInREPL: in an interactive session the messages of a probe without a
+// callback are printed as they arrive, unless print = false.
+func TestHandlePrintsInREPL(t *testing.T) {
+	s, out := scripttest.New(t)
+	dpcl.SetInteractive(s, true)
+	err := s.DoString(`app = dpcl.launch("../../runtime/testdata/bin/loop.elf", {nodes = 16, per_io = 8, args = {"6"}, quiet = true})
+
+n = app:var("int")
+h = app:install(app:points("step", "entry"), probe.seq{n:assign(n + 1), probe.send(n)}, {filter = "sum"})
+q = app:install(app:points("step", "entry"), probe.send(probe.rank()), {context = ctx.single(app, 3), print = false})
+h:activate() q:activate()
+app:start()
+app:wait()
+print(q:stats().queued, h:stats().queued, q:next().rank)`, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "probe 1 (16 ranks): 16\nprobe 1 (16 ranks): 32\nprobe 1 (16 ranks): 48\n" +
+		"probe 1 (16 ranks): 64\nprobe 1 (16 ranks): 80\nprobe 1 (16 ranks): 96\n6\t0\t3\n"
+	if got := out.String(); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+	if err := s.DoString(`app:install(app:points("step"), 1, {print = 1})`, "t"); err == nil || !strings.Contains(err.Error(), "print must be a boolean") {
+		t.Errorf("print = 1: %v", err)
+	}
+}
