@@ -131,7 +131,10 @@
 // Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it); datatypes
 // (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/
 // vector/indexed/create_struct/commit/free/size/get_extent, Get_address; derived types
-// are packed and unpacked in libmpi, the engine moves bytes); operations (the
+// are packed and unpacked in libmpi around every call that takes a datatype, point to
+// point and every collective, either side or both, in place too (libmpi_dtcoll.c): the
+// engine moves bytes; a predefined operation on a derived type is MPI_ERR_OP, as in
+// MPICH); operations (the
 // predefined ones, logical and bitwise included, and Op_create: user functions run in
 // the rank, in libmpi, in rank order); Cartesian topologies (Cart_create/get/coords/
 // rank/shift/sub, Cartdim_get, Topo_test, Dims_create); Init/Initialized/Finalize/

@@ -264,15 +264,19 @@ static struct dtype *dt_use(const char *call, MPI_Datatype t)
 	return d;
 }
 
-/* dt_pack copies count elements of type t at buf into a new contiguous buffer. */
-static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype t, int *bytes)
+/* dt_pack_into copies count elements of type t at buf to out, contiguous; it returns the
+ * bytes written. A predefined type is copied as it is. */
+static long dt_pack_into(const char *call, const void *buf, int count, MPI_Datatype t, char *out)
 {
-	struct dtype *d = dt_use(call, t);
-	char *out = malloc(d->size * count + 1), *p = out;
+	struct dtype *d;
+	char *p = out;
 	int k, i;
 
-	if (out == NULL)
-		lib_error(call, MPI_ERR_OTHER, "no memory to pack %d elements", count);
+	if (!is_derived(t)) {
+		memcpy(out, buf, (long)count * MPI__TYPE_SIZE(t));
+		return (long)count * MPI__TYPE_SIZE(t);
+	}
+	d = dt_use(call, t);
 	for (k = 0; k < count; k++)
 		for (i = 0; i < d->nblk; i++) {
 			long n = (long)d->blk[i].count * MPI__TYPE_SIZE(d->blk[i].basic);
@@ -280,7 +284,25 @@ static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype 
 			memcpy(p, (const char *)buf + k * d->extent + d->blk[i].off, n);
 			p += n;
 		}
-	*bytes = (int)(p - out);
+	return p - out;
+}
+
+/* dt_alloc is malloc that ends the job, naming the call, when memory runs out. */
+static char *dt_alloc(const char *call, long bytes)
+{
+	char *p = malloc(bytes + 1);
+
+	if (p == NULL)
+		lib_error(call, MPI_ERR_OTHER, "no memory for %ld bytes", bytes);
+	return p;
+}
+
+/* dt_pack copies count elements of type t at buf into a new contiguous buffer. */
+static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype t, int *bytes)
+{
+	char *out = dt_alloc(call, dt_use(call, t)->size * count);
+
+	*bytes = (int)dt_pack_into(call, buf, count, t, out);
 	return out;
 }
 
@@ -290,6 +312,13 @@ static void dt_unpack(const char *in, int bytes, void *buf, int count, MPI_Datat
 	struct dtype *d = &dtypes[t - MPI__DERIVED];
 	const char *p = in;
 	int k, i;
+
+	if (!is_derived(t)) {
+		long n = (long)count * MPI__TYPE_SIZE(t);
+
+		memcpy(buf, in, n < bytes ? n : bytes);
+		return;
+	}
 
 	for (k = 0; k < count; k++)
 		for (i = 0; i < d->nblk; i++) {

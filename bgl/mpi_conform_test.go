@@ -1,0 +1,59 @@
+package bgl_test
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpclsh/dpclsh/internal/mpioracle"
+	"github.com/dpclsh/dpclsh/internal/oracletest"
+)
+
+// conformDir holds MPI conformance programs that are built when the test runs, for the
+// simulated machine against target/mpi.h and target/libmpi.a as they are in the tree and
+// natively with MPICH: no committed build, so a change to libmpi is checked at once.
+const conformDir = "testdata/mpiconf"
+
+// conformSizes are the job sizes each conformance program runs at.
+var conformSizes = []int{1, 2, 3, 7}
+
+// buildPPC cross-compiles src as dpclsh cc does, against the tree's libmpi.
+func buildPPC(t *testing.T, src string) string {
+	t.Helper()
+	cc := oracletest.Require(t, "powerpc-linux-gnu-gcc")
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".c")+".elf")
+	args := append([]string{"-mcpu=440fp", "-static", "-I", "target"}, mpioracle.CFlags...)
+	args = append(args, "-o", out, src, "target/libmpi.a", "-lm")
+	if msg, err := exec.Command(cc, args...).CombinedOutput(); err != nil || len(strings.TrimSpace(string(msg))) != 0 {
+		t.Fatalf("build %s for the PowerPC: %v\n%s", src, err, msg)
+	}
+	return out
+}
+
+// runConform builds the program name of conformDir both ways and compares its output,
+// grouped by rank, and its status at every size of conformSizes.
+func runConform(t *testing.T, name string) {
+	src := filepath.Join(conformDir, name+".c")
+	nat := mpioracle.Build(t, src)
+	sim := buildPPC(t, src)
+	for _, n := range conformSizes {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			res := mpioracle.Run(t, nat, n, nil, time.Minute)
+			if res.TimedOut {
+				t.Fatal("mpiexec timed out")
+			}
+			got, _ := simRun(t, sim, n, nil, mpioracle.Expect{Kind: mpioracle.ExpectExit})
+			if want := res.Canonical(); got != want {
+				t.Errorf("simulated output differs from mpiexec's\n--- simulated\n%s--- mpiexec\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestMPIDerivedTypesInCollectives: a vector datatype on the send side, the receive side or
+// both of every collective that moves data (Gather(v), Scatter(v), Allgather(v),
+// Alltoall(v)), in place too, and in Sendrecv, as MPICH does it.
+func TestMPIDerivedTypesInCollectives(t *testing.T) { runConform(t, "dt_coll") }
