@@ -130,7 +130,11 @@
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
 // Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it); datatypes
 // (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/
-// vector/indexed/create_struct/commit/free/size/get_extent, Get_address; derived types
+// vector/indexed/create_struct/commit/free/size/get_extent, Get_address; the MPI-2
+// constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,
+// get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
+// (MPICH's combiner values; a derived type in the contents comes back duplicated),
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); derived types
 // are packed and unpacked in libmpi around every call that takes a datatype, point to
 // point and every collective, either side or both, in place too (libmpi_dtcoll.c): the
 // engine moves bytes; a predefined operation on a derived type is MPI_ERR_OP, as in

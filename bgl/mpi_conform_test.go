@@ -57,3 +57,9 @@ func runConform(t *testing.T, name string) {
 // both of every collective that moves data (Gather(v), Scatter(v), Allgather(v),
 // Alltoall(v)), in place too, and in Sendrecv, as MPICH does it.
 func TestMPIDerivedTypesInCollectives(t *testing.T) { runConform(t, "dt_coll") }
+
+// TestMPITypeConstructors: create_hvector, create_hindexed, create_indexed_block,
+// create_hindexed_block, create_resized and dup (sizes, extents, true extents, the _x
+// forms, envelopes and contents, data in a ring), and MPI_Pack/Unpack/Pack_size with an
+// MPI_PACKED message, as MPICH does them.
+func TestMPITypeConstructors(t *testing.T) { runConform(t, "dt_cons") }
