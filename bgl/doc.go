@@ -126,7 +126,8 @@
 // Sendrecv_replace, Probe/Iprobe, Wait/Test and their all/any/some forms, Get_count for
 // every type, MPI_PROC_NULL anywhere a rank goes); communicators and groups (COMM_SELF,
 // Comm_dup/split/create/free/compare/group, Group_incl/excl/translate_ranks/compare/
-// free; each communicator has its own matching and collective context); collectives
+// free and the set operations union/intersection/difference/range_incl/range_excl
+// (libmpi_groups.c); each communicator has its own matching and collective context); collectives
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
 // Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it); datatypes
 // (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/

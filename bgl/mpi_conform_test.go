@@ -63,3 +63,8 @@ func TestMPIDerivedTypesInCollectives(t *testing.T) { runConform(t, "dt_coll") }
 // forms, envelopes and contents, data in a ring), and MPI_Pack/Unpack/Pack_size with an
 // MPI_PACKED message, as MPICH does them.
 func TestMPITypeConstructors(t *testing.T) { runConform(t, "dt_cons") }
+
+// TestMPIGroupSetOperations: Group_union, intersection, difference, range_incl and
+// range_excl (negative strides too) with sizes, ranks, translations and comparisons, and a
+// communicator created from such a group, as MPICH does them.
+func TestMPIGroupSetOperations(t *testing.T) { runConform(t, "groups") }

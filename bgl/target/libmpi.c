@@ -23,6 +23,7 @@ static int mpi_initialized, mpi_finalized;
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
 #include "libmpi_topo.c"
+#include "libmpi_groups.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {

@@ -361,6 +361,14 @@ int MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size);
 
 /* ---- end of datatypes: more constructors ---- */
 
+/* ---- Group set operations and rank ranges (libmpi_groups.c). ---- */
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+/* ---- end of group set operations ---- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,12 +41,15 @@ var subset = []string{
 }
 
 // subsetDatatypes are the datatype constructors, queries and MPI_Pack beyond MPI-1's
-// (bgl/target/libmpi_dtcons.c).
+// (bgl/target/libmpi_dtcons.c), and the group set operations.
 var subsetDatatypes = []string{
 	"MPI_Pack", "MPI_Pack_size", "MPI_Type_create_hindexed", "MPI_Type_create_hindexed_block",
 	"MPI_Type_create_hvector", "MPI_Type_create_indexed_block", "MPI_Type_create_resized",
 	"MPI_Type_dup", "MPI_Type_get_contents", "MPI_Type_get_envelope", "MPI_Type_get_extent_x",
 	"MPI_Type_get_true_extent", "MPI_Type_get_true_extent_x", "MPI_Type_size_x", "MPI_Unpack",
+	// bgl/target/libmpi_groups.c
+	"MPI_Group_difference", "MPI_Group_intersection", "MPI_Group_range_excl",
+	"MPI_Group_range_incl", "MPI_Group_union",
 }
 
 // constants the header must define.
