@@ -123,7 +123,10 @@
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,
 // Isend/Irecv, Ssend/Rsend/Bsend and their I-forms, Buffer_attach/detach, Sendrecv and
-// Sendrecv_replace, Probe/Iprobe, Wait/Test and their all/any/some forms, Get_count for
+// Sendrecv_replace, Isendrecv(_replace), Probe/Iprobe, Wait/Test and their all/any/some
+// forms, Request_get_status (a Test that keeps the request), Cancel of a receive no
+// message has matched yet (it completes cancelled, with bit 31 of MPI_Status.count set
+// for Test_cancelled; a send, complete when made, is never cancelled), Get_count for
 // every type, MPI_PROC_NULL anywhere a rank goes); communicators and groups (COMM_SELF,
 // Comm_dup/split/create/free/compare/group, Group_incl/excl/translate_ranks/compare/
 // free and the set operations union/intersection/difference/range_incl/range_excl

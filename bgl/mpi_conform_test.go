@@ -68,3 +68,8 @@ func TestMPITypeConstructors(t *testing.T) { runConform(t, "dt_cons") }
 // range_excl (negative strides too) with sizes, ranks, translations and comparisons, and a
 // communicator created from such a group, as MPICH does them.
 func TestMPIGroupSetOperations(t *testing.T) { runConform(t, "groups") }
+
+// TestMPIRequestCalls: MPI_Cancel of unmatched receives completed by Wait, Test and
+// Waitall, MPI_Test_cancelled, MPI_Request_get_status (polling, and on MPI_REQUEST_NULL),
+// and MPI_Isendrecv(_replace) with a derived type, as MPICH does them.
+func TestMPIRequestCalls(t *testing.T) { runConform(t, "requests") }

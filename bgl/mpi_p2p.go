@@ -67,8 +67,9 @@ type mpiReq struct {
 }
 
 type mpiStatus struct {
-	src, tag int32
-	count    uint32 // bytes
+	src, tag  int32
+	count     uint32 // bytes
+	cancelled bool   // MPI_Cancel took the receive before a message matched it
 }
 
 var emptyStatus = mpiStatus{src: mpiAnySource, tag: mpiAnyTag}

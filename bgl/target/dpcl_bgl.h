@@ -62,6 +62,8 @@
 #define DPCL_HC_MPI_COMM_FREE 0x7133 /* MPI_Comm_free */
 #define DPCL_HC_MPI_COMM_GROUP 0x7134 /* the world ranks of a communicator's members (MPI_Comm_group) */
 #define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
+#define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
+#define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -406,6 +408,20 @@ static inline int dpcl_mpi_comm_compare(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_COMPARE, args, 0, &lo);
+}
+
+/* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
+static inline int dpcl_mpi_cancel(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_CANCEL, args, 0, &lo);
+}
+
+/* MPI_Request_get_status: flag and status of a request, which stays allocated */
+static inline int dpcl_mpi_request_get_status(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REQUEST_GET_STATUS, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

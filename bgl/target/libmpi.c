@@ -442,8 +442,11 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 
 	if (size == 0)
 		return MPI_ERR_TYPE;
-	*count = status->count % size == 0 ? status->count / size : MPI_UNDEFINED;
+	int bytes = status->count & 0x7fffffff; /* without MPI_Cancel's mark */
+
+	*count = bytes % size == 0 ? bytes / size : MPI_UNDEFINED;
 	return MPI_SUCCESS;
 }
 
+#include "libmpi_requests.c"
 #include "libmpi_coll.c"

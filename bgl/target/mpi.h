@@ -369,6 +369,17 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
 /* ---- end of group set operations ---- */
 
+/* ---- Requests: cancel, status without freeing, Isendrecv (libmpi_requests.c). ---- */
+int MPI_Cancel(MPI_Request *request);
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+	int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+	MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+	int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+/* ---- end of requests ---- */
+
 #ifdef __cplusplus
 }
 #endif

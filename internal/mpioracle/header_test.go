@@ -41,7 +41,7 @@ var subset = []string{
 }
 
 // subsetDatatypes are the datatype constructors, queries and MPI_Pack beyond MPI-1's
-// (bgl/target/libmpi_dtcons.c), and the group set operations.
+// (bgl/target/libmpi_dtcons.c), the group set operations and the request calls.
 var subsetDatatypes = []string{
 	"MPI_Pack", "MPI_Pack_size", "MPI_Type_create_hindexed", "MPI_Type_create_hindexed_block",
 	"MPI_Type_create_hvector", "MPI_Type_create_indexed_block", "MPI_Type_create_resized",
@@ -50,6 +50,9 @@ var subsetDatatypes = []string{
 	// bgl/target/libmpi_groups.c
 	"MPI_Group_difference", "MPI_Group_intersection", "MPI_Group_range_excl",
 	"MPI_Group_range_incl", "MPI_Group_union",
+	// bgl/target/libmpi_requests.c
+	"MPI_Cancel", "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Request_get_status",
+	"MPI_Test_cancelled",
 }
 
 // constants the header must define.
