@@ -132,7 +132,13 @@
 // free and the set operations union/intersection/difference/range_incl/range_excl
 // (libmpi_groups.c); each communicator has its own matching and collective context); collectives
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
-// Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it); datatypes
+// Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it; the
+// nonblocking Ibarrier, Ibcast, Ireduce, Iallreduce, Igather(v), Iallgather(v),
+// Iscatter(v), Ialltoall(v) in mpi_icoll.go: the call enters the collective in the
+// communicator's one order of collectives and returns a request that completes in a
+// progressing call (Wait, Test and their forms) at or after the blocking form's
+// completion time, when the results are written; predefined types and operations only);
+// datatypes
 // (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/
 // vector/indexed/create_struct/commit/free/size/get_extent, Get_address; the MPI-2
 // constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,3 +75,34 @@ func TestMPIGroupSetOperations(t *testing.T) { runConform(t, "groups") }
 // Waitall, MPI_Test_cancelled, MPI_Request_get_status (polling, and on MPI_REQUEST_NULL),
 // and MPI_Isendrecv(_replace) with a derived type, as MPICH does them.
 func TestMPIRequestCalls(t *testing.T) { runConform(t, "requests") }
+
+// TestMPINonblockingCollectives: every nonblocking collective, twelve in flight on two
+// communicators around a blocking one, completed by Waitall, Testall, Waitany and Wait,
+// as MPICH does them.
+func TestMPINonblockingCollectives(t *testing.T) { runConform(t, "icoll") }
+
+// TestMPINonblockingCollectiveTiming: on the simulated machine a nonblocking collective
+// is not complete at its call (the first MPI_Test after MPI_Iallreduce and MPI_Ibcast says
+// so), and MPI_Iallreduce then MPI_Wait takes the blocking MPI_Allreduce's virtual time
+// from the same start, within the few calls' overhead.
+func TestMPINonblockingCollectiveTiming(t *testing.T) {
+	exe := buildPPC(t, filepath.Join(conformDir, "icoll_time.c"))
+	const ranks = 4
+	out, _ := simRun(t, exe, ranks, nil, mpioracle.Expect{Kind: mpioracle.ExpectExit})
+	for _, want := range []string{"iallreduce first test 0", "ibcast first test 0"} {
+		if n := strings.Count(out, want); n != ranks {
+			t.Errorf("%q on %d ranks, want %d\n%s", want, n, ranks, out)
+		}
+	}
+	times := regexp.MustCompile(`allreduce (\d+) ns, iallreduce\+wait (\d+) ns`).FindAllStringSubmatch(out, -1)
+	if len(times) != ranks {
+		t.Fatalf("%d timing lines, want %d\n%s", len(times), ranks, out)
+	}
+	for _, m := range times {
+		blocking, _ := strconv.Atoi(m[1])
+		nonblocking, _ := strconv.Atoi(m[2])
+		if nonblocking < blocking || nonblocking > blocking+2000 {
+			t.Errorf("Iallreduce+Wait took %d ns, Allreduce %d ns: want the same network cost", nonblocking, blocking)
+		}
+	}
+}

@@ -64,6 +64,18 @@
 #define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
 #define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
 #define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
+#define DPCL_HC_MPI_IBARRIER 0x71a2 /* MPI_Ibarrier */
+#define DPCL_HC_MPI_IBCAST 0x71a3 /* MPI_Ibcast */
+#define DPCL_HC_MPI_IREDUCE 0x71a4 /* MPI_Ireduce */
+#define DPCL_HC_MPI_IALLREDUCE 0x71a5 /* MPI_Iallreduce */
+#define DPCL_HC_MPI_IGATHER 0x71a6 /* MPI_Igather */
+#define DPCL_HC_MPI_IGATHERV 0x71a7 /* MPI_Igatherv */
+#define DPCL_HC_MPI_IALLGATHER 0x71a8 /* MPI_Iallgather */
+#define DPCL_HC_MPI_IALLGATHERV 0x71a9 /* MPI_Iallgatherv */
+#define DPCL_HC_MPI_ISCATTER 0x71aa /* MPI_Iscatter */
+#define DPCL_HC_MPI_ISCATTERV 0x71ab /* MPI_Iscatterv */
+#define DPCL_HC_MPI_IALLTOALL 0x71ac /* MPI_Ialltoall */
+#define DPCL_HC_MPI_IALLTOALLV 0x71ad /* MPI_Ialltoallv */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -422,6 +434,90 @@ static inline int dpcl_mpi_request_get_status(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_REQUEST_GET_STATUS, args, 0, &lo);
+}
+
+/* MPI_Ibarrier */
+static inline int dpcl_mpi_ibarrier(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IBARRIER, args, 0, &lo);
+}
+
+/* MPI_Ibcast */
+static inline int dpcl_mpi_ibcast(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IBCAST, args, 0, &lo);
+}
+
+/* MPI_Ireduce */
+static inline int dpcl_mpi_ireduce(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IREDUCE, args, 0, &lo);
+}
+
+/* MPI_Iallreduce */
+static inline int dpcl_mpi_iallreduce(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLREDUCE, args, 0, &lo);
+}
+
+/* MPI_Igather */
+static inline int dpcl_mpi_igather(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IGATHER, args, 0, &lo);
+}
+
+/* MPI_Igatherv */
+static inline int dpcl_mpi_igatherv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IGATHERV, args, 0, &lo);
+}
+
+/* MPI_Iallgather */
+static inline int dpcl_mpi_iallgather(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLGATHER, args, 0, &lo);
+}
+
+/* MPI_Iallgatherv */
+static inline int dpcl_mpi_iallgatherv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLGATHERV, args, 0, &lo);
+}
+
+/* MPI_Iscatter */
+static inline int dpcl_mpi_iscatter(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISCATTER, args, 0, &lo);
+}
+
+/* MPI_Iscatterv */
+static inline int dpcl_mpi_iscatterv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISCATTERV, args, 0, &lo);
+}
+
+/* MPI_Ialltoall */
+static inline int dpcl_mpi_ialltoall(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALL, args, 0, &lo);
+}
+
+/* MPI_Ialltoallv */
+static inline int dpcl_mpi_ialltoallv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLV, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

@@ -450,3 +450,4 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 
 #include "libmpi_requests.c"
 #include "libmpi_coll.c"
+#include "libmpi_icoll.c"

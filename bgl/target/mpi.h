@@ -380,6 +380,36 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int
 	int source, int recvtag, MPI_Comm comm, MPI_Request *request);
 /* ---- end of requests ---- */
 
+/* ---- Nonblocking collectives (libmpi_icoll.c): predefined types and operations. ---- */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm, MPI_Request *request);
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+	MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+	MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+	int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+	MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+/* ---- end of nonblocking collectives ---- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,7 +41,7 @@ var subset = []string{
 }
 
 // subsetDatatypes are the datatype constructors, queries and MPI_Pack beyond MPI-1's
-// (bgl/target/libmpi_dtcons.c), the group set operations and the request calls.
+// (bgl/target/libmpi_dtcons.c), the group set operations, the request calls and the nonblocking collectives.
 var subsetDatatypes = []string{
 	"MPI_Pack", "MPI_Pack_size", "MPI_Type_create_hindexed", "MPI_Type_create_hindexed_block",
 	"MPI_Type_create_hvector", "MPI_Type_create_indexed_block", "MPI_Type_create_resized",
@@ -53,6 +53,10 @@ var subsetDatatypes = []string{
 	// bgl/target/libmpi_requests.c
 	"MPI_Cancel", "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Request_get_status",
 	"MPI_Test_cancelled",
+	// bgl/target/libmpi_icoll.c
+	"MPI_Iallgather", "MPI_Iallgatherv", "MPI_Iallreduce", "MPI_Ialltoall", "MPI_Ialltoallv",
+	"MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Ireduce", "MPI_Iscatter",
+	"MPI_Iscatterv",
 }
 
 // constants the header must define.
