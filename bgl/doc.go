@@ -133,8 +133,9 @@
 // (libmpi_groups.c); each communicator has its own matching and collective context); collectives
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
 // Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it; the
+// blocking Reduce_scatter_block and Alltoallw (predefined per-peer types); the
 // nonblocking Ibarrier, Ibcast, Ireduce, Iallreduce, Igather(v), Iallgather(v),
-// Iscatter(v), Ialltoall(v) in mpi_icoll.go: the call enters the collective in the
+// Iscatter(v), Ialltoall(v/w), Iscan, Iexscan, Ireduce_scatter(_block) in mpi_icoll.go: the call enters the collective in the
 // communicator's one order of collectives and returns a request that completes in a
 // progressing call (Wait, Test and their forms) at or after the blocking form's
 // completion time, when the results are written; predefined types and operations only);

@@ -3,7 +3,7 @@ package bgl
 import "github.com/dpclsh/dpclsh/bgl/abi"
 
 // Nonblocking collectives (MPI_Ibarrier, Ibcast, Ireduce, Iallreduce, Igather(v),
-// Iallgather(v), Iscatter(v), Ialltoall(v)). The call enters the rank's next collective on
+// Iallgather(v), Iscatter(v), Ialltoall(v/w), Iscan, Iexscan, Ireduce_scatter(_block)). The call enters the rank's next collective on
 // the communicator exactly as its blocking form does (the same sequence, so blocking and
 // nonblocking collectives keep MPI's one order per communicator; the send data is read
 // now, which MPI allows since it must not change until completion) and returns a request
@@ -12,8 +12,12 @@ import "github.com/dpclsh/dpclsh/bgl/abi"
 // after that time (any Wait, Test or other call that progresses), when the results are
 // written into the caller's buffers. It is never complete at the call.
 
-// init runs after mpi_end.go's, which makes the table (files initialize in name order).
+// init runs after mpi_end.go's, which makes the table (files initialize in name order);
+// it adds the blocking collectives that came with the nonblocking ones first, since their
+// names name the nonblocking forms.
 func init() {
+	mpiOps[abi.HcMPIReduceScatterBlock] = mpiOpSpec{"MPI_Reduce_scatter_block", startColl, pollColl}
+	mpiOps[abi.HcMPIAlltoallw] = mpiOpSpec{"MPI_Alltoallw", startColl, pollColl}
 	for i, b := range abi.MPIIcollBlocking {
 		name := mpiOps[b].name
 		mpiOps[i] = mpiOpSpec{"MPI_I" + string(name[4]+'a'-'A') + name[5:], startIcoll, nil}

@@ -4,13 +4,16 @@ import (
 	"github.com/dpclsh/dpclsh/bgl/abi"
 )
 
-// MPI_Reduce_scatter, MPI_Scan and MPI_Exscan: reductions whose result differs per rank.
+// MPI_Reduce_scatter(_block), MPI_Scan and MPI_Exscan: reductions whose result differs
+// per rank.
 
 func init() {
 	reduceCost := func(ways uint64) func(k *mpiColl) uint64 {
 		return func(k *mpiColl) uint64 { return treeCost(k, uint64(len(k.result)), ways) }
 	}
 	collSpecs[abi.HcMPIReduceScatter] = collSpec{comm: 5, root: -1, enter: enterReduceScatter, leave: leaveReduceScatter, cost: reduceCost(2)}
+	collSpecs[abi.HcMPIReduceScatterBlock] = collSpec{comm: 5, root: -1, enter: enterReduceScatterBlock,
+		leave: leaveReduceScatterBlock, cost: reduceCost(2)}
 	collSpecs[abi.HcMPIScan] = collSpec{comm: 5, root: -1, enter: enterReduce, complete: completeScan, leave: leaveScan, cost: reduceCost(1)}
 	collSpecs[abi.HcMPIExscan] = collSpec{comm: 5, root: -1, enter: enterReduce, complete: completeScan, leave: leaveScan, cost: reduceCost(1)}
 }
@@ -49,6 +52,25 @@ func leaveReduceScatter(n *node, c *mpiCall, k *mpiColl) error {
 		return mpiErrorf(mpiErrCount, "count mismatch: MPI_Reduce_scatter recvcounts differ between ranks")
 	}
 	return writeBuf(n, c.w[1], k.result[off:end], "receive buffer")
+}
+
+// Reduce_scatter_block {sendbuf, recvbuf, recvcount, type, op, comm}: the reduction of
+// recvcount elements per rank, block i to rank i.
+func enterReduceScatterBlock(e *mpiEngine, n *node, c *mpiCall, k *mpiColl) error {
+	if int32(c.w[2]) < 0 {
+		return mpiErrorf(mpiErrCount, "invalid count: MPI_Reduce_scatter_block recvcount %d", int32(c.w[2]))
+	}
+	sub := &mpiCall{num: c.num, me: c.me, w: []uint32{c.w[0], c.w[1], c.w[2] * uint32(k.comm.size), c.w[3], c.w[4]}}
+	return enterReduce(e, n, sub, k)
+}
+
+func leaveReduceScatterBlock(n *node, c *mpiCall, k *mpiColl) error {
+	block := c.w[2] * uint32(k.typ.size)
+	off := uint32(c.me) * block
+	if off+block > uint32(len(k.result)) {
+		return mpiErrorf(mpiErrCount, "count mismatch: MPI_Reduce_scatter_block recvcount differs between ranks")
+	}
+	return writeBuf(n, c.w[1], k.result[off:off+block], "receive buffer")
 }
 
 // completeScan computes every rank's prefix: Scan includes the rank's own part, Exscan

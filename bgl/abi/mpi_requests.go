@@ -18,6 +18,16 @@ const (
 	HcMPIIscatterv        Sysno = 0x71ab // MPI_Scatterv's block, request
 	HcMPIIalltoall        Sysno = 0x71ac // MPI_Alltoall's block, request
 	HcMPIIalltoallv       Sysno = 0x71ad // MPI_Alltoallv's block, request
+	HcMPIIscan            Sysno = 0x71ae // MPI_Scan's block, request
+	HcMPIIexscan          Sysno = 0x71af // MPI_Exscan's block, request
+	HcMPIIreduceScatter   Sysno = 0x71b0 // MPI_Reduce_scatter's block, request
+	// MPI_Reduce_scatter_block {sendbuf, recvbuf, recvcount, type, op, comm}
+	HcMPIReduceScatterBlock  Sysno = 0x71b1
+	HcMPIIreduceScatterBlock Sysno = 0x71b2 // MPI_Reduce_scatter_block's block, request
+	// MPI_Alltoallw {sendbuf, sendcounts, sdispls (bytes), sendtypes, recvbuf, recvcounts,
+	// rdispls (bytes), recvtypes, comm}
+	HcMPIAlltoallw  Sysno = 0x71b3
+	HcMPIIalltoallw Sysno = 0x71b4 // MPI_Alltoallw's block, request
 )
 
 // MPIIcollBlocking maps each nonblocking collective to its blocking one.
@@ -26,6 +36,8 @@ var MPIIcollBlocking = map[Sysno]Sysno{
 	HcMPIIallreduce: HcMPIAllreduce, HcMPIIgather: HcMPIGather, HcMPIIgatherv: HcMPIGatherv,
 	HcMPIIallgather: HcMPIAllgather, HcMPIIallgatherv: HcMPIAllgatherv, HcMPIIscatter: HcMPIScatter,
 	HcMPIIscatterv: HcMPIScatterv, HcMPIIalltoall: HcMPIAlltoall, HcMPIIalltoallv: HcMPIAlltoallv,
+	HcMPIIscan: HcMPIScan, HcMPIIexscan: HcMPIExscan, HcMPIIreduceScatter: HcMPIReduceScatter,
+	HcMPIIreduceScatterBlock: HcMPIReduceScatterBlock, HcMPIIalltoallw: HcMPIAlltoallw,
 }
 
 var mpiRequestHypercalls = []Hypercall{
@@ -43,6 +55,13 @@ var mpiRequestHypercalls = []Hypercall{
 	{HcMPIIscatterv, "dpcl_mpi_iscatterv", 1, "int", "MPI_Iscatterv"},
 	{HcMPIIalltoall, "dpcl_mpi_ialltoall", 1, "int", "MPI_Ialltoall"},
 	{HcMPIIalltoallv, "dpcl_mpi_ialltoallv", 1, "int", "MPI_Ialltoallv"},
+	{HcMPIIscan, "dpcl_mpi_iscan", 1, "int", "MPI_Iscan"},
+	{HcMPIIexscan, "dpcl_mpi_iexscan", 1, "int", "MPI_Iexscan"},
+	{HcMPIIreduceScatter, "dpcl_mpi_ireduce_scatter", 1, "int", "MPI_Ireduce_scatter"},
+	{HcMPIReduceScatterBlock, "dpcl_mpi_reduce_scatter_block", 1, "int", "MPI_Reduce_scatter_block"},
+	{HcMPIIreduceScatterBlock, "dpcl_mpi_ireduce_scatter_block", 1, "int", "MPI_Ireduce_scatter_block"},
+	{HcMPIAlltoallw, "dpcl_mpi_alltoallw", 1, "int", "MPI_Alltoallw"},
+	{HcMPIIalltoallw, "dpcl_mpi_ialltoallw", 1, "int", "MPI_Ialltoallw"},
 }
 
 // init runs after mpi.go's (files initialize in name order), so the table stays in
@@ -50,6 +69,8 @@ var mpiRequestHypercalls = []Hypercall{
 func init() {
 	MPIBlockWords[HcMPICancel] = 1
 	MPIBlockWords[HcMPIRequestGetStatus] = 3
+	MPIBlockWords[HcMPIReduceScatterBlock] = 6
+	MPIBlockWords[HcMPIAlltoallw] = 9
 	for i, b := range MPIIcollBlocking {
 		MPIBlockWords[i] = MPIBlockWords[b] + 1
 	}

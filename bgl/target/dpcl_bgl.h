@@ -76,6 +76,13 @@
 #define DPCL_HC_MPI_ISCATTERV 0x71ab /* MPI_Iscatterv */
 #define DPCL_HC_MPI_IALLTOALL 0x71ac /* MPI_Ialltoall */
 #define DPCL_HC_MPI_IALLTOALLV 0x71ad /* MPI_Ialltoallv */
+#define DPCL_HC_MPI_ISCAN 0x71ae /* MPI_Iscan */
+#define DPCL_HC_MPI_IEXSCAN 0x71af /* MPI_Iexscan */
+#define DPCL_HC_MPI_IREDUCE_SCATTER 0x71b0 /* MPI_Ireduce_scatter */
+#define DPCL_HC_MPI_REDUCE_SCATTER_BLOCK 0x71b1 /* MPI_Reduce_scatter_block */
+#define DPCL_HC_MPI_IREDUCE_SCATTER_BLOCK 0x71b2 /* MPI_Ireduce_scatter_block */
+#define DPCL_HC_MPI_ALLTOALLW 0x71b3 /* MPI_Alltoallw */
+#define DPCL_HC_MPI_IALLTOALLW 0x71b4 /* MPI_Ialltoallw */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -518,6 +525,55 @@ static inline int dpcl_mpi_ialltoallv(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLV, args, 0, &lo);
+}
+
+/* MPI_Iscan */
+static inline int dpcl_mpi_iscan(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISCAN, args, 0, &lo);
+}
+
+/* MPI_Iexscan */
+static inline int dpcl_mpi_iexscan(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IEXSCAN, args, 0, &lo);
+}
+
+/* MPI_Ireduce_scatter */
+static inline int dpcl_mpi_ireduce_scatter(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IREDUCE_SCATTER, args, 0, &lo);
+}
+
+/* MPI_Reduce_scatter_block */
+static inline int dpcl_mpi_reduce_scatter_block(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REDUCE_SCATTER_BLOCK, args, 0, &lo);
+}
+
+/* MPI_Ireduce_scatter_block */
+static inline int dpcl_mpi_ireduce_scatter_block(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IREDUCE_SCATTER_BLOCK, args, 0, &lo);
+}
+
+/* MPI_Alltoallw */
+static inline int dpcl_mpi_alltoallw(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLTOALLW, args, 0, &lo);
+}
+
+/* MPI_Ialltoallw */
+static inline int dpcl_mpi_ialltoallw(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLW, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

@@ -192,3 +192,40 @@ MPI_FN int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 		return dtc_no_op("MPI_Exscan", op, type);
 	return dpcl_mpi_exscan((long)b);
 }
+
+MPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcount), W(type), W(op), W(comm)};
+
+	if (!is_user_op(op) && is_derived(type))
+		return dtc_no_op("MPI_Reduce_scatter_block", op, type);
+	if (is_user_op(op))
+		lib_error("MPI_Reduce_scatter_block", MPI_ERR_OP, "user operations are supported by Reduce, Allreduce, Scan and Exscan");
+	return dpcl_mpi_reduce_scatter_block((long)b);
+}
+
+/* alltoallw_types refuses derived types in MPI_Alltoallw (per-peer types are predefined
+ * ones here); n is the communicator's size. */
+static void alltoallw_types(const char *call, const MPI_Datatype types[], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (is_derived(types[i]))
+			lib_error(call, MPI_ERR_TYPE, "types[%d] = %d is derived: per-peer types must be predefined", i, types[i]);
+}
+
+MPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+	const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtypes), W(recvbuf),
+		W(recvcounts), W(rdispls), W(recvtypes), W(comm)};
+	int n = dtc_size(comm);
+
+	if (sendbuf != MPI_IN_PLACE)
+		alltoallw_types("MPI_Alltoallw", sendtypes, n);
+	alltoallw_types("MPI_Alltoallw", recvtypes, n);
+	return dpcl_mpi_alltoallw((long)b);
+}

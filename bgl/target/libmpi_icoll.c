@@ -139,3 +139,57 @@ MPI_FN int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int
 	icoll_types("MPI_Ialltoallv", sendtype, recvtype);
 	return dpcl_mpi_ialltoallv((long)b);
 }
+
+MPI_FN int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm, MPI_Request *request)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm), W(request)};
+
+	icoll_types("MPI_Iscan", type, type);
+	icoll_op("MPI_Iscan", op);
+	return dpcl_mpi_iscan((long)b);
+}
+
+MPI_FN int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm, MPI_Request *request)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm), W(request)};
+
+	icoll_types("MPI_Iexscan", type, type);
+	icoll_op("MPI_Iexscan", op);
+	return dpcl_mpi_iexscan((long)b);
+}
+
+MPI_FN int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcounts), W(type), W(op), W(comm), W(request)};
+
+	icoll_types("MPI_Ireduce_scatter", type, type);
+	icoll_op("MPI_Ireduce_scatter", op);
+	return dpcl_mpi_ireduce_scatter((long)b);
+}
+
+MPI_FN int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcount), W(type), W(op), W(comm), W(request)};
+
+	icoll_types("MPI_Ireduce_scatter_block", type, type);
+	icoll_op("MPI_Ireduce_scatter_block", op);
+	return dpcl_mpi_ireduce_scatter_block((long)b);
+}
+
+MPI_FN int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+	const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtypes), W(recvbuf),
+		W(recvcounts), W(rdispls), W(recvtypes), W(comm), W(request)};
+	int n = dtc_size(comm);
+
+	if (sendbuf != MPI_IN_PLACE)
+		alltoallw_types("MPI_Ialltoallw", sendtypes, n);
+	alltoallw_types("MPI_Ialltoallw", recvtypes, n);
+	return dpcl_mpi_ialltoallw((long)b);
+}

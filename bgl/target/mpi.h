@@ -408,6 +408,23 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
 	MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
 	MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm, MPI_Request *request);
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm, MPI_Request *request);
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+	const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+/* Their blocking forms new with them (libmpi_coll.c). */
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+	const MPI_Datatype recvtypes[], MPI_Comm comm);
 /* ---- end of nonblocking collectives ---- */
 
 #ifdef __cplusplus

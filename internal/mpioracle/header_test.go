@@ -56,7 +56,8 @@ var subsetDatatypes = []string{
 	// bgl/target/libmpi_icoll.c
 	"MPI_Iallgather", "MPI_Iallgatherv", "MPI_Iallreduce", "MPI_Ialltoall", "MPI_Ialltoallv",
 	"MPI_Ibarrier", "MPI_Ibcast", "MPI_Igather", "MPI_Igatherv", "MPI_Ireduce", "MPI_Iscatter",
-	"MPI_Iscatterv",
+	"MPI_Iscatterv", "MPI_Iscan", "MPI_Iexscan", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
+	"MPI_Ialltoallw", "MPI_Reduce_scatter_block", "MPI_Alltoallw",
 }
 
 // constants the header must define.

@@ -1,6 +1,7 @@
 /* icoll: every nonblocking collective, several in flight at once on two communicators,
  * completed by Waitall, a Test loop, Waitany and Wait, with their results printed; a
- * blocking collective between a nonblocking one's start and its completion. */
+ * blocking collective between a nonblocking one's start and its completion; and the
+ * blocking Reduce_scatter_block and Alltoallw among nonblocking ones. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -92,6 +93,37 @@ int main(int argc, char **argv)
 	show("iscatterv", scatv, rank < 2 ? 1 : 2 - rank % 2);
 	show("ialltoall", a2a, size);
 	show("ialltoallv", a2av, size);
+
+	/* The scans, Reduce_scatter(_block) and Alltoallw, nonblocking and blocking. */
+	{
+		int scan[2], exscan[2] = {-1, -1}, rs[2], rsb[2], rsb2[2], w[MAXR], wb[MAXR], sd[MAXR];
+		int vals[2 * MAXR], rcounts[MAXR];
+		MPI_Datatype ints[MAXR];
+
+		for (i = 0; i < size; i++) {
+			rcounts[i] = i % 2 + 1;
+			ints[i] = MPI_INT;
+			sd[i] = 4 * (size - 1 - i);
+		}
+		for (i = 0; i < 2 * MAXR; i++)
+			vals[i] = rank * i + 1;
+		MPI_Iscan(mine, scan, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[0]);
+		MPI_Iexscan(mine, exscan, 2, MPI_INT, MPI_PROD, dup, &reqs[1]);
+		MPI_Ireduce_scatter(vals, rs, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[2]);
+		MPI_Ireduce_scatter_block(vals, rsb, 2, MPI_INT, MPI_MAX, dup, &reqs[3]);
+		MPI_Ialltoallw(src, ones, sd, ints, w, ones, sd, ints, MPI_COMM_WORLD, &reqs[4]);
+		MPI_Reduce_scatter_block(vals, rsb2, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+		MPI_Alltoallw(src, ones, sd, ints, wb, ones, sd, ints, dup);
+		MPI_Waitall(5, reqs, MPI_STATUSES_IGNORE);
+		show("iscan", scan, 2);
+		if (rank > 0)
+			show("iexscan prod", exscan, 2);
+		show("ireduce_scatter", rs, rcounts[rank]);
+		show("ireduce_scatter_block max", rsb, 2);
+		show("reduce_scatter_block sum", rsb2, 2);
+		show("ialltoallw", w, size);
+		show("alltoallw", wb, size);
+	}
 
 	/* One more, started and waited alone. */
 	MPI_Iallreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &reqs[0]);
