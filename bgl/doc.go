@@ -131,15 +131,33 @@
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,
 // Isend/Irecv, Ssend/Rsend/Bsend and their I-forms, Buffer_attach/detach, Sendrecv and
-// Sendrecv_replace, Probe/Iprobe, Wait/Test and their all/any/some forms, Get_count for
+// Sendrecv_replace, Isendrecv(_replace), Probe/Iprobe, Wait/Test and their all/any/some
+// forms, Request_get_status (a Test that keeps the request), Cancel of a receive no
+// message has matched yet (it completes cancelled, with bit 31 of MPI_Status.count set
+// for Test_cancelled; a send, complete when made, is never cancelled), Get_count for
 // every type, MPI_PROC_NULL anywhere a rank goes); communicators and groups (COMM_SELF,
 // Comm_dup/split/create/free/compare/group, Group_incl/excl/translate_ranks/compare/
-// free; each communicator has its own matching and collective context); collectives
+// free and the set operations union/intersection/difference/range_incl/range_excl
+// (libmpi_groups.c); each communicator has its own matching and collective context); collectives
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
-// Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it); datatypes
+// Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it; the
+// blocking Reduce_scatter_block and Alltoallw (predefined per-peer types); the
+// nonblocking Ibarrier, Ibcast, Ireduce, Iallreduce, Igather(v), Iallgather(v),
+// Iscatter(v), Ialltoall(v/w), Iscan, Iexscan, Ireduce_scatter(_block) in mpi_icoll.go: the call enters the collective in the
+// communicator's one order of collectives and returns a request that completes in a
+// progressing call (Wait, Test and their forms) at or after the blocking form's
+// completion time, when the results are written; predefined types and operations only);
+// datatypes
 // (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/
-// vector/indexed/create_struct/commit/free/size/get_extent, Get_address; derived types
-// are packed and unpacked in libmpi, the engine moves bytes); operations (the
+// vector/indexed/create_struct/commit/free/size/get_extent, Get_address; the MPI-2
+// constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,
+// get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
+// (MPICH's combiner values; a derived type in the contents comes back duplicated),
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); derived types
+// are packed and unpacked in libmpi around every call that takes a datatype, point to
+// point and every collective, either side or both, in place too (libmpi_dtcoll.c): the
+// engine moves bytes; a predefined operation on a derived type is MPI_ERR_OP, as in
+// MPICH); operations (the
 // predefined ones, logical and bitwise included, and Op_create: user functions run in
 // the rank, in libmpi, in rank order); Cartesian topologies (Cart_create/get/coords/
 // rank/shift/sub, Cartdim_get, Topo_test, Dims_create); Init/Initialized/Finalize/

@@ -248,6 +248,12 @@ func (e *mpiEngine) nextChange(rank int) (uint64, bool) {
 	if k := r.blockedOn.coll; k != nil && k.done && (!ok || k.doneAt < t) {
 		t, ok = k.doneAt, true
 	}
+	// A nonblocking collective's results are delivered when it completes (mpi_icoll.go).
+	for _, q := range r.icolls {
+		if k := q.icoll.coll; k.done && (!ok || k.doneAt < t) {
+			t, ok = k.doneAt, true
+		}
+	}
 	return t, ok
 }
 

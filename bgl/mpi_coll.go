@@ -132,7 +132,8 @@ func startColl(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 
 // completeColl computes the result and wakes every rank when the network delivers it.
 func (e *mpiEngine) completeColl(j *Job, k *mpiColl, spec collSpec) error {
-	if k.num == abi.HcMPIReduce || k.num == abi.HcMPIAllreduce || k.num == abi.HcMPIReduceScatter {
+	if k.num == abi.HcMPIReduce || k.num == abi.HcMPIAllreduce || k.num == abi.HcMPIReduceScatter ||
+		k.num == abi.HcMPIReduceScatterBlock {
 		k.result = append([]byte(nil), k.parts[0]...)
 		for _, p := range k.parts[1:] {
 			reduceInto(k.result, p, k.typ, k.op)

@@ -19,6 +19,7 @@ type mpiRank struct {
 	future     []*mpiMsg // sent here, arriving after the last progress; (arrival, src, seq) order
 	unexpected []*mpiMsg // arrived and unmatched, in arrival order
 	posted     []*mpiReq // pending receives, in posting order
+	icolls     []*mpiReq // pending nonblocking collectives, in starting order
 	reqs       map[uint32]*mpiReq
 	nextReq    uint32
 	sendSeq    uint64
@@ -64,11 +65,13 @@ type mpiReq struct {
 	freed    bool // MPI_Request_free detached it while active: nothing waits, completion frees it
 	st       mpiStatus
 	held     mpiCharge // on its rank's account until Wait, Test or (freed) completion frees it
+	icoll    *mpiCall  // a nonblocking collective's entered call (mpi_icoll.go)
 }
 
 type mpiStatus struct {
-	src, tag int32
-	count    uint32 // bytes
+	src, tag  int32
+	count     uint32 // bytes
+	cancelled bool   // MPI_Cancel took the receive before a message matched it
 }
 
 var emptyStatus = mpiStatus{src: mpiAnySource, tag: mpiAnyTag}
@@ -127,7 +130,7 @@ func (e *mpiEngine) progress(n *node, t uint64) error {
 		}
 	}
 	r.future = r.future[k:]
-	return nil
+	return e.progressIcolls(n, t)
 }
 
 // deliverMsg completes receive q with message m, copying the data to the receiver.

@@ -20,7 +20,11 @@ func writeStatus(n *node, addr uint32, st mpiStatus) error {
 	if addr == 0 || addr == mpiStatusIgnor {
 		return nil
 	}
-	return writeWords(n, addr, uint32(st.src), uint32(st.tag), 0, st.count)
+	count := st.count
+	if st.cancelled {
+		count |= statusCancelled
+	}
+	return writeWords(n, addr, uint32(st.src), uint32(st.tag), 0, count)
 }
 
 // lookupReq reads the handle at addr: nil for MPI_REQUEST_NULL.

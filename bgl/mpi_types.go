@@ -50,6 +50,7 @@ const (
 	kindFloat
 	kindChar
 	kindByte
+	kindPacked // MPI_PACKED: bytes that no reduction takes
 )
 
 // mpiType is a predefined datatype. size is its extent in the target's memory (a pair
@@ -78,6 +79,7 @@ var mpiTypes = map[uint32]mpiType{
 	0x0902: {name: "MPI_SHORT", size: 2, kind: kindSigned}, 0x0a02: {name: "MPI_UNSIGNED_SHORT", size: 2, kind: kindUnsigned},
 	0x0b01: {name: "MPI_UNSIGNED_CHAR", size: 1, kind: kindUnsigned}, 0x0c04: {name: "MPI_UNSIGNED_LONG", size: 4, kind: kindUnsigned},
 	0x0d08: {name: "MPI_UNSIGNED_LONG_LONG", size: 8, kind: kindUnsigned}, 0x0e01: {name: "MPI_SIGNED_CHAR", size: 1, kind: kindSigned},
+	0x3f01: {name: "MPI_PACKED", size: 1, kind: kindPacked},
 	0x1008: {name: "MPI_FLOAT_INT", size: 8, kind: kindPair, valKind: kindFloat, valSize: 4, idxOff: 4},
 	0x1110: {name: "MPI_DOUBLE_INT", size: 16, kind: kindPair, valKind: kindFloat, valSize: 8, idxOff: 8},
 	0x1208: {name: "MPI_LONG_INT", size: 8, kind: kindPair, valKind: kindSigned, valSize: 4, idxOff: 4},

@@ -62,6 +62,27 @@
 #define DPCL_HC_MPI_COMM_FREE 0x7133 /* MPI_Comm_free */
 #define DPCL_HC_MPI_COMM_GROUP 0x7134 /* the world ranks of a communicator's members (MPI_Comm_group) */
 #define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
+#define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
+#define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
+#define DPCL_HC_MPI_IBARRIER 0x71a2 /* MPI_Ibarrier */
+#define DPCL_HC_MPI_IBCAST 0x71a3 /* MPI_Ibcast */
+#define DPCL_HC_MPI_IREDUCE 0x71a4 /* MPI_Ireduce */
+#define DPCL_HC_MPI_IALLREDUCE 0x71a5 /* MPI_Iallreduce */
+#define DPCL_HC_MPI_IGATHER 0x71a6 /* MPI_Igather */
+#define DPCL_HC_MPI_IGATHERV 0x71a7 /* MPI_Igatherv */
+#define DPCL_HC_MPI_IALLGATHER 0x71a8 /* MPI_Iallgather */
+#define DPCL_HC_MPI_IALLGATHERV 0x71a9 /* MPI_Iallgatherv */
+#define DPCL_HC_MPI_ISCATTER 0x71aa /* MPI_Iscatter */
+#define DPCL_HC_MPI_ISCATTERV 0x71ab /* MPI_Iscatterv */
+#define DPCL_HC_MPI_IALLTOALL 0x71ac /* MPI_Ialltoall */
+#define DPCL_HC_MPI_IALLTOALLV 0x71ad /* MPI_Ialltoallv */
+#define DPCL_HC_MPI_ISCAN 0x71ae /* MPI_Iscan */
+#define DPCL_HC_MPI_IEXSCAN 0x71af /* MPI_Iexscan */
+#define DPCL_HC_MPI_IREDUCE_SCATTER 0x71b0 /* MPI_Ireduce_scatter */
+#define DPCL_HC_MPI_REDUCE_SCATTER_BLOCK 0x71b1 /* MPI_Reduce_scatter_block */
+#define DPCL_HC_MPI_IREDUCE_SCATTER_BLOCK 0x71b2 /* MPI_Ireduce_scatter_block */
+#define DPCL_HC_MPI_ALLTOALLW 0x71b3 /* MPI_Alltoallw */
+#define DPCL_HC_MPI_IALLTOALLW 0x71b4 /* MPI_Ialltoallw */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -406,6 +427,153 @@ static inline int dpcl_mpi_comm_compare(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_COMPARE, args, 0, &lo);
+}
+
+/* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
+static inline int dpcl_mpi_cancel(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_CANCEL, args, 0, &lo);
+}
+
+/* MPI_Request_get_status: flag and status of a request, which stays allocated */
+static inline int dpcl_mpi_request_get_status(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REQUEST_GET_STATUS, args, 0, &lo);
+}
+
+/* MPI_Ibarrier */
+static inline int dpcl_mpi_ibarrier(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IBARRIER, args, 0, &lo);
+}
+
+/* MPI_Ibcast */
+static inline int dpcl_mpi_ibcast(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IBCAST, args, 0, &lo);
+}
+
+/* MPI_Ireduce */
+static inline int dpcl_mpi_ireduce(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IREDUCE, args, 0, &lo);
+}
+
+/* MPI_Iallreduce */
+static inline int dpcl_mpi_iallreduce(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLREDUCE, args, 0, &lo);
+}
+
+/* MPI_Igather */
+static inline int dpcl_mpi_igather(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IGATHER, args, 0, &lo);
+}
+
+/* MPI_Igatherv */
+static inline int dpcl_mpi_igatherv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IGATHERV, args, 0, &lo);
+}
+
+/* MPI_Iallgather */
+static inline int dpcl_mpi_iallgather(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLGATHER, args, 0, &lo);
+}
+
+/* MPI_Iallgatherv */
+static inline int dpcl_mpi_iallgatherv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLGATHERV, args, 0, &lo);
+}
+
+/* MPI_Iscatter */
+static inline int dpcl_mpi_iscatter(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISCATTER, args, 0, &lo);
+}
+
+/* MPI_Iscatterv */
+static inline int dpcl_mpi_iscatterv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISCATTERV, args, 0, &lo);
+}
+
+/* MPI_Ialltoall */
+static inline int dpcl_mpi_ialltoall(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALL, args, 0, &lo);
+}
+
+/* MPI_Ialltoallv */
+static inline int dpcl_mpi_ialltoallv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLV, args, 0, &lo);
+}
+
+/* MPI_Iscan */
+static inline int dpcl_mpi_iscan(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISCAN, args, 0, &lo);
+}
+
+/* MPI_Iexscan */
+static inline int dpcl_mpi_iexscan(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IEXSCAN, args, 0, &lo);
+}
+
+/* MPI_Ireduce_scatter */
+static inline int dpcl_mpi_ireduce_scatter(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IREDUCE_SCATTER, args, 0, &lo);
+}
+
+/* MPI_Reduce_scatter_block */
+static inline int dpcl_mpi_reduce_scatter_block(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_REDUCE_SCATTER_BLOCK, args, 0, &lo);
+}
+
+/* MPI_Ireduce_scatter_block */
+static inline int dpcl_mpi_ireduce_scatter_block(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IREDUCE_SCATTER_BLOCK, args, 0, &lo);
+}
+
+/* MPI_Alltoallw */
+static inline int dpcl_mpi_alltoallw(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ALLTOALLW, args, 0, &lo);
+}
+
+/* MPI_Ialltoallw */
+static inline int dpcl_mpi_ialltoallw(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLW, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

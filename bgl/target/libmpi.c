@@ -21,7 +21,9 @@
 static int mpi_initialized, mpi_finalized;
 
 #include "libmpi_types.c"
+#include "libmpi_dtcons.c"
 #include "libmpi_topo.c"
+#include "libmpi_groups.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
@@ -440,8 +442,12 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 
 	if (size == 0)
 		return MPI_ERR_TYPE;
-	*count = status->count % size == 0 ? status->count / size : MPI_UNDEFINED;
+	int bytes = status->count & 0x7fffffff; /* without MPI_Cancel's mark */
+
+	*count = bytes % size == 0 ? bytes / size : MPI_UNDEFINED;
 	return MPI_SUCCESS;
 }
 
+#include "libmpi_requests.c"
 #include "libmpi_coll.c"
+#include "libmpi_icoll.c"

@@ -2,6 +2,11 @@
  * every rank of the communicator); derived types are packed before and unpacked after,
  * user operations run here (libmpi_types.c). Included by libmpi.c. */
 
+#include "libmpi_dtcoll.c"
+
+/* DERIVED2 is whether either of a call's two datatypes is derived (then it is packed). */
+#define DERIVED2(a, b) (is_derived(a) || is_derived(b))
+
 MPI_FN int MPI_Barrier(MPI_Comm comm)
 {
 	unsigned long b[] = {W(comm)};
@@ -36,6 +41,8 @@ MPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 	int rank, rc;
 	char *tmp;
 
+	if (!is_user_op(op) && is_derived(type))
+		return dtc_no_op("MPI_Reduce", op, type);
 	if (!is_user_op(op))
 		return dpcl_mpi_reduce((long)b);
 	MPI_Comm_rank(comm, &rank);
@@ -55,6 +62,8 @@ MPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
 
 	if (is_user_op(op))
 		return user_reduce("MPI_Allreduce", sendbuf, recvbuf, count, type, op, comm, 0, 0);
+	if (is_derived(type))
+		return dtc_no_op("MPI_Allreduce", op, type);
 	return dpcl_mpi_allreduce((long)b);
 }
 
@@ -64,6 +73,8 @@ MPI_FN int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(root), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_gather("MPI_Gather", b, 0);
 	return dpcl_mpi_gather((long)b);
 }
 
@@ -73,6 +84,8 @@ MPI_FN int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
 		W(displs), W(recvtype), W(root), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_gatherv("MPI_Gatherv", b, 0);
 	return dpcl_mpi_gatherv((long)b);
 }
 
@@ -82,6 +95,8 @@ MPI_FN int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendty
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_gather("MPI_Allgather", b, 1);
 	return dpcl_mpi_allgather((long)b);
 }
 
@@ -91,6 +106,8 @@ MPI_FN int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(root), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_scatter("MPI_Scatter", b);
 	return dpcl_mpi_scatter((long)b);
 }
 
@@ -101,6 +118,8 @@ MPI_FN int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int d
 	unsigned long b[] = {W(sendbuf), W(sendcounts), W(displs), W(sendtype), W(recvbuf),
 		W(recvcount), W(recvtype), W(root), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_scatterv("MPI_Scatterv", b);
 	return dpcl_mpi_scatterv((long)b);
 }
 
@@ -110,6 +129,8 @@ MPI_FN int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
 		W(displs), W(recvtype), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_gatherv("MPI_Allgatherv", b, 1);
 	return dpcl_mpi_allgatherv((long)b);
 }
 
@@ -119,6 +140,8 @@ MPI_FN int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_alltoall("MPI_Alltoall", b);
 	return dpcl_mpi_alltoall((long)b);
 }
 
@@ -129,6 +152,8 @@ MPI_FN int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int 
 	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtype), W(recvbuf),
 		W(recvcounts), W(rdispls), W(recvtype), W(comm)};
 
+	if (DERIVED2(sendtype, recvtype))
+		return dtc_alltoallv("MPI_Alltoallv", b);
 	return dpcl_mpi_alltoallv((long)b);
 }
 
@@ -137,6 +162,8 @@ MPI_FN int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recv
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcounts), W(type), W(op), W(comm)};
 
+	if (!is_user_op(op) && is_derived(type))
+		return dtc_no_op("MPI_Reduce_scatter", op, type);
 	if (is_user_op(op))
 		lib_error("MPI_Reduce_scatter", MPI_ERR_OP, "user operations are supported by Reduce, Allreduce, Scan and Exscan");
 	return dpcl_mpi_reduce_scatter((long)b);
@@ -149,6 +176,8 @@ MPI_FN int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 
 	if (is_user_op(op))
 		return user_reduce("MPI_Scan", sendbuf, recvbuf, count, type, op, comm, 1, 0);
+	if (is_derived(type))
+		return dtc_no_op("MPI_Scan", op, type);
 	return dpcl_mpi_scan((long)b);
 }
 
@@ -159,5 +188,44 @@ MPI_FN int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 
 	if (is_user_op(op))
 		return user_reduce("MPI_Exscan", sendbuf, recvbuf, count, type, op, comm, 1, 1);
+	if (is_derived(type))
+		return dtc_no_op("MPI_Exscan", op, type);
 	return dpcl_mpi_exscan((long)b);
+}
+
+MPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+	MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcount), W(type), W(op), W(comm)};
+
+	if (!is_user_op(op) && is_derived(type))
+		return dtc_no_op("MPI_Reduce_scatter_block", op, type);
+	if (is_user_op(op))
+		lib_error("MPI_Reduce_scatter_block", MPI_ERR_OP, "user operations are supported by Reduce, Allreduce, Scan and Exscan");
+	return dpcl_mpi_reduce_scatter_block((long)b);
+}
+
+/* alltoallw_types refuses derived types in MPI_Alltoallw (per-peer types are predefined
+ * ones here); n is the communicator's size. */
+static void alltoallw_types(const char *call, const MPI_Datatype types[], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (is_derived(types[i]))
+			lib_error(call, MPI_ERR_TYPE, "types[%d] = %d is derived: per-peer types must be predefined", i, types[i]);
+}
+
+MPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+	const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+	const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtypes), W(recvbuf),
+		W(recvcounts), W(rdispls), W(recvtypes), W(comm)};
+	int n = dtc_size(comm);
+
+	if (sendbuf != MPI_IN_PLACE)
+		alltoallw_types("MPI_Alltoallw", sendtypes, n);
+	alltoallw_types("MPI_Alltoallw", recvtypes, n);
+	return dpcl_mpi_alltoallw((long)b);
 }

@@ -40,6 +40,11 @@ struct dtype {
 	int used, committed, nblk;
 	struct dt_block *blk;
 	long lb, extent, size;
+	/* The constructor's call, for MPI_Type_get_envelope and get_contents. */
+	int combiner, ni, na, nd;
+	int *ints;
+	MPI_Aint *aints;
+	MPI_Datatype *types;
 };
 
 enum { MAX_DTYPES = 1024 };
@@ -118,12 +123,49 @@ static void dt_check_old(const char *call, MPI_Datatype t, int count)
 		dt_get(call, t);
 }
 
+/* dt_record keeps a constructor's arguments: the integers as up to three runs (n, array),
+ * then the addresses and the datatypes. */
+static void dt_record_v(struct dtype *d, int combiner, const int *iv[3], const int in[3], int na,
+	const MPI_Aint *aints, int nd, const MPI_Datatype *types)
+{
+	int k, ni = in[0] + in[1] + in[2];
+
+	d->combiner = combiner;
+	d->ni = ni;
+	d->na = na;
+	d->nd = nd;
+	d->ints = malloc(sizeof(int) * ni + 1);
+	d->aints = malloc(sizeof(MPI_Aint) * na + 1);
+	d->types = malloc(sizeof(MPI_Datatype) * nd + 1);
+	if (d->ints == NULL || d->aints == NULL || d->types == NULL)
+		lib_error("MPI_Type", MPI_ERR_OTHER, "no memory for a datatype's envelope");
+	for (ni = 0, k = 0; k < 3; k++) {
+		if (in[k] > 0)
+			memcpy(d->ints + ni, iv[k], sizeof(int) * in[k]);
+		ni += in[k];
+	}
+	if (na > 0)
+		memcpy(d->aints, aints, sizeof(MPI_Aint) * na);
+	if (nd > 0)
+		memcpy(d->types, types, sizeof(MPI_Datatype) * nd);
+}
+
+static void dt_record(struct dtype *d, int combiner, int n0, const int *i0, int n1, const int *i1,
+	int n2, const int *i2, int na, const MPI_Aint *aints, int nd, const MPI_Datatype *types)
+{
+	const int *iv[3] = {i0, i1, i2};
+	const int in[3] = {n0, n1, n2};
+
+	dt_record_v(d, combiner, iv, in, na, aints, nd, types);
+}
+
 MPI_FN int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	struct dtype *d;
 
 	dt_check_old("MPI_Type_contiguous", oldtype, count);
 	d = dt_new("MPI_Type_contiguous", newtype);
+	dt_record(d, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 0, NULL, 0, NULL, 1, &oldtype);
 	d->extent = count * dt_extent(oldtype);
 	return dt_append(d, oldtype, 0, count, dt_extent(oldtype));
 }
@@ -139,6 +181,7 @@ MPI_FN int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype 
 	if (blocklength < 0)
 		lib_error("MPI_Type_vector", MPI_ERR_ARG, "invalid blocklength %d", blocklength);
 	d = dt_new("MPI_Type_vector", newtype);
+	dt_record(d, MPI_COMBINER_VECTOR, 1, &count, 1, &blocklength, 1, &stride, 0, NULL, 1, &oldtype);
 	for (i = 0; i < count && rc == MPI_SUCCESS; i++)
 		rc = dt_append(d, oldtype, (long)i * stride * ext, blocklength, ext);
 	d->extent = count == 0 ? 0 : ((long)(count - 1) * stride + blocklength) * ext;
@@ -154,6 +197,7 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 
 	dt_check_old("MPI_Type_indexed", oldtype, count);
 	d = dt_new("MPI_Type_indexed", newtype);
+	dt_record(d, MPI_COMBINER_INDEXED, 1, &count, count, blocklengths, count, displs, 0, NULL, 1, &oldtype);
 	for (i = 0; i < count && rc == MPI_SUCCESS; i++) {
 		if (blocklengths[i] < 0)
 			lib_error("MPI_Type_indexed", MPI_ERR_ARG, "invalid blocklengths[%d] = %d", i, blocklengths[i]);
@@ -188,6 +232,7 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 	for (i = 0; i < count; i++)
 		dt_check_old("MPI_Type_create_struct", types[i], blocklengths[i]);
 	d = dt_new("MPI_Type_create_struct", newtype);
+	dt_record(d, MPI_COMBINER_STRUCT, 1, &count, count, blocklengths, 0, NULL, count, displs, count, types);
 	for (i = 0; i < count && rc == MPI_SUCCESS; i++) {
 		long ext = dt_extent(types[i]);
 
@@ -226,6 +271,9 @@ MPI_FN int MPI_Type_free(MPI_Datatype *type)
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "not a derived datatype");
 	d = dt_get("MPI_Type_free", *type);
 	free(d->blk);
+	free(d->ints);
+	free(d->aints);
+	free(d->types);
 	memset(d, 0, sizeof *d);
 	*type = MPI_DATATYPE_NULL;
 	return MPI_SUCCESS;
@@ -264,15 +312,19 @@ static struct dtype *dt_use(const char *call, MPI_Datatype t)
 	return d;
 }
 
-/* dt_pack copies count elements of type t at buf into a new contiguous buffer. */
-static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype t, int *bytes)
+/* dt_pack_into copies count elements of type t at buf to out, contiguous; it returns the
+ * bytes written. A predefined type is copied as it is. */
+static long dt_pack_into(const char *call, const void *buf, int count, MPI_Datatype t, char *out)
 {
-	struct dtype *d = dt_use(call, t);
-	char *out = malloc(d->size * count + 1), *p = out;
+	struct dtype *d;
+	char *p = out;
 	int k, i;
 
-	if (out == NULL)
-		lib_error(call, MPI_ERR_OTHER, "no memory to pack %d elements", count);
+	if (!is_derived(t)) {
+		memcpy(out, buf, (long)count * MPI__TYPE_SIZE(t));
+		return (long)count * MPI__TYPE_SIZE(t);
+	}
+	d = dt_use(call, t);
 	for (k = 0; k < count; k++)
 		for (i = 0; i < d->nblk; i++) {
 			long n = (long)d->blk[i].count * MPI__TYPE_SIZE(d->blk[i].basic);
@@ -280,7 +332,25 @@ static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype 
 			memcpy(p, (const char *)buf + k * d->extent + d->blk[i].off, n);
 			p += n;
 		}
-	*bytes = (int)(p - out);
+	return p - out;
+}
+
+/* dt_alloc is malloc that ends the job, naming the call, when memory runs out. */
+static char *dt_alloc(const char *call, long bytes)
+{
+	char *p = malloc(bytes + 1);
+
+	if (p == NULL)
+		lib_error(call, MPI_ERR_OTHER, "no memory for %ld bytes", bytes);
+	return p;
+}
+
+/* dt_pack copies count elements of type t at buf into a new contiguous buffer. */
+static char *dt_pack(const char *call, const void *buf, int count, MPI_Datatype t, int *bytes)
+{
+	char *out = dt_alloc(call, dt_use(call, t)->size * count);
+
+	*bytes = (int)dt_pack_into(call, buf, count, t, out);
 	return out;
 }
 
@@ -290,6 +360,13 @@ static void dt_unpack(const char *in, int bytes, void *buf, int count, MPI_Datat
 	struct dtype *d = &dtypes[t - MPI__DERIVED];
 	const char *p = in;
 	int k, i;
+
+	if (!is_derived(t)) {
+		long n = (long)count * MPI__TYPE_SIZE(t);
+
+		memcpy(buf, in, n < bytes ? n : bytes);
+		return;
+	}
 
 	for (k = 0; k < count; k++)
 		for (i = 0; i < d->nblk; i++) {
