@@ -62,6 +62,7 @@
 #define DPCL_HC_MPI_COMM_FREE 0x7133 /* MPI_Comm_free */
 #define DPCL_HC_MPI_COMM_GROUP 0x7134 /* the world ranks of a communicator's members (MPI_Comm_group) */
 #define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
+#define DPCL_HC_MPI_COMM_ERRHANDLER 0x7140 /* MPI_Comm_set_errhandler: whether errors on comm end the job (0) or return (1) */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -406,6 +407,13 @@ static inline int dpcl_mpi_comm_compare(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_COMPARE, args, 0, &lo);
+}
+
+/* MPI_Comm_set_errhandler: whether errors on comm end the job (0) or return (1) */
+static inline int dpcl_mpi_comm_errhandler(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_ERRHANDLER, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */
