@@ -70,12 +70,17 @@ MPI_FN int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
 
 MPI_FN int MPI_Comm_free_keyval(int *keyval)
 {
-	int rc = MPI_SUCCESS;
-	struct keyval *k = keyval_get("MPI_Comm_free_keyval", MPI_COMM_WORLD, *keyval, &rc);
+	int rc = MPI_SUCCESS, i = *keyval - KEYVAL_FIRST;
 
-	if (k == NULL)
+	/* A copy of a freed handle whose keyval attributes still use may be freed again,
+	 * to no effect, as in MPICH. */
+	if (i >= 0 && i < MAX_KEYVALS && keyvals[i].used && keyvals[i].freed) {
+		*keyval = MPI_KEYVAL_INVALID;
+		return MPI_SUCCESS;
+	}
+	if (keyval_get("MPI_Comm_free_keyval", MPI_COMM_WORLD, *keyval, &rc) == NULL)
 		return rc;
-	k->freed = 1;
+	keyvals[i].freed = 1;
 	keyval_release(*keyval);
 	*keyval = MPI_KEYVAL_INVALID;
 	return MPI_SUCCESS;

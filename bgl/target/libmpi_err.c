@@ -17,7 +17,15 @@ static int ncomm_ehs;
 
 enum { MAX_USER_EH = 64, EH_FIRST_USER = 3 };
 static MPI_Comm_errhandler_function *user_ehs[MAX_USER_EH];
+/* user_eh_used counts the references to a user handler: its handle until
+ * MPI_Errhandler_free, and each communicator that has it. At 0 the slot is free. */
 static int user_eh_used[MAX_USER_EH];
+
+static void eh_ref(MPI_Errhandler eh, int delta)
+{
+	if (eh >= EH_FIRST_USER && eh < EH_FIRST_USER + MAX_USER_EH)
+		user_eh_used[eh - EH_FIRST_USER] += delta;
+}
 
 static int valid_eh(MPI_Errhandler eh)
 {
@@ -51,7 +59,10 @@ static int set_comm_eh(MPI_Comm comm, MPI_Errhandler eh)
 		if (ncomm_ehs == (int)(sizeof comm_ehs / sizeof comm_ehs[0]))
 			lib_error("MPI_Comm_set_errhandler", MPI_ERR_NO_MEM, "more than %d communicators with handlers", ncomm_ehs);
 		ncomm_ehs++;
+	} else {
+		eh_ref(comm_ehs[i].eh, -1);
 	}
+	eh_ref(eh, +1);
 	comm_ehs[i].comm = comm;
 	comm_ehs[i].eh = eh;
 	return MPI_SUCCESS;
@@ -73,6 +84,7 @@ static void forget_eh(MPI_Comm comm)
 
 	for (i = 0; i < ncomm_ehs; i++)
 		if (comm_ehs[i].comm == comm) {
+			eh_ref(comm_ehs[i].eh, -1);
 			comm_ehs[i] = comm_ehs[--ncomm_ehs];
 			return;
 		}
@@ -123,7 +135,9 @@ MPI_FN int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
 	if (comm == MPI_COMM_NULL)
 		return lib_return("MPI_Comm_get_errhandler", MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator MPI_COMM_NULL");
+	/* The handle returned is a new reference, which the program frees. */
 	*errhandler = comm_eh_of(comm);
+	eh_ref(*errhandler, +1);
 	return MPI_SUCCESS;
 }
 
@@ -133,6 +147,7 @@ MPI_FN int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 	 * what is freed. */
 	if (!valid_eh(*errhandler))
 		return lib_return("MPI_Errhandler_free", MPI_COMM_WORLD, MPI_ERR_ARG, "invalid error handler");
+	eh_ref(*errhandler, -1);
 	*errhandler = MPI_ERRHANDLER_NULL;
 	return MPI_SUCCESS;
 }

@@ -2,7 +2,7 @@
  *
  * An info is an ordered list of (key, value) strings: MPI_Info_get_nthkey numbers keys
  * in the order they were first set, and setting a key again replaces its value in place.
- * Handles index a table; MPI_INFO_NULL (0) and MPI_INFO_ENV (1, always empty) are never
+ * Handles index a table that grows as needed; MPI_INFO_NULL (0) and MPI_INFO_ENV (1, always empty) are never
  * issued. */
 
 struct info_pair {
@@ -14,8 +14,9 @@ struct info {
 	struct info_pair *pairs;
 };
 
-enum { MAX_INFOS = 1024, INFO_FIRST = 2 };
-static struct info infos[MAX_INFOS];
+enum { INFO_FIRST = 2 };
+static struct info *infos; /* grown as needed */
+static int ninfos;
 static struct info info_env = {1, 0, 0, NULL};
 
 /* info_get finds handle h, or reports MPI_ERR_INFO (NULL). env: MPI_INFO_ENV is allowed. */
@@ -26,7 +27,7 @@ static struct info *info_get(const char *call, MPI_Info h, int env, int *rc)
 
 	if (env && h == MPI_INFO_ENV)
 		return &info_env;
-	if (i >= 0 && i < MAX_INFOS && infos[i].used)
+	if (i >= 0 && i < ninfos && infos[i].used)
 		return &infos[i];
 	snprintf(what, sizeof what, "invalid info %d%s", h, h == MPI_INFO_NULL ? " (MPI_INFO_NULL)" : "");
 	*rc = lib_return(call, MPI_COMM_WORLD, MPI_ERR_INFO, what);
@@ -60,10 +61,17 @@ MPI_FN int MPI_Info_create(MPI_Info *info)
 {
 	int i;
 
-	for (i = 0; i < MAX_INFOS && infos[i].used; i++)
+	for (i = 0; i < ninfos && infos[i].used; i++)
 		;
-	if (i == MAX_INFOS)
-		return lib_return("MPI_Info_create", MPI_COMM_WORLD, MPI_ERR_NO_MEM, "more than 1024 info objects");
+	if (i == ninfos) {
+		struct info *grown = realloc(infos, (2 * ninfos + 16) * sizeof infos[0]);
+
+		if (grown == NULL)
+			return lib_return("MPI_Info_create", MPI_COMM_WORLD, MPI_ERR_NO_MEM, "no memory for another info");
+		memset(grown + ninfos, 0, (ninfos + 16) * sizeof infos[0]);
+		infos = grown;
+		ninfos = 2 * ninfos + 16;
+	}
 	infos[i].used = 1;
 	infos[i].n = 0;
 	*info = INFO_FIRST + i;
@@ -258,4 +266,12 @@ MPI_FN int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char
 		snprintf(value, *buflen, "%s", in->pairs[i].value);
 	*buflen = strlen(in->pairs[i].value) + 1;
 	return MPI_SUCCESS;
+}
+
+/* MPI_Info_create_env (MPI 4.0): the launcher's hints, none on this machine. */
+MPI_FN int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+	(void)argc;
+	(void)argv;
+	return MPI_Info_create(info);
 }

@@ -49,6 +49,9 @@ type Toolchain struct {
 	// the intercommunicator helpers other tests use. MPICH has every function, so its
 	// build needs none of this (and links position-independent executables).
 	Flags []string
+	// Conf is what configure adds to MPITestConf for this MPI: MPICH has one-sided
+	// communication (HAVE_MPI_WIN_CREATE: the harness's window helpers), the machine not.
+	Conf string
 }
 
 // BGL is `dpclsh cc` of the dpclsh binary at path.
@@ -58,7 +61,8 @@ func BGL(dpclsh string) Toolchain {
 
 // Native is MPICH's mpicc.
 func Native(mpicc string) Toolchain {
-	return Toolchain{Name: "native", CC: []string{mpicc}, Flags: []string{"-O2"}}
+	return Toolchain{Name: "native", CC: []string{mpicc}, Flags: []string{"-O2"},
+		Conf: "#define HAVE_MPI_WIN_CREATE 1\n"}
 }
 
 // A Harness is the compiled harness of one toolchain: its objects and include flags.
@@ -77,7 +81,7 @@ func BuildHarness(ctx context.Context, tc Toolchain, root, dir string) (*Harness
 	if err := os.MkdirAll(gen, 0o755); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(gen, "mpitestconf.h"), []byte(MPITestConf), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(gen, "mpitestconf.h"), []byte(MPITestConf+tc.Conf), 0o644); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(gen, "mtest_mpix.h"), nil, 0o644); err != nil {

@@ -40,24 +40,28 @@ type Suite struct {
 // their reason and count as not listed-to-run) and returns the results in order.
 func (s *Suite) Run(ctx context.Context, entries []Entry) []Result {
 	res := make([]Result, len(entries))
-	sem := make(chan struct{}, max(1, s.Workers))
+	next := make(chan int)
 	var wg sync.WaitGroup
-	for i, e := range entries {
-		res[i].Entry = e
-		if e.Skip != "" {
-			continue
-		}
+	// A fixed pool takes the entries in order, so a long run's log follows the testlists.
+	for range max(1, s.Workers) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			s.one(ctx, &res[i], i)
-			if s.Log != nil {
-				fmt.Fprintf(s.Log, "%-50s %s\n", res[i].Key(), res[i].Outcome())
+			for i := range next {
+				s.one(ctx, &res[i], i)
+				if s.Log != nil {
+					fmt.Fprintf(s.Log, "%-50s %s\n", res[i].Key(), res[i].Outcome())
+				}
 			}
 		}()
 	}
+	for i, e := range entries {
+		res[i].Entry = e
+		if e.Skip == "" {
+			next <- i
+		}
+	}
+	close(next)
 	wg.Wait()
 	return res
 }

@@ -24,7 +24,7 @@ func main() {
 	dirs := flag.String("dirs", strings.Join(mpichsuite.AcceptanceDirs, ","), "comma-separated top-level directories of the suite")
 	csvPath := flag.String("csv", "mpichsuite.csv", "the CSV to write")
 	known := flag.String("known", "", "known failures (default internal/mpichsuite/testdata/known_failures.txt)")
-	only := flag.String("run", "", "only entries whose key contains this")
+	only := flag.String("run", "", "only entries whose key contains one of these comma-separated strings")
 	flag.Parse()
 	if err := run(*dirs, *csvPath, *known, *only); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -56,8 +56,11 @@ func run(dirs, csvPath, knownPath, only string) error {
 	if only != "" {
 		var keep []mpichsuite.Entry
 		for _, e := range entries {
-			if strings.Contains(e.Key(), only) {
-				keep = append(keep, e)
+			for _, o := range strings.Split(only, ",") {
+				if strings.Contains(e.Key(), o) {
+					keep = append(keep, e)
+					break
+				}
 			}
 		}
 		entries = keep
