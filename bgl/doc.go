@@ -171,6 +171,25 @@
 // still delivered), its 256-byte charge given back when it completes; a handle never
 // issued or already freed, or MPI_REQUEST_NULL (as MPICH), is MPI_ERR_REQUEST naming it.
 // mpi.h (and mpif.h) define MPI_ERR_NO_MEM (34), the class a job out of node memory ends with.
+// Errors (mpi_errhandler.go, target/libmpi_err.c): the default handler,
+// MPI_ERRORS_ARE_FATAL as in MPICH, ends the job with a line naming rank, call, pc,
+// argument and class; the status is the class. MPI_Comm_set_errhandler with
+// MPI_ERRORS_RETURN or a user handler (MPI_Comm_create_errhandler) makes the engine return
+// the class of a failing call on that communicator instead (HcMPICommErrhandler tells it
+// per rank and handle); calls without a communicator (Wait, Test...) or with an invalid
+// one follow MPI_COMM_WORLD's. Duplicates and splits inherit the handler. A user handler
+// runs on MPI_Comm_call_errhandler and for errors libmpi finds itself in the calls of
+// libmpi_err.c, libmpi_info.c and libmpi_attr.c; an engine error returns its class
+// without running it, and the datatype and operation errors of libmpi_types.c stay fatal.
+// MPI_Error_string/class and MPI_Add_error_class/code/string (dynamic numbers above
+// MPI_ERR_LASTCODE, 63) are in libmpi. So are MPI_Info (ordered keys), MPI_Alloc_mem
+// (malloc), communicator attributes (MPI_TAG_UB 2^31-1, MPI_WTIME_IS_GLOBAL 0: each node
+// has its own clock, MPI_UNIVERSE_SIZE the job's size; keyvals with copy callbacks run by
+// MPI_Comm_dup and delete callbacks by MPI_Comm_free and, for MPI_COMM_SELF, first thing in
+// MPI_Finalize; the MPI-1 Keyval/Attr names), communicator names, MPI_Init_thread and
+// MPI_Query_thread (always MPI_THREAD_SINGLE: one thread per node) and
+// MPI_Get_library_version. These cost only the instructions they execute, as
+// MPI_Comm_rank on MPI_COMM_WORLD does; being MPI_FN functions, probes and limpio see them.
 // Fortran (target/libmpi_f*.c, mpif.h, mpi.f90): libmpi.a's second member binds every C
 // function as gfortran's mpi_xxx_, converting arguments and calling the C entry, so the
 // engine and the tools see one call path; handles are the C integers, a status is C's
@@ -182,9 +201,7 @@
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
-// correct programs, so they are absent rather than wrong; error handlers (every error is
-// MPI_ERRORS_ARE_FATAL, as MPICH's default, and ends the job with a line naming rank, call,
-// argument and class; the status is the class); intercommunicators, graph topologies,
+// correct programs, so they are absent rather than wrong; intercommunicators, graph topologies,
 // Comm_split_type, hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.

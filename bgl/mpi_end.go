@@ -183,6 +183,9 @@ func (e *mpiEngine) fail(j *Job, n *node, c *mpiCall, err error) Result {
 	if me, ok := err.(*MPIError); ok {
 		class = me.Class
 	}
+	if e.errorsReturn(n, c) {
+		return Result{R3: uint32(class), Sleep: MPICallNS + c.extraNS}
+	}
 	e.end(j, n, &MPIEnd{Kind: MPIEndError, Rank: n.rank, Status: class, TimeNS: cyclesToNS(n.clock()),
 		Msg: fmt.Sprintf("rank %d: %s at pc 0x%08x: %v: ending the job", n.rank, mpiCallName(c.num), n.proc.pc, err)})
 	return Result{Exit: true, Status: class}

@@ -29,7 +29,8 @@ type mpiRank struct {
 	freed      map[uint32]bool
 	blockedOn  *mpiCall
 	wake       *message
-	life       mpiLife // where the rank is between MPI_Init and MPI_Finalize
+	life       mpiLife         // where the rank is between MPI_Init and MPI_Finalize
+	errReturn  map[uint32]bool // communicators whose errors return (mpi_errhandler.go)
 }
 
 // mpiMsg is a message in flight or waiting to be matched. Sends are buffered (eager):

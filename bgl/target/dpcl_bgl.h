@@ -62,6 +62,7 @@
 #define DPCL_HC_MPI_COMM_FREE 0x7133 /* MPI_Comm_free */
 #define DPCL_HC_MPI_COMM_GROUP 0x7134 /* the world ranks of a communicator's members (MPI_Comm_group) */
 #define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
+#define DPCL_HC_MPI_COMM_ERRHANDLER 0x7140 /* MPI_Comm_set_errhandler: whether errors on comm end the job (0) or return (1) */
 #define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
 #define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
 #define DPCL_HC_MPI_IBARRIER 0x71a2 /* MPI_Ibarrier */
@@ -427,6 +428,13 @@ static inline int dpcl_mpi_comm_compare(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_COMPARE, args, 0, &lo);
+}
+
+/* MPI_Comm_set_errhandler: whether errors on comm end the job (0) or return (1) */
+static inline int dpcl_mpi_comm_errhandler(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_ERRHANDLER, args, 0, &lo);
 }
 
 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */

@@ -24,6 +24,9 @@ static int mpi_initialized, mpi_finalized;
 #include "libmpi_dtcons.c"
 #include "libmpi_topo.c"
 #include "libmpi_groups.c"
+#include "libmpi_err.c"
+#include "libmpi_info.c"
+#include "libmpi_attr.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
@@ -35,7 +38,12 @@ MPI_FN int MPI_Init(int *argc, char ***argv)
 
 MPI_FN int MPI_Finalize(void)
 {
-	int rc = dpcl_mpi_finalize();
+	/* MPI_COMM_SELF's attributes go first, so their delete callbacks can still call MPI. */
+	int rc = attrs_delete_all("MPI_Finalize", MPI_COMM_SELF);
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = dpcl_mpi_finalize();
 
 	mpi_finalized = 1;
 	return rc;
@@ -77,8 +85,11 @@ MPI_FN int MPI_Get_version(int *version, int *subversion)
 MPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	unsigned long b[] = {W(comm), W(color), W(key), W(newcomm)};
+	int rc = dpcl_mpi_comm_split((long)b);
 
-	return dpcl_mpi_comm_split((long)b);
+	if (rc == MPI_SUCCESS)
+		inherit_eh(comm, *newcomm);
+	return rc;
 }
 
 MPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
@@ -86,9 +97,21 @@ MPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	unsigned long b[] = {W(comm), W(newcomm)};
 	int rc = dpcl_mpi_comm_dup((long)b), i = cart_find(comm);
 
-	/* A duplicate keeps the topology. */
+	if (rc != MPI_SUCCESS)
+		return rc;
+	/* A duplicate keeps the topology, the error handler and what the attributes' copy
+	 * callbacks say. */
 	if (i >= 0)
 		cart_add(*newcomm, carts[i].ndims, carts[i].dims, carts[i].periods);
+	inherit_eh(comm, *newcomm);
+	rc = attrs_copy(comm, *newcomm);
+	if (rc != MPI_SUCCESS) {
+		/* A failed copy callback fails the duplication: no new communicator. */
+		MPI_Comm dup = *newcomm;
+
+		MPI_Comm_free(&dup);
+		*newcomm = MPI_COMM_NULL;
+	}
 	return rc;
 }
 
@@ -96,9 +119,16 @@ MPI_FN int MPI_Comm_free(MPI_Comm *comm)
 {
 	unsigned long b[] = {W(comm)};
 	MPI_Comm c = *comm;
-	int rc = dpcl_mpi_comm_free((long)b);
+	int rc = c == MPI_COMM_NULL ? MPI_SUCCESS : attrs_delete_all("MPI_Comm_free", c);
 
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = dpcl_mpi_comm_free((long)b);
+	if (rc != MPI_SUCCESS)
+		return rc;
 	cart_forget(c);
+	forget_eh(c);
+	forget_name(c);
 	return rc;
 }
 

@@ -306,14 +306,38 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 #define MPI_COMPLEX8 ((MPI_Datatype)0x5008)
 #define MPI_COMPLEX16 ((MPI_Datatype)0x5110)
 
-/* ---- Datatypes: more constructors, envelopes and MPI_Pack (libmpi_dtcons.c). ---- */
 
-typedef long long MPI_Count;
+/* ---- Environment: versions, errors and error handlers, info, attributes, names
+ * (libmpi_err.c, libmpi_info.c, libmpi_attr.c). ---- */
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+
+/* Thread levels: the CNK runs one thread per process, so MPI_THREAD_SINGLE is provided
+ * whatever is asked. */
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* Address-sized and offset-sized integers as datatypes: the basic types of the same
+ * representation on the 32-bit PowerPC. */
+#define MPI_AINT MPI_LONG
+#define MPI_OFFSET MPI_LONG_LONG
+#define MPI_COUNT MPI_LONG_LONG
+__extension__ typedef long long MPI_Offset;
+__extension__ typedef long long MPI_Count;
+
+/* ---- Datatypes: more constructors, envelopes and MPI_Pack (libmpi_dtcons.c). ---- */
 
 /* MPI_PACKED: bytes written by MPI_Pack, sent and received like MPI_BYTE. */
 #define MPI_PACKED ((MPI_Datatype)0x3f01)
 
-/* Combiners of MPI_Type_get_envelope, MPICH's values. */
+/* Datatype constructors, as MPI_Type_get_envelope names them (MPICH's values). */
 #define MPI_COMBINER_NAMED 1
 #define MPI_COMBINER_DUP 2
 #define MPI_COMBINER_CONTIGUOUS 3
@@ -426,6 +450,127 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
 	const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
 	const MPI_Datatype recvtypes[], MPI_Comm comm);
 /* ---- end of nonblocking collectives ---- */
+
+/* Error classes beyond the ones above (MPICH's numbers); MPI_Add_error_class and
+ * MPI_Add_error_code make new ones above MPI_ERR_LASTCODE. */
+#define MPI_ERR_UNKNOWN 13
+#define MPI_ERR_IN_STATUS 17
+#define MPI_ERR_ACCESS 20
+#define MPI_ERR_AMODE 21
+#define MPI_ERR_BAD_FILE 22
+#define MPI_ERR_CONVERSION 23
+#define MPI_ERR_DUP_DATAREP 24
+#define MPI_ERR_FILE_EXISTS 25
+#define MPI_ERR_FILE_IN_USE 26
+#define MPI_ERR_FILE 27
+#define MPI_ERR_INFO 28
+#define MPI_ERR_INFO_KEY 29
+#define MPI_ERR_INFO_VALUE 30
+#define MPI_ERR_INFO_NOKEY 31
+#define MPI_ERR_IO 32
+#define MPI_ERR_NAME 33
+#define MPI_ERR_NOT_SAME 35
+#define MPI_ERR_NO_SPACE 36
+#define MPI_ERR_NO_SUCH_FILE 37
+#define MPI_ERR_PORT 38
+#define MPI_ERR_QUOTA 39
+#define MPI_ERR_READ_ONLY 40
+#define MPI_ERR_SERVICE 41
+#define MPI_ERR_SPAWN 42
+#define MPI_ERR_UNSUPPORTED_DATAREP 43
+#define MPI_ERR_UNSUPPORTED_OPERATION 44
+#define MPI_ERR_WIN 45
+#define MPI_ERR_BASE 46
+#define MPI_ERR_LOCKTYPE 47
+#define MPI_ERR_KEYVAL 48
+#define MPI_ERR_RMA_CONFLICT 49
+#define MPI_ERR_RMA_SYNC 50
+#define MPI_ERR_SIZE 51
+#define MPI_ERR_DISP 52
+#define MPI_ERR_ASSERT 53
+#define MPI_ERR_LASTCODE 63
+
+/* Error handlers: MPI_ERRORS_ARE_FATAL (the default) and MPI_ERRORS_RETURN above, and user
+ * handlers from MPI_Comm_create_errhandler. With MPI_ERRORS_RETURN a failing call returns
+ * its error class; the errors libmpi itself detects in datatype and operation arguments
+ * stay fatal. */
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler);
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int MPI_Error_class(int errorcode, int *errorclass);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+
+/* Info objects: ordered lists of (key, value) strings kept by libmpi. MPI_INFO_ENV is
+ * empty: the machine's launcher passes no hints. */
+typedef int MPI_Info;
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_INFO_ENV ((MPI_Info)1)
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
+
+/* Attributes on communicators: the predefined keys (read-only, on MPI_COMM_WORLD and
+ * MPI_COMM_SELF) and keyvals with copy and delete callbacks, run by MPI_Comm_dup and
+ * MPI_Comm_free. */
+#define MPI_KEYVAL_INVALID 0
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6
+#define MPI_APPNUM 7
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval, void *extra_state,
+	void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval, void *attribute_val,
+	void *extra_state);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)1)
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+	MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra_state);
+int MPI_Comm_free_keyval(int *keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int keyval);
+/* MPI-1's names for the same (deprecated, still in MPI 3.1). */
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+#define MPI_DUP_FN MPI_COMM_DUP_FN
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+	void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+int MPI_Comm_set_name(MPI_Comm comm, const char *name);
+int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Query_thread(int *provided);
+int MPI_Is_thread_main(int *flag);
+int MPI_Get_library_version(char *version, int *resultlen);
+/* ---- end of the environment section ---- */
 
 #ifdef __cplusplus
 }
