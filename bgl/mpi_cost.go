@@ -32,11 +32,6 @@ const (
 // treeDepth is the depth of a binary tree over size nodes.
 func treeDepth(size int) uint64 { return uint64(bits.Len(uint(max(size, 1) - 1))) }
 
-// treeCrossing is one pass of bytes across the collective network over size nodes.
-func treeCrossing(size int, bytes uint64) uint64 {
-	return CollTreeBaseNS + treeDepth(size)*CollTreeHopNS + bytes*CollTreeNSPerByte
-}
-
 // alltoallCost is an all-to-all of total bytes (all pairs, self excluded) among size
 // nodes, where the busiest node sends maxOut bytes.
 func alltoallCost(size int, total, maxOut uint64) uint64 {
@@ -51,12 +46,4 @@ func alltoallCost(size int, total, maxOut uint64) uint64 {
 	// Uniform traffic: about half of all bytes cross the bisection, half each way.
 	bisect := total / 4 * TorusNSPerByte / links
 	return lat + max(inject, bisect)
-}
-
-// CollectiveCostNS is the virtual cost, after the last rank enters, of an MPI_Allreduce
-// of bytes per rank and of an MPI_Alltoall of bytes per pair, among size ranks. It is
-// what the engine charges; examples/bench plots it against the number of ranks.
-func CollectiveCostNS(size int, bytes uint64) (allreduce, alltoall uint64) {
-	n := uint64(size)
-	return 2 * treeCrossing(size, bytes), alltoallCost(size, n*(n-1)*bytes, (n-1)*bytes)
 }

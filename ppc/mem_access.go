@@ -162,18 +162,3 @@ func (m *Memory) load32(addr uint32) (uint32, bool) {
 	o := addr & pageMask
 	return binary.BigEndian.Uint32(d[o : o+4]), true
 }
-
-// storePage returns the page bytes for a store of size bytes at addr when the page is
-// private, allocated and writable and holds no predecoded code.
-func (m *Memory) storePage(addr uint32, size uint32) []byte {
-	l, shared := m.leafAt(addr)
-	if l == nil || addr&pageMask > PageSize-size || shared {
-		return nil
-	}
-	j := addr >> pageShift & (leafLen - 1)
-	p := l.pages[j]
-	if p == nil || l.flags[j]&(PermW|flagShared) != PermW || p.code.Load() != nil {
-		return nil
-	}
-	return p.data[:]
-}
