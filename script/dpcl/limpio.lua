@@ -248,10 +248,15 @@ function limpio.profile(app, opts)
   self.context = opts.context
   self.rank_context = opts.context
   if not per_rank then self.rank_context = ctx.single(app, 0) end
+  -- The rows are filled once, by a handle of their own installed first: handles at one
+  -- point run in installation order, so every send after it finds the rows filled, and
+  -- each send's code stays small (a copy of the fill in every send made the trampolines
+  -- grow with functions x chunks and could fill the instrumentation region).
+  self.fill_handle = app:install(exits, self:fill_exp(), {context = self.context})
+  self.fill_handle:activate()
   self.end_handles = {}
-  local fill = self:fill_exp()
   for _, c in ipairs(self:sends("end")) do
-    local h = app:install(exits, probe.seq{fill, c.exp}, c.opts)
+    local h = app:install(exits, c.exp, c.opts)
     h:activate()
     self.end_handles[#self.end_handles + 1] = h
   end
