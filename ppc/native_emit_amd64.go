@@ -60,7 +60,7 @@ func translateCode(b *block, nc *nativeCode) ([]byte, int) {
 			break
 		}
 		mark, marks := len(t.b), len(t.exits)
-		if !t.inst(i, in, d.Op.Name()) {
+		if !t.inst(i, in, d.Op) {
 			t.b, t.exits = t.b[:mark], t.exits[:marks]
 			break
 		}
@@ -212,50 +212,50 @@ func (t *translator) carryToCA() {
 
 // logicalOps are the X-form logical instructions: RA <- RS op RB, with the complement of
 // RB first (andc, orc) or of the result (nand, nor, eqv).
-var logicalOps = map[string]struct {
+var logicalOps = map[Op]struct {
 	op          byte
 	notB, notRe bool
 }{
-	"and": {aluAnd, false, false}, "andc": {aluAnd, true, false}, "or": {aluOr, false, false},
-	"orc": {aluOr, true, false}, "xor": {aluXor, false, false}, "nand": {aluAnd, false, true},
-	"nor": {aluOr, false, true}, "eqv": {aluXor, false, true},
+	opAnd: {aluAnd, false, false}, opAndc: {aluAnd, true, false}, opOr: {aluOr, false, false},
+	opOrc: {aluOr, true, false}, opXor: {aluXor, false, false}, opNand: {aluAnd, false, true},
+	opNor: {aluOr, false, true}, opEqv: {aluXor, false, true},
 }
 
 // immLogicalOps are the D-form logical instructions: op, shifted (the "is" forms), Rc.
-var immLogicalOps = map[string]struct {
+var immLogicalOps = map[Op]struct {
 	op           byte
 	shifted, dot bool
 }{
-	"ori": {aluOr, false, false}, "oris": {aluOr, true, false}, "xori": {aluXor, false, false},
-	"xoris": {aluXor, true, false}, "andi.": {aluAnd, false, true}, "andis.": {aluAnd, true, true},
+	opOri: {aluOr, false, false}, opOris: {aluOr, true, false}, opXori: {aluXor, false, false},
+	opXoris: {aluXor, true, false}, opAndiDot: {aluAnd, false, true}, opAndisDot: {aluAnd, true, true},
 }
 
 // inst emits instruction i of the block; false when it is outside the translated set
 // (the caller drops what was emitted).
-func (t *translator) inst(i int, in *inst, name string) bool {
-	if m, ok := memForms[name]; ok {
+func (t *translator) inst(i int, in *inst, op Op) bool {
+	if m, ok := memForms[op]; ok {
 		if in.ends { // an invalid update form: it faults in the interpreter
 			return false
 		}
 		t.memAccess(i, in, m)
 		return true
 	}
-	switch name {
-	case "b", "bc", "bclr", "bcctr":
+	switch op {
+	case opB, opBc, opBclr, opBcctr:
 		if i != len(t.insts)-1 {
 			return false
 		}
-		t.branch(i+1, in, name)
+		t.branch(i+1, in, op)
 		return true
 	}
 	if in.ends {
 		return false
 	}
-	if ok, handled := t.fpInst(i, in, name); handled {
+	if ok, handled := t.fpInst(i, in, op); handled {
 		return ok
 	}
 	rc := in.w&bitRc != 0
-	if l, ok := logicalOps[name]; ok {
+	if l, ok := logicalOps[op]; ok {
 		t.getGPR(rAX, in.rt)
 		t.getGPR(rBX, in.rb)
 		if l.notB {
@@ -268,7 +268,7 @@ func (t *translator) inst(i int, in *inst, name string) bool {
 		t.finishA(in, rc)
 		return true
 	}
-	if l, ok := immLogicalOps[name]; ok {
+	if l, ok := immLogicalOps[op]; ok {
 		ui := in.w & 0xffff
 		if l.shifted {
 			ui <<= 16
@@ -278,7 +278,7 @@ func (t *translator) inst(i int, in *inst, name string) bool {
 		t.finishA(in, l.dot)
 		return true
 	}
-	return t.arith(in, name, rc)
+	return t.arith(in, op, rc)
 }
 
 // finishA writes eax to RA and sets CR0 when rc.
@@ -298,65 +298,65 @@ func (t *translator) finishT(in *inst, rc bool) {
 }
 
 // arith emits the arithmetic, rotate, shift, compare and register-move forms.
-func (t *translator) arith(in *inst, name string, rc bool) bool {
+func (t *translator) arith(in *inst, op Op, rc bool) bool {
 	oe := in.w&bitOE != 0
-	switch name {
-	case "addi", "addis":
+	switch op {
+	case opAddi, opAddis:
 		imm := in.imm
-		if name == "addis" {
+		if op == opAddis {
 			imm <<= 16
 		}
 		t.getRA0(rAX, in.ra)
 		t.aluImm(aluAdd, rAX, imm)
 		t.setGPR(in.rt, rAX)
-	case "add", "subf", "mullw":
+	case opAdd, opSubf, opMullw:
 		if oe {
 			return false
 		}
 		t.getGPR(rAX, in.ra)
 		t.getGPR(rBX, in.rb)
-		switch name {
-		case "add":
+		switch op {
+		case opAdd:
 			t.alu(aluAdd, rAX, rBX)
-		case "subf":
+		case opSubf:
 			t.alu(aluSub, rBX, rAX)
 			t.mov(rAX, rBX)
 		default:
 			t.imul(rAX, rBX)
 		}
 		t.finishT(in, rc)
-	case "neg":
+	case opNeg:
 		if oe {
 			return false
 		}
 		t.getGPR(rAX, in.ra)
 		t.neg(rAX)
 		t.finishT(in, rc)
-	case "addic", "addic.":
+	case opAddic, opAddicDot:
 		t.getGPR(rAX, in.ra)
 		t.aluImm(aluAdd, rAX, in.imm)
 		t.carryToCA()
-		t.finishT(in, name == "addic.")
-	case "subfic":
+		t.finishT(in, op == opAddicDot)
+	case opSubfic:
 		// ~RA + imm + 1 = imm - RA; its carry is the absence of a borrow.
 		t.movImm32(rAX, in.imm)
 		t.aluState(aluSub, rAX, gprOff(in.ra))
 		t.cmc()
 		t.carryToCA()
 		t.setGPR(in.rt, rAX)
-	case "mulli":
+	case opMulli:
 		t.getGPR(rBX, in.ra)
 		t.imulImm(rAX, rBX, in.imm)
 		t.setGPR(in.rt, rAX)
-	case "extsb", "extsh":
+	case opExtsb, opExtsh:
 		t.getGPR(rBX, in.rt)
-		if name == "extsb" {
+		if op == opExtsb {
 			t.movsx8(rAX, rBX)
 		} else {
 			t.movsx16(rAX, rBX)
 		}
 		t.finishA(in, rc)
-	case "cntlzw":
+	case opCntlzw:
 		// 31 - bsr(RS), and 32 for zero: bsr leaves ZF and an undefined result then.
 		t.getGPR(rBX, in.rt)
 		t.movImm32(rDX, 0xffffffff)
@@ -365,50 +365,62 @@ func (t *translator) arith(in *inst, name string, rc bool) bool {
 		t.neg(rAX)
 		t.aluImm(aluAdd, rAX, 31)
 		t.finishA(in, rc)
-	case "rlwinm", "rlwimi", "rlwnm":
+	case opRlwinm, opRlwimi, opRlwnm:
 		t.getGPR(rAX, in.rt)
-		if name == "rlwnm" {
+		if op == opRlwnm {
 			t.getGPR(rCX, in.rb) // rol masks its count to 5 bits, as rlwnm does
 			t.shiftCL(shRol, rAX)
 		} else if in.rb&31 != 0 {
 			t.shiftImm(shRol, rAX, in.rb&31)
 		}
 		t.aluImm(aluAnd, rAX, in.imm)
-		if name == "rlwimi" {
+		if op == opRlwimi {
 			t.getGPR(rBX, in.ra)
 			t.aluImm(aluAnd, rBX, ^in.imm)
 			t.alu(aluOr, rAX, rBX)
 		}
 		t.finishA(in, rc)
-	case "slw", "srw":
+	case opSlw, opSrw:
 		// The count is RB mod 64; x86 takes it mod 32, so a count of 32-63 is zeroed apart.
-		op := byte(shShl)
-		if name == "srw" {
-			op = shShr
+		shift := byte(shShl)
+		if op == opSrw {
+			shift = shShr
 		}
 		t.getGPR(rCX, in.rb)
 		t.getGPR(rAX, in.rt)
-		t.shiftCL(op, rAX)
+		t.shiftCL(shift, rAX)
 		t.alu(aluXor, rDX, rDX)
 		t.aluImm(aluAnd, rCX, 32) // not test: the flags must come from this bit only
 		t.cmov(ccNE, rAX, rDX)
 		t.finishA(in, rc)
-	case "srawi":
+	case opSrawi:
 		t.srawi(in, rc)
-	case "cmp", "cmpl":
+	case opSraw:
+		t.sraw(in, rc)
+	case opMulhw, opMulhwu:
+		if oe { // no OE form: the interpreter decides what the bit does
+			return false
+		}
+		t.mulHighWord(in, op == opMulhw, rc)
+	case opDivw, opDivwu:
+		if oe {
+			return false
+		}
+		t.divWord(in, op == opDivw, rc)
+	case opCmp, opCmpl:
 		t.getGPR(rAX, in.ra)
 		t.getGPR(rBX, in.rb)
 		t.alu(aluCmp, rAX, rBX)
-		t.crField(uint32(in.rt>>2), name == "cmpl")
-	case "cmpi", "cmpli":
+		t.crField(uint32(in.rt>>2), op == opCmpl)
+	case opCmpi, opCmpli:
 		imm := in.imm
-		if name == "cmpli" {
+		if op == opCmpli {
 			imm &= 0xffff
 		}
 		t.getGPR(rAX, in.ra)
 		t.aluImm(aluCmp, rAX, imm)
-		t.crField(uint32(in.rt>>2), name == "cmpli")
-	case "mfspr", "mtspr":
+		t.crField(uint32(in.rt>>2), op == opCmpli)
+	case opMfspr, opMtspr:
 		off := offLR
 		switch sprNum(in.w) {
 		case sprLR:
@@ -417,17 +429,17 @@ func (t *translator) arith(in *inst, name string, rc bool) bool {
 		default:
 			return false
 		}
-		if name == "mfspr" {
+		if op == opMfspr {
 			t.load32(rAX, off)
 			t.setGPR(in.rt, rAX)
 		} else {
 			t.getGPR(rAX, in.rt)
 			t.store32(off, rAX)
 		}
-	case "mfcr":
+	case opMfcr:
 		t.load32(rAX, offCR)
 		t.setGPR(in.rt, rAX)
-	case "mtcrf":
+	case opMtcrf:
 		m := fieldMask(in.w >> 12 & 0xff)
 		t.getGPR(rAX, in.rt)
 		t.aluImm(aluAnd, rAX, m)
@@ -436,7 +448,11 @@ func (t *translator) arith(in *inst, name string, rc bool) bool {
 		t.alu(aluOr, rAX, rBX)
 		t.store32(offCR, rAX)
 	default:
-		return false
+		f, ok := carryForms[op]
+		if !ok || oe {
+			return false
+		}
+		t.carryAdd(in, f, rc)
 	}
 	return true
 }

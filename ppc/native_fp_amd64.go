@@ -48,21 +48,22 @@ type fpArithForm struct {
 	single bool
 }
 
-var fpArithForms = func() map[string]fpArithForm {
-	m := map[string]fpArithForm{}
+var fpArithForms = func() map[Op]fpArithForm {
+	m := map[Op]fpArithForm{}
 	for _, f := range []struct {
-		name string
-		form fpArithForm
+		double, single Op
+		form           fpArithForm
 	}{
-		{"fadd", fpArithForm{op: sseAdd}}, {"fsub", fpArithForm{op: sseSub}},
-		{"fmul", fpArithForm{op: sseMul, usesC: true}}, {"fdiv", fpArithForm{op: sseDiv}},
-		{"fmadd", fpArithForm{op: fmaAdd, fma: true}}, {"fmsub", fpArithForm{op: fmaSub, fma: true}},
-		{"fnmadd", fpArithForm{op: fmaAdd, fma: true, negate: true}},
-		{"fnmsub", fpArithForm{op: fmaSub, fma: true, negate: true}},
+		{opFadd, opFadds, fpArithForm{op: sseAdd}}, {opFsub, opFsubs, fpArithForm{op: sseSub}},
+		{opFmul, opFmuls, fpArithForm{op: sseMul, usesC: true}}, {opFdiv, opFdivs, fpArithForm{op: sseDiv}},
+		{opFmadd, opFmadds, fpArithForm{op: fmaAdd, fma: true}},
+		{opFmsub, opFmsubs, fpArithForm{op: fmaSub, fma: true}},
+		{opFnmadd, opFnmadds, fpArithForm{op: fmaAdd, fma: true, negate: true}},
+		{opFnmsub, opFnmsubs, fpArithForm{op: fmaSub, fma: true, negate: true}},
 	} {
-		m[f.name] = f.form
+		m[f.double] = f.form
 		f.form.single = true
-		m[f.name+"s"] = f.form
+		m[f.single] = f.form
 	}
 	return m
 }()
@@ -81,11 +82,11 @@ const (
 	crField1     = 0x0f000000
 )
 
-// fpInst emits the floating-point instruction i; handled is false when name is not
+// fpInst emits the floating-point instruction i; handled is false when op is not
 // one, ok false when it is one the translator leaves to the interpreter.
-func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
+func (t *translator) fpInst(i int, in *inst, op Op) (ok, handled bool) {
 	rc := in.w&bitRc != 0
-	if f, isArith := fpArithForms[name]; isArith {
+	if f, isArith := fpArithForms[op]; isArith {
 		if f.fma && !hostFMA {
 			return false, true
 		}
@@ -93,19 +94,19 @@ func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
 		t.fpCR1(rc)
 		return true, true
 	}
-	switch name {
-	case "fmr", "fneg", "fabs", "fnabs":
+	switch op {
+	case opFmr, opFneg, opFabs, opFnabs:
 		t.load64(rAX, fprOff(in.rb))
-		switch name {
-		case "fneg":
+		switch op {
+		case opFneg:
 			t.bit64(btFlip, rAX, 63)
-		case "fabs":
+		case opFabs:
 			t.bit64(btReset, rAX, 63)
-		case "fnabs":
+		case opFnabs:
 			t.bit64(btSet, rAX, 63)
 		}
 		t.store64(fprOff(in.rt), rAX)
-	case "fsel":
+	case opFsel:
 		// FRC when FRA >= 0 (-0 included), else FRB (NaN included): ucomisd sets CF for
 		// less and for unordered.
 		t.loadSD(0, fprOff(in.ra))
@@ -115,19 +116,19 @@ func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
 		t.load64(rDX, fprOff(in.rb))
 		t.cmov64(ccB, rAX, rDX)
 		t.store64(fprOff(in.rt), rAX)
-	case "fcmpu", "fcmpo":
+	case opFcmpu, opFcmpo:
 		t.fpCompare(i, in)
 		return true, true
-	case "frsp":
+	case opFrsp:
 		t.setRounding()
 		t.loadSD(0, fprOff(in.rb))
 		t.cvtSD2SS(0, 0)
 		t.cvtSS2SD(0, 0)
 		t.fpFinish(i, in, true)
-	case "fctiw", "fctiwz":
-		t.fctiw(i, in, name == "fctiwz")
-	case "mffs", "mtfsf", "mtfsfi", "mtfsb0", "mtfsb1":
-		t.fpscrMove(in, name)
+	case opFctiw, opFctiwz:
+		t.fctiw(i, in, op == opFctiwz)
+	case opMffs, opMtfsf, opMtfsfi, opMtfsb0, opMtfsb1:
+		t.fpscrMove(in, op)
 	default:
 		return false, false
 	}
@@ -137,20 +138,20 @@ func (t *translator) fpInst(i int, in *inst, name string) (ok, handled bool) {
 
 // fpscrMove emits mffs, mtfsf, mtfsfi, mtfsb0 or mtfsb1: the new FPSCR gets its VX and
 // FEX summaries recomputed, as the interpreter's; FX is set only when written.
-func (t *translator) fpscrMove(in *inst, name string) {
-	switch name {
-	case "mffs":
+func (t *translator) fpscrMove(in *inst, op Op) {
+	switch op {
+	case opMffs:
 		t.load32(rAX, offFPSCR) // zero-extends: FRT's high word is 0
 		t.store64(fprOff(in.rt), rAX)
 		return
-	case "mtfsf":
+	case opMtfsf:
 		m := fieldMask(in.w >> 17 & 0xff)
 		t.load32(rAX, fprOff(in.rb))
 		t.aluImm(aluAnd, rAX, m)
 		t.load32(rDX, offFPSCR)
 		t.aluImm(aluAnd, rDX, ^m)
 		t.alu(aluOr, rAX, rDX)
-	case "mtfsfi":
+	case opMtfsfi:
 		sh := 28 - 4*uint32(in.rt>>2)
 		t.load32(rAX, offFPSCR)
 		t.aluImm(aluAnd, rAX, ^(uint32(0xf) << sh))
@@ -158,7 +159,7 @@ func (t *translator) fpscrMove(in *inst, name string) {
 	default:
 		m := uint32(1) << (31 - uint32(in.rt&31))
 		t.load32(rAX, offFPSCR)
-		if name == "mtfsb1" {
+		if op == opMtfsb1 {
 			t.aluImm(aluOr, rAX, m)
 		} else {
 			t.aluImm(aluAnd, rAX, ^m)

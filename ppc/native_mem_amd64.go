@@ -26,33 +26,36 @@ const (
 
 // memForms lists the translated loads and stores in every addressing form (the
 // byte-reversed, multiple and string forms stay with the interpreter).
-var memForms = func() map[string]memForm {
-	m := map[string]memForm{}
+var memForms = func() map[Op]memForm {
+	m := map[Op]memForm{}
 	for _, base := range []struct {
-		name         string
+		d, u, ux, x  Op // the D form, with update, indexed with update, indexed
 		size         uint32
 		load, signed bool
+		fp           fpMem
 	}{
-		{"lbz", 1, true, false}, {"lhz", 2, true, false}, {"lha", 2, true, true}, {"lwz", 4, true, false},
-		{"stb", 1, false, false}, {"sth", 2, false, false}, {"stw", 4, false, false},
-		{"lfs", 4, true, false}, {"lfd", 8, true, false}, {"stfs", 4, false, false}, {"stfd", 8, false, false},
+		{opLbz, opLbzu, opLbzux, opLbzx, 1, true, false, fpNone},
+		{opLhz, opLhzu, opLhzux, opLhzx, 2, true, false, fpNone},
+		{opLha, opLhau, opLhaux, opLhax, 2, true, true, fpNone},
+		{opLwz, opLwzu, opLwzux, opLwzx, 4, true, false, fpNone},
+		{opStb, opStbu, opStbux, opStbx, 1, false, false, fpNone},
+		{opSth, opSthu, opSthux, opSthx, 2, false, false, fpNone},
+		{opStw, opStwu, opStwux, opStwx, 4, false, false, fpNone},
+		{opLfs, opLfsu, opLfsux, opLfsx, 4, true, false, fpSingle},
+		{opLfd, opLfdu, opLfdux, opLfdx, 8, true, false, fpDouble},
+		{opStfs, opStfsu, opStfsux, opStfsx, 4, false, false, fpSingle},
+		{opStfd, opStfdu, opStfdux, opStfdx, 8, false, false, fpDouble},
 	} {
-		f := memForm{size: base.size, load: base.load, signed: base.signed}
-		switch base.name {
-		case "lfs", "stfs":
-			f.fp = fpSingle
-		case "lfd", "stfd":
-			f.fp = fpDouble
-		}
-		m[base.name] = f
+		f := memForm{size: base.size, load: base.load, signed: base.signed, fp: base.fp}
+		m[base.d] = f
 		f.update = true
-		m[base.name+"u"] = f
+		m[base.u] = f
 		f.x = true
-		m[base.name+"ux"] = f
+		m[base.ux] = f
 		f.update = false
-		m[base.name+"x"] = f
+		m[base.x] = f
 	}
-	m["stfiwx"] = memForm{size: 4, x: true, fp: fpWord}
+	m[opStfiwx] = memForm{size: 4, x: true, fp: fpWord}
 	return m
 }()
 
@@ -166,11 +169,11 @@ func (t *translator) storeValue(in *inst, m memForm) {
 
 // branch emits the block's closing branch, instruction n-1, and its returns: LR for LK,
 // the CTR and CR condition, the branch counters as the interpreter keeps them.
-func (t *translator) branch(n int, in *inst, name string) {
+func (t *translator) branch(n int, in *inst, op Op) {
 	end := in.pc + 4
 	lk := in.w&1 != 0
 	t.countBlock()
-	if name == "b" {
+	if op == opB {
 		if lk {
 			t.storeImm32(offLR, end)
 		}
@@ -178,11 +181,11 @@ func (t *translator) branch(n int, in *inst, name string) {
 		t.leave(n, in.imm)
 		return
 	}
-	switch name {
-	case "bclr":
+	switch op {
+	case opBclr:
 		t.load32(rBX, offLR)
 		t.aluImm(aluAnd, rBX, ^uint32(3))
-	case "bcctr":
+	case opBcctr:
 		t.load32(rBX, offCTR)
 		t.aluImm(aluAnd, rBX, ^uint32(3))
 	}
@@ -191,7 +194,7 @@ func (t *translator) branch(n int, in *inst, name string) {
 	}
 	bo, bi := uint32(in.rt), uint32(in.ra)
 	var notTaken []int
-	if name != "bcctr" && bo&4 == 0 {
+	if op != opBcctr && bo&4 == 0 {
 		t.decState32(offCTR)
 		if bo&2 == 0 { // branch while CTR != 0
 			notTaken = append(notTaken, t.jcc(ccE))
@@ -208,7 +211,7 @@ func (t *translator) branch(n int, in *inst, name string) {
 		}
 	}
 	t.incState64(offBranches)
-	if name == "bc" {
+	if op == opBc {
 		t.leave(n, in.imm)
 	} else {
 		t.leaveTo(n)

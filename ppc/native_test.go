@@ -195,9 +195,9 @@ func (g blockGen) word() uint32 {
 	case 2, 3: // D-form loads and stores, with update
 		op := []uint32{32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45}[g.r.IntN(14)]
 		return d(op, g.disp())
-	case 4: // X-form arithmetic and logical; addc, adde, sraw and divw stay interpreted
+	case 4: // X-form arithmetic and logical, the carry chain, high multiplies, divides
 		xo := []uint32{266, 40, 104, 235, 28, 60, 444, 412, 316, 476, 124, 284, 954, 922, 26, 24, 536,
-			10, 138, 792, 491}[g.r.IntN(21)]
+			10, 138, 792, 491, 8, 136, 202, 234, 200, 232, 11, 75, 459}[g.r.IntN(30)]
 		w := x(xo)
 		if g.r.IntN(6) == 0 {
 			w |= bitOE
@@ -275,6 +275,9 @@ func fuzzMachine(t testing.TB, r *rand.Rand, words []uint32) *CPU {
 		c.GPR[i] = fuzzData + r.Uint32N(4*PageSize)
 	}
 	c.GPR[0], c.GPR[7] = r.Uint32(), r.Uint32N(64)
+	if r.IntN(4) == 0 { // the divides' undefined cases: by zero (r7 is small), -2^31 / -1
+		c.GPR[5], c.GPR[6], c.GPR[7] = 0x80000000, 0xffffffff, 0
+	}
 	c.CR, c.XER = r.Uint32(), r.Uint32()&0xe000007f
 	c.LR, c.CTR = fuzzCode, 1+r.Uint32N(40)
 	blockGen{r}.fpSetup(c)
