@@ -35,10 +35,10 @@ type sampler struct {
 	taken         []Sample
 }
 
-// SetSampling starts (period > 0) or stops (period 0) sampling every rank every period
-// cycles of its own virtual clock, walking depth frames (1..MaxSampleDepth). Samples
-// already taken stay collectable.
-func (j *Job) SetSampling(period uint64, depth int) error {
+// SetSampling starts (period > 0) or stops (period 0) sampling the ranks that ranks
+// accepts (nil: every rank) every period cycles of their own virtual clock, walking depth
+// frames (1..MaxSampleDepth). Samples already taken stay collectable.
+func (j *Job) SetSampling(period uint64, depth int, ranks func(int) bool) error {
 	if period == 0 {
 		for _, n := range j.nodes {
 			if n.sample != nil {
@@ -51,6 +51,9 @@ func (j *Job) SetSampling(period uint64, depth int) error {
 		return errorf("sampling: stack depth %d out of range 1..%d", depth, MaxSampleDepth)
 	}
 	for _, n := range j.nodes {
+		if ranks != nil && !ranks(n.rank) {
+			continue
+		}
 		if n.sample == nil {
 			n.sample = &sampler{}
 		}

@@ -18,7 +18,7 @@ func TestSamplingFindsHotSpots(t *testing.T) {
 	}
 	var out bytes.Buffer
 	j := launch(t, "hotspots", 1, &out)
-	if err := j.SetSampling(period, 16); err != nil {
+	if err := j.SetSampling(period, 16, nil); err != nil {
 		t.Fatal(err)
 	}
 	j.Start()
@@ -66,7 +66,7 @@ func TestSamplingFindsHotSpots(t *testing.T) {
 	if len(j.TakeSamples()) != 0 {
 		t.Error("TakeSamples returned the samples twice")
 	}
-	if err := j.SetSampling(period, 0); err == nil {
+	if err := j.SetSampling(period, 0, nil); err == nil {
 		t.Error("depth 0 accepted")
 	}
 }

@@ -23,7 +23,7 @@ func TestPprofOfSampledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	if err := j.SetSampling(period, 16); err != nil {
+	if err := j.SetSampling(period, 16, nil); err != nil {
 		t.Fatal(err)
 	}
 	j.Start()
