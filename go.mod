@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/chzyer/readline v1.5.1
 	github.com/google/go-cmp v0.7.0
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/kr/pretty v0.3.1
 	github.com/yuin/gopher-lua v1.1.2
 	golang.org/x/sys v0.49.0

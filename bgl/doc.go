@@ -68,6 +68,11 @@
 //     EventWatch (pc, watched address and size, old and new value) when it concerns the
 //     watch. Each access to a watched page costs WatchTrapCycles (1200) more; other pages
 //     and runs without watches are unchanged.
+//   - Sampling (Job.SetSampling, sample.go): a profiling timer in each rank's own virtual
+//     time. Every period cycles the core stops at the next instruction, the pc and the r1
+//     back chain (as probes.Ustack walks it) are recorded, and the rank pays
+//     SampleCostCycles (100) plus SampleFrameCycles (8) per frame walked; a run without
+//     sampling is unchanged. Job.TakeSamples collects them.
 //   - Faults stop the node with an EventFault (rank, pc, word, address, signal; status
 //     128+signal); the job goes on. Run prints one line per killed rank on stderr:
 //     "dpclsh: rank R: uncaught signal S (NAME) at pc 0xPC in F (file:line); called from

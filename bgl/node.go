@@ -36,6 +36,7 @@ type node struct {
 	exit   Event  // the exit or fault event, once there is one
 	sent   uint64 // ais_send packets handed to the I/O node
 	watch  *watchSet
+	sample *sampler // the profiling timer; nil: never sampled
 }
 
 // clock is the node's virtual time in cycles: busy cycles plus the time it spent blocked.
@@ -69,8 +70,9 @@ func (n *node) run(j *Job, horizon uint64) {
 		if now >= horizon {
 			return
 		}
-		stop := n.cpu.Run(horizon - now)
+		stop := n.cpu.Run(n.sampleBudget(horizon - now))
 		n.handle(j, stop)
+		n.takeSample()
 	}
 }
 

@@ -108,7 +108,7 @@ message reached the front-end through the tool's tree (app:costs() says what eac
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},
 			{Name: "env", Doc: appEnvDoc, Fn: appEnv},
-		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods)...),
+		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods, appSampleMethods)...),
 		Meta: []script.Function{
 			{Name: "__len", Doc: "#app -> number of ranks", Fn: func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))

@@ -12,6 +12,11 @@
 // script.NameCompleter.
 //
 // Choices where DESIGN.md is silent:
+//   - app:sample (sample.go) samples in the simulator, as a timer interrupt, not through
+//     a probe: the samples are kept by the machine and merged per call stack by the
+//     Profile as they are read, rather than shipped through the tool tree. prof:pprof
+//     writes with github.com/google/pprof/profile because its format is what go tool
+//     pprof reads (flame graphs, top lists, source views).
 //   - Probe arrays and program globals index with []: a probe.Array's __index and the
 //     Exp's are functions (string keys go to the methods first, then, for a global's
 //     lvalue, to its struct members; numbers and expressions give elements), installed by
