@@ -24,6 +24,8 @@ function TestTable1MasterApartFromWorkers(t)
   for _ in csv:gmatch("\n") do n = n + 1 end
   t:eq(n, 17, "a header and a line per rank")
   t:ok(r.ratio.master > 0 and r.ratio.master < 1 and r.ratio.workers > 0, "ratios are fractions")
+  t:eq(#r.statements, 2)
+  for _, st in ipairs(r.statements) do t:ok(st.holds, st.text) end
 end
 
 function TestFig2RatioPerSize(t)
