@@ -92,6 +92,10 @@
 //     tree goes on. Handshakes have deadlines and run concurrently (a connection that
 //     never answers the challenge holds up nobody); accept loops back off on EMFILE,
 //     ENFILE and similar passing errors instead of giving the listener up.
+//   - Clock skew (ClockHosts): a standalone tree's hosts have seeded clock offsets and
+//     costed links; MeasureClocks runs MRNet's two-phase detection over the links
+//     (timestamped probes down and back, each link's offset from its least-delayed round
+//     trip, offsets summed up the tree) and recovers the offsets from the readings alone.
 //
 // Errors: those the package makes start "netreduce: " and are an *Error (wrapping the cause) or
 // one of its own types carrying the rank, address or position it concerns; each has

@@ -27,4 +27,10 @@ function TestTable2OverheadsAtReducedSize(t)
   f:close()
   t:ok(csv:find("^app,location,ranks,executions,per_second,baseline_s"), csv)
   t:ok(r.lines[3]:find("^cg +dot"), r.lines[3])
+  -- The header's statements are computed from the run, and the run bears them out.
+  t:eq(#r.statements, 2)
+  for i, st in ipairs(r.statements) do
+    t:ok(st.holds, st.text)
+    t:eq(r.lines[4 + i], "holds: " .. st.text)
+  end
 end

@@ -24,6 +24,8 @@ function TestTable1MasterApartFromWorkers(t)
   for _ in csv:gmatch("\n") do n = n + 1 end
   t:eq(n, 17, "a header and a line per rank")
   t:ok(r.ratio.master > 0 and r.ratio.master < 1 and r.ratio.workers > 0, "ratios are fractions")
+  t:eq(#r.statements, 2)
+  for _, st in ipairs(r.statements) do t:ok(st.holds, st.text) end
 end
 
 function TestFig2RatioPerSize(t)
@@ -32,6 +34,10 @@ function TestFig2RatioPerSize(t)
   t:ok(read(r.svg):find("<svg", 1, true), "an SVG")
   t:eq(#r.rows, 2)
   for _, row in ipairs(r.rows) do t:ok(row[2] > 0 and row[2] < 1 and row[3] > 0 and row[3] < 1, "fractions at " .. row[1]) end
+  -- The statements the script prints are computed from the run, and the run bears them out.
+  t:eq(#r.statements, 2)
+  for _, st in ipairs(r.statements) do t:ok(st.holds, st.text) end
+  t:ok(r.statements[1].text:find("4 ranks: master", 1, true), r.statements[1].text)
 end
 
 function TestFig3TimelineWithoutTheMostFrequent(t)

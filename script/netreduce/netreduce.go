@@ -88,6 +88,14 @@ dontwait without. timeout_ms (virtual milliseconds) is timeout's deprecated spel
 		L.Push(lua.LNumber(float64(checkNet(L).net.Clock()) / 1e9))
 		return 1
 	}},
+	{Name: "measure_clocks", Doc: `net:measure_clocks{seed = 1, range_us = 1200, link_us = 50, send_us = 10, jitter_us = 20, rounds = 3}
+  -> measured, seeded
+MRNet's clock-skew detection over the tree's links: each host's clock is off by a seeded
+offset in [-range_us/2, range_us/2]; timestamped probes go down each link and back (delays:
+link_us, send_us per message written and queued behind, up to jitter_us more); each link's
+offset comes from its smallest round trip and offsets add up the tree. Both tables map a
+back-end rank to its clock minus the front-end's, in microseconds: measured from the
+readings, seeded the truth to compare with.`, Fn: netMeasureClocks},
 	{Name: "advance", Doc: "net:advance(seconds)\nAdvances the tree's virtual clock (closing expired timeout waves) and waits as net:sync does.", Fn: func(L *lua.LState) int {
 		n := checkNet(L).net
 		secs := L.CheckNumber(2)
