@@ -103,7 +103,10 @@ A probe variable: one slot per process, at the same address on every node.`, Fn:
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
 inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
 m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
-message reached the front-end through the tool's tree (app:costs() says what each hop costs).`, Fn: appInstall},
+message reached the front-end through the tool's tree (app:costs() says what each hop costs).
+m.sent = {first=, last=} is when the earliest and the latest packet merged into it left
+their ranks (virtual seconds; first_ns, last_ns exact): m.time - m.sent.last is how long
+the data spent in the tree, so a message may describe the program as it was well before now.`, Fn: appInstall},
 			{Name: "execute", Doc: `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},
