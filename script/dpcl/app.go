@@ -106,7 +106,10 @@ m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtua
 message reached the front-end through the tool's tree (app:costs() says what each hop costs).
 m.sent = {first=, last=} is when the earliest and the latest packet merged into it left
 their ranks (virtual seconds; first_ns, last_ns exact): m.time - m.sent.last is how long
-the data spent in the tree, so a message may describe the program as it was well before now.`, Fn: appInstall},
+the data spent in the tree, so a message may describe the program as it was well before now.
+print: true prints each message as it arrives (the default in the shell); without a
+callback, messages otherwise queue for h:next(), and what is left unread is printed when
+the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
 			{Name: "execute", Doc: `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},

@@ -24,7 +24,10 @@
 //     summed over every rank, as a:read and the overflow counters do for probe data.
 //   - Probe messages without a callback queue on the handle (queue.go), or, in a
 //     session marked interactive (SetInteractive, handle_print.go), print as they arrive,
-//     bpftrace-style, unless the probe was installed with print = false. A message
+//     bpftrace-style, unless the probe was installed with print = false. What is still
+//     queued when the session ends is printed then (at most ten lines per probe, the
+//     rest counted; handle_leftover.go), as bpftrace prints its maps at exit, except for
+//     probes installed with print = false. A message
 //     carries when its data left the ranks (m.sent = {first=, last=}, from the packets'
 //     send stamps, which the tree's filters merge as min and max); a printed line whose
 //     oldest data spent over a millisecond in the tree says so (lagNote), since it shows

@@ -23,6 +23,8 @@ type dpclState struct {
 	idle bool // the REPL idler is registered
 	// per probe handle: queued messages and callback errors (queue.go)
 	extras map[*runtime.Handle]*handleExtra
+	// handles are extras' keys in the order the session made them (leftovers print so)
+	handles []*runtime.Handle
 	// calls are the requests of served pages (serve.go); wake tells a running step one came.
 	calls chan *pageCall
 	wake  chan struct{}
@@ -42,6 +44,7 @@ func newDpclState(s *script.Session) *dpclState {
 	st := &dpclState{s: s, calls: make(chan *pageCall, 64), wake: make(chan struct{}, 1)}
 	SetProbeTarget(s, st.probeTarget)
 	s.OnClose(script.CloserFunc(func() error {
+		st.printLeftovers()
 		var errs []error
 		for _, a := range st.apps {
 			errs = append(errs, a.close())

@@ -38,6 +38,13 @@ func printOption(s *script.Session, opts lua.LValue, cb *lua.LFunction) (bool, e
 	return on, nil
 }
 
+// printFalse says whether opts says print = false: such a probe's unread messages are
+// not printed at exit either (handle_leftover.go).
+func printFalse(opts lua.LValue) bool {
+	t, ok := opts.(*lua.LTable)
+	return ok && t.RawGetString("print") == lua.LFalse
+}
+
 // formatMessage is one printed line: "probe 2 rank 5: 17" or "probe 2 (64 ranks): 1088".
 func formatMessage(L *lua.LState, id uint32, m *lua.LTable) string {
 	var vals []string
@@ -79,10 +86,11 @@ func lagNote(m *lua.LTable) string {
 	return fmt.Sprintf("  (sent %s ms, %s ms in the tree)", when, msText(lag))
 }
 
-// msText writes ns as milliseconds with one decimal, or more where that would read 0.
+// msText writes ns as milliseconds with one decimal, or three where one would read 0.
 func msText(ns float64) string {
-	if ms := ns / 1e6; ms >= 0.1 || ms == 0 {
+	ms := ns / 1e6
+	if ms >= 0.1 || ms == 0 {
 		return strconv.FormatFloat(ms, 'f', 1, 64)
 	}
-	return strconv.FormatFloat(ns/1e6, 'g', 2, 64)
+	return strconv.FormatFloat(ms, 'f', 3, 64)
 }
