@@ -373,6 +373,7 @@ func appWait(L *lua.LState) int {
 			return appErr(L, "wait", err)
 		}
 		if s.Context().Err() != nil {
+			st.printWaitSummary(a)
 			return script.Raise(L, s.StopError())
 		}
 		if app.Done() || ctx.Err() != nil || b.Reason == bgl.StopIdle {

@@ -27,7 +27,9 @@
 //     bpftrace-style, unless the probe was installed with print = false. What is still
 //     queued when the session ends is printed then (at most ten lines per probe, the
 //     rest counted; handle_leftover.go), as bpftrace prints its maps at exit, except for
-//     probes installed with print = false. A message
+//     probes installed with print = false. Ctrl-C in the shell's app:wait prints each of
+//     the job's probes' state and counts (sent, delivered, in the tree, unread) before
+//     the prompt returns (wait_summary.go). A message
 //     carries when its data left the ranks (m.sent = {first=, last=}, from the packets'
 //     send stamps, which the tree's filters merge as min and max); a printed line whose
 //     oldest data spent over a millisecond in the tree says so (lagNote), since it shows
