@@ -5,6 +5,12 @@
 -- prints the aggregated counts as they arrive, removes the probe half way and prints what
 -- it cost.   Run: go run ./cmd/dpclsh examples/quickstart.lua
 --
+-- Data lags: a wave climbs the tree while the ranks compute on, so when the script removes
+-- the probe after iteration 20 the ranks are already further along, and the waves they
+-- sent before the removal reached them are still in the tree. Those arrive afterwards;
+-- each message's m.sent (when its data left the ranks) tells them apart from data sent
+-- after the removal, of which there is none.
+--
 -- jacobi's own last line is u at the grid's centre. The top edge is held at 1 and the heat
 -- spreads about sqrt(sweeps) rows, so after 40 sweeps the centre of the 32 x 32 grid, 16
 -- rows down, has only begun to warm (about 1e-4); with many more sweeps it tends to 0.25,
@@ -32,18 +38,28 @@ function M.run(opts)
       reported:assign(calls),
     }),
   }
-  local result = {waves = {}}
-  local h
+  local result = {waves = {}, in_flight = 0}
+  local h, removed_ns
   h = app:install(app:points("MPI_Allreduce", "entry"), count, {
     context = odd, filter = "sum",
     callback = function(m)
       local it = #result.waves + 1
       result.waves[it] = m.value
-      out(string.format("iteration %3d: %5d MPI_Allreduce calls on %d odd ranks  (virtual %.3f ms)",
-        it, m.value, m.count, m.time * 1e3))
+      local note = ""
+      if removed_ns then
+        -- sent before the removal reached the ranks: it was in the tree all along
+        assert(m.sent.last_ns < removed_ns, "a wave sent after the removal took effect")
+        result.in_flight = result.in_flight + 1
+        note = "  in flight when removed"
+      end
+      out(string.format("iteration %3d: %5d MPI_Allreduce calls on %d odd ranks  (sent %.3f ms, arrived %.3f ms)%s",
+        it, m.value, m.count, m.sent.last * 1e3, m.time * 1e3, note))
       if it == math.floor(iters / 2) then
         h:remove()
-        out(string.format("probe removed after iteration %d", it))
+        removed_ns = app:now() + app:last_command().down_ns
+        result.removed_ns = removed_ns
+        out(string.format("probe removed after iteration %d; the removal reaches every rank at %.3f ms, "
+          .. "waves sent before that still arrive", it, removed_ns / 1e6))
       end
     end,
   })
@@ -53,6 +69,7 @@ function M.run(opts)
   result.status = app:wait()
   local s = h:stats()
   result.stats = s
+  out(string.format("%d waves were in flight when the probe was removed; none was sent after", result.in_flight))
   out(string.format("cost: %d packets sent by the ranks, %d messages delivered to this script " ..
     "(the tree summed the rest); the snippet is %d instructions, compiled once",
     s.sent, #result.waves, select(2, h:disasm():gsub("\n", "\n"))))

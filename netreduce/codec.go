@@ -85,6 +85,8 @@ func (e *encoder) packet(p *Packet) error {
 	e.varint(int64(p.Src))
 	e.varint(int64(p.Count))
 	e.varint(p.Time)
+	e.varint(p.SentFirst)
+	e.varint(p.SentLast)
 	if p.Reduced {
 		e.byte1(1)
 	} else {
@@ -353,6 +355,7 @@ func (d *decoder) msg() Msg {
 
 func (d *decoder) packet() *Packet {
 	p := &Packet{Stream: uint32(d.uvarint()), Tag: d.int32(), Src: d.int32(), Count: d.int32(), Time: d.varint()}
+	p.SentFirst, p.SentLast = d.varint(), d.varint()
 	p.Reduced = d.byte1() == 1
 	n := d.count(2)
 	p.Values = make([]any, 0, n)

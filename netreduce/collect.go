@@ -273,7 +273,8 @@ func (h *histogram) Finalize(p *Packet) (*Packet, error) {
 		if err != nil {
 			return nil, err
 		}
-		p = &Packet{Stream: p.Stream, Tag: p.Tag, Src: p.Src, Count: p.Count, Time: p.Time, Reduced: true, Values: ps[0].Values}
+		p = &Packet{Stream: p.Stream, Tag: p.Tag, Src: p.Src, Count: p.Count, Time: p.Time,
+			SentFirst: p.SentFirst, SentLast: p.SentLast, Reduced: true, Values: ps[0].Values}
 	}
 	c := p.Values[0].([]int64)
 	q := *p

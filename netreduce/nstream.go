@@ -154,6 +154,7 @@ func (s *nstream) emit(n *Node, wave []*Packet) {
 	}
 	var count int32
 	var tmax int64
+	first, last := sentSpan(wave)
 	for _, p := range wave {
 		count += p.Count
 		tmax = max(tmax, p.Time)
@@ -161,6 +162,7 @@ func (s *nstream) emit(n *Node, wave []*Packet) {
 	for _, o := range outs {
 		if !contains(wave, o) {
 			o.Stream, o.Tag, o.Src, o.Time, o.Reduced = s.spec.ID, wave[0].Tag, -1, tmax, true
+			o.SentFirst, o.SentLast = first, last
 			if o.Count == 0 {
 				o.Count = count
 			}
@@ -182,4 +184,19 @@ func contains(wave []*Packet, p *Packet) bool {
 		}
 	}
 	return false
+}
+
+// sentSpan is the earliest and latest send time of the packets of a wave, those that
+// carry one (a filter's output carries the span of every packet merged into it).
+func sentSpan(wave []*Packet) (first, last int64) {
+	for _, p := range wave {
+		if p.SentLast == 0 {
+			continue
+		}
+		if first == 0 || p.SentFirst < first {
+			first = p.SentFirst
+		}
+		last = max(last, p.SentLast)
+	}
+	return first, last
 }

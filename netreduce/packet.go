@@ -25,6 +25,10 @@ type Packet struct {
 	Time    int64 // virtual ns
 	Reduced bool  // produced by a transformation filter (a partial result, not raw data)
 	Values  []any
+	// SentFirst and SentLast are when the earliest and the latest of the back-end packets
+	// merged into this one were sent (virtual ns; both 0 when the sender did not say):
+	// a front-end compares them with Time to see how long data spent in the tree.
+	SentFirst, SentLast int64
 }
 
 // Scalar kinds of the MRNet format string.

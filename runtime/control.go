@@ -15,6 +15,10 @@ type Message struct {
 	Rank   int    // the sending rank; -1 once aggregated
 	Count  int    // ranks merged into it
 	Time   uint64 // virtual ns: when its (last) packet reached the I/O node
+	// SentFirst and SentLast are when the earliest and the latest of the ranks' packets
+	// merged into it were sent (virtual job ns): Time-SentLast is how long the newest
+	// data spent in the tool's tree.
+	SentFirst, SentLast uint64
 }
 
 // Batch is what one Step produced, in delivery order.
@@ -254,7 +258,8 @@ func (a *App) drain(until int64) ([]Message, []Failure) {
 		if h == nil {
 			continue
 		}
-		out = append(out, Message{Handle: h, Values: p.Values, Rank: int(p.Src), Count: int(p.Count), Time: uint64(p.Time)})
+		out = append(out, Message{Handle: h, Values: p.Values, Rank: int(p.Src), Count: int(p.Count), Time: uint64(p.Time),
+			SentFirst: uint64(p.SentFirst), SentLast: uint64(p.SentLast)})
 		h.delivered += int(p.Count)
 		if h.delivered == int(p.Count) {
 			h.first = uint64(p.Time)

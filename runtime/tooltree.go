@@ -164,6 +164,9 @@ func packetBytes(p *netreduce.Packet) int {
 // which pushes it up.
 func (t *toolTree) Inject(rank int, stream uint32, at int64, values []any) {
 	p := &netreduce.Packet{Stream: stream, Tag: netreduce.FirstAppTag, Src: int32(rank), Count: 1, Values: values}
+	// The rank sent it one collective-network crossing before it reached the I/O node.
+	p.SentFirst = at - cnMachineLatency
+	p.SentLast = p.SentFirst
 	extra := max(0, t.costs.ns(cnLatency)-cnMachineLatency) + t.costs.bytes(cnPerByte, packetBytes(p))
 	at += extra
 	d := t.daemonOf(rank)

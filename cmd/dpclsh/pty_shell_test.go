@@ -142,3 +142,27 @@ func TestProgressFlags(t *testing.T) {
 		t.Errorf("--quiet on a terminal shows progress:\n%q", term.out.String())
 	}
 }
+
+// TestREPLCtrlCInWaitSummarizesProbes: Ctrl-C in app:wait says where each probe stands
+// (sent, delivered, in the tree, unread), so a stopped wait does not look like a probe
+// that sent nothing.
+func TestREPLCtrlCInWaitSummarizesProbes(t *testing.T) {
+	term, cmd := startOnTerminal(t)
+	term.expect("> ")
+	term.send(`app = dpcl.launch("` + jacobiELF + `", {nodes = 64, per_io = 8, args = {"32", "100000"}})` + "\r")
+	term.expect("> ")
+	term.send(`h = app:install(app:points("MPI_Allreduce", "entry"), probe.send(1), {filter = "sum", print = false}) h:activate()` + "\r")
+	term.expect("> ")
+	term.send("app:start() app:wait()\r")
+	term.expect("wait [")
+	term.expect("64 running") // the job computes; the probe's waves queue unread
+	term.send("\x03")
+	term.expect("app:wait stopped at virtual ")
+	term.expect("probe 1 (active): ")
+	term.expect(" unread")
+	term.expect("> ")
+	term.send("\x04")
+	if status := waitExit(t, cmd); status != 0 {
+		t.Errorf("status %d", status)
+	}
+}

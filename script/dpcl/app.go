@@ -103,7 +103,13 @@ A probe variable: one slot per process, at the same address on every node.`, Fn:
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
 inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
 m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
-message reached the front-end through the tool's tree (app:costs() says what each hop costs).`, Fn: appInstall},
+message reached the front-end through the tool's tree (app:costs() says what each hop costs).
+m.sent = {first=, last=} is when the earliest and the latest packet merged into it left
+their ranks (virtual seconds; first_ns, last_ns exact): m.time - m.sent.last is how long
+the data spent in the tree, so a message may describe the program as it was well before now.
+print: true prints each message as it arrives (the default in the shell); without a
+callback, messages otherwise queue for h:next(), and what is left unread is printed when
+the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
 			{Name: "execute", Doc: `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},
@@ -367,6 +373,7 @@ func appWait(L *lua.LState) int {
 			return appErr(L, "wait", err)
 		}
 		if s.Context().Err() != nil {
+			st.printWaitSummary(a)
 			return script.Raise(L, s.StopError())
 		}
 		if app.Done() || ctx.Err() != nil || b.Reason == bgl.StopIdle {

@@ -29,7 +29,16 @@
 //     summed over every rank, as a:read and the overflow counters do for probe data.
 //   - Probe messages without a callback queue on the handle (queue.go), or, in a
 //     session marked interactive (SetInteractive, handle_print.go), print as they arrive,
-//     bpftrace-style, unless the probe was installed with print = false.
+//     bpftrace-style, unless the probe was installed with print = false. What is still
+//     queued when the session ends is printed then (at most ten lines per probe, the
+//     rest counted; handle_leftover.go), as bpftrace prints its maps at exit, except for
+//     probes installed with print = false. Ctrl-C in the shell's app:wait prints each of
+//     the job's probes' state and counts (sent, delivered, in the tree, unread) before
+//     the prompt returns (wait_summary.go). A message
+//     carries when its data left the ranks (m.sent = {first=, last=}, from the packets'
+//     send stamps, which the tree's filters merge as min and max); a printed line whose
+//     oldest data spent over a millisecond in the tree says so (lagNote), since it shows
+//     the program as it was, not as it is.
 //   - dpcl.launch's env and export options are every rank's environment (envp, what
 //     getenv reads): variables set by value, and names whose host value is passed, as
 //     BG/L's mpirun -env and -exp_env; with Options.Env (dpclsh ui --env/--export), nothing

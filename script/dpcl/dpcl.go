@@ -23,6 +23,8 @@ type dpclState struct {
 	idle bool // the REPL idler is registered
 	// per probe handle: queued messages and callback errors (queue.go)
 	extras map[*runtime.Handle]*handleExtra
+	// handles are extras' keys in the order the session made them (leftovers print so)
+	handles []*runtime.Handle
 	// calls are the requests of served pages (serve.go); wake tells a running step one came.
 	calls chan *pageCall
 	wake  chan struct{}
@@ -42,6 +44,7 @@ func newDpclState(s *script.Session) *dpclState {
 	st := &dpclState{s: s, calls: make(chan *pageCall, 64), wake: make(chan struct{}, 1)}
 	SetProbeTarget(s, st.probeTarget)
 	s.OnClose(script.CloserFunc(func() error {
+		st.printLeftovers()
 		var errs []error
 		for _, a := range st.apps {
 			errs = append(errs, a.close())
@@ -197,6 +200,9 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 	}
 	t.RawSetString("count", lua.LNumber(m.Count))
 	setMessageTime(t, m.Time)
+	if m.SentLast > 0 {
+		t.RawSetString("sent", sentTable(L, m))
+	}
 	t.RawSetString("probe", lua.LNumber(m.Handle.ID))
 	return t
 }
@@ -204,6 +210,18 @@ func messageTable(L *lua.LState, m runtime.Message) *lua.LTable {
 // setMessageTime is the one place a delivered message's virtual arrival time at the
 // front-end (ns) becomes Lua fields.
 func setMessageTime(t *lua.LTable, ns uint64) { script.SetTime(t, ns) }
+
+// sentTable is m.sent: when the earliest and the latest packet merged into m left their
+// ranks, in virtual seconds (first, last) with the exact ns beside them (first_ns,
+// last_ns). m.time - m.sent.last is how long the newest data spent in the tree.
+func sentTable(L *lua.LState, m runtime.Message) *lua.LTable {
+	t := L.NewTable()
+	t.RawSetString("first", lua.LNumber(float64(m.SentFirst)/1e9))
+	t.RawSetString("last", lua.LNumber(float64(m.SentLast)/1e9))
+	t.RawSetString("first_ns", lua.LNumber(m.SentFirst))
+	t.RawSetString("last_ns", lua.LNumber(m.SentLast))
+	return t
+}
 
 func eventTable(L *lua.LState, ev bgl.Event) *lua.LTable {
 	t := L.NewTable()

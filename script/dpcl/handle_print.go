@@ -3,6 +3,7 @@ package dpcl
 import (
 	"fmt"
 	"github.com/dpclsh/dpclsh/script"
+	"strconv"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -37,6 +38,13 @@ func printOption(s *script.Session, opts lua.LValue, cb *lua.LFunction) (bool, e
 	return on, nil
 }
 
+// printFalse says whether opts says print = false: such a probe's unread messages are
+// not printed at exit either (handle_leftover.go).
+func printFalse(opts lua.LValue) bool {
+	t, ok := opts.(*lua.LTable)
+	return ok && t.RawGetString("print") == lua.LFalse
+}
+
 // formatMessage is one printed line: "probe 2 rank 5: 17" or "probe 2 (64 ranks): 1088".
 func formatMessage(L *lua.LState, id uint32, m *lua.LTable) string {
 	var vals []string
@@ -49,5 +57,40 @@ func formatMessage(L *lua.LState, id uint32, m *lua.LTable) string {
 	if r := m.RawGetString("rank"); r != lua.LNil {
 		who = "rank " + script.Format(L, r, script.DefaultFormat)
 	}
-	return fmt.Sprintf("probe %d %s: %s", id, who, strings.Join(vals, " "))
+	return fmt.Sprintf("probe %d %s: %s", id, who, strings.Join(vals, " ")) + lagNote(m)
+}
+
+// lagNoteNS is how long a message's data must have spent in the tool's tree before its
+// printed line says so: past it, the program has moved on from what the line shows.
+const lagNoteNS = 1_000_000
+
+// lagNote is "  (sent 0.8 ms, 1.9 ms in the tree)" when the oldest data of m took longer
+// than lagNoteNS from its rank to the front-end, else "". Aggregated data sent over a
+// span shows it: "sent 0.8-1.1 ms".
+func lagNote(m *lua.LTable) string {
+	sent, ok := m.RawGetString("sent").(*lua.LTable)
+	if !ok {
+		return ""
+	}
+	first, _ := sent.RawGetString("first_ns").(lua.LNumber)
+	last, _ := sent.RawGetString("last_ns").(lua.LNumber)
+	at, _ := m.RawGetString("time_ns").(lua.LNumber)
+	lag := float64(at - first)
+	if lag <= lagNoteNS {
+		return ""
+	}
+	when := msText(float64(first))
+	if to := msText(float64(last)); to != when {
+		when += "-" + to
+	}
+	return fmt.Sprintf("  (sent %s ms, %s ms in the tree)", when, msText(lag))
+}
+
+// msText writes ns as milliseconds with one decimal, or three where one would read 0.
+func msText(ns float64) string {
+	ms := ns / 1e6
+	if ms >= 0.1 || ms == 0 {
+		return strconv.FormatFloat(ms, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(ms, 'f', 3, 64)
 }

@@ -194,7 +194,8 @@ func appInstall(L *lua.LState) int {
 	h, err := app.Install(pts, e, o)
 	if h != nil {
 		a.callbacks[h.ID] = cb
-		dpclOf(L).extra(h).print = printMsgs
+		x := dpclOf(L).extra(h)
+		x.print, x.quiet = printMsgs, printFalse(L.Get(4))
 	}
 	if err != nil {
 		return appErr(L, "install", err)
@@ -218,7 +219,8 @@ func appExecute(L *lua.LState) int {
 	h, err := app.Execute(e, o)
 	if h != nil {
 		a.callbacks[h.ID] = cb
-		dpclOf(L).extra(h).print = printMsgs
+		x := dpclOf(L).extra(h)
+		x.print, x.quiet = printMsgs, printFalse(L.Get(3))
 	}
 	if errors.Is(err, runtime.ErrNoLiveRank) {
 		// The natural sampling loop (execute while the job runs) ends cleanly.

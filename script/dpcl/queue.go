@@ -20,6 +20,7 @@ const maxCallbackErrors = 3
 // accounting: the messages of a handle without a callback, and its callback's errors.
 type handleExtra struct {
 	print   bool // print messages as they arrive instead of queueing them (the REPL)
+	quiet   bool // installed with print = false: what is left at exit is not printed
 	queue   []*lua.LTable
 	dropped int
 	errors  int
@@ -33,6 +34,7 @@ func (st *dpclState) extra(h *runtime.Handle) *handleExtra {
 	if x == nil {
 		x = &handleExtra{}
 		st.extras[h] = x
+		st.handles = append(st.handles, h)
 	}
 	return x
 }
