@@ -71,10 +71,9 @@
 // names the addresses with Program.FrameAt and Stack: the function and file:line of the
 // call (pc-4), the offset of pc itself, as "work+0x2c (app.c:17)".
 //
-// Program.Pprof turns sampled stacks (StackSample) into a pprof profile
-// (github.com/google/pprof/profile, chosen because it is the format go tool pprof reads):
-// sample types samples and cycles, one location per address whose lines are its inlined
-// frames from DWARF (Program.InlinedFrames), a return address resolved at its call.
+// StackSample is one sampled stack; Program.InlinedFrames gives the inlined frames at an
+// address from DWARF, innermost first. The Lua host (script/dpcl) turns the samples into a
+// pprof profile with them: this package uses the standard library only.
 //
 // # Leaving a function: skip and replacement
 //

@@ -10,7 +10,6 @@ import (
 	"github.com/dpclsh/dpclsh/bgl/abi"
 	"github.com/dpclsh/dpclsh/contexts"
 	"github.com/dpclsh/dpclsh/probes"
-	"github.com/google/pprof/profile"
 )
 
 // MaxSampleHz is the highest sampling rate: one sample per 700 cycles at 1 MHz, seven
@@ -138,7 +137,5 @@ func (p *Profile) table(key func(uint32) (string, bool), n int) []Count {
 	return out
 }
 
-// Pprof is the profile in pprof's form (probes.Program.Pprof), to write with its Write.
-func (p *Profile) Pprof() *profile.Profile {
-	return p.app.Prog.Pprof(p.Samples(), int64(p.Period))
-}
+// Program is the sampled application's program, which resolves the samples' addresses.
+func (p *Profile) Program() *probes.Program { return p.app.Prog }

@@ -100,7 +100,7 @@ func pushCounts(L *lua.LState, rows []runtime.Count, key string) int {
 
 func profilePprof(L *lua.LState) int {
 	p := script.CheckObject[*runtime.Profile](L, 1, profileTypeName)
-	prof := p.Pprof()
+	prof := pprofProfile(p.Program(), p.Samples(), int64(p.Period))
 	if err := fileout.WriteFunc(L.CheckString(2), fileout.Public, prof.Write); err != nil {
 		L.RaiseError("prof:pprof: %s", err.Error())
 	}

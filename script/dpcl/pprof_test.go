@@ -1,4 +1,4 @@
-package probes
+package dpcl
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/probes"
 	"github.com/google/pprof/profile"
 )
 
@@ -16,7 +17,7 @@ import (
 // frame above them, main as their caller and both sample types.
 func TestPprofOfSampledRun(t *testing.T) {
 	const period = 7000
-	exe := "../bgl/testdata/bin/hotspots.elf"
+	exe := "../../bgl/testdata/bin/hotspots.elf"
 	var out bytes.Buffer
 	j, err := bgl.Launch(bgl.JobConfig{Exe: exe, Nodes: 1, Stopped: true, Workdir: t.TempDir(), Stdout: &out, Stderr: &out})
 	if err != nil {
@@ -30,16 +31,16 @@ func TestPprofOfSampledRun(t *testing.T) {
 	if r := j.Run(); r != bgl.StopDone {
 		t.Fatalf("run: %v", r)
 	}
-	var samples []StackSample
+	var samples []probes.StackSample
 	for _, s := range j.TakeSamples() {
-		samples = append(samples, StackSample{Stack: s.Stack, Samples: int64(s.Weight), Cycles: int64(s.Weight) * period})
+		samples = append(samples, probes.StackSample{Stack: s.Stack, Samples: int64(s.Weight), Cycles: int64(s.Weight) * period})
 	}
 	path := filepath.Join(t.TempDir(), "hotspots.pb.gz")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := NewProgram(j.Image()).Pprof(samples, period).Write(f); err != nil {
+	if err := pprofProfile(probes.NewProgram(j.Image()), samples, period).Write(f); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
