@@ -306,9 +306,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 #define MPI_COMPLEX8 ((MPI_Datatype)0x5008)
 #define MPI_COMPLEX16 ((MPI_Datatype)0x5110)
 
-
-/* ---- Environment: versions, errors and error handlers, info, attributes, names
- * (libmpi_err.c, libmpi_info.c, libmpi_attr.c). ---- */
+/* ---- Environment: versions, errors and error handlers, info, attributes, names (libmpi_err.c, libmpi_info.c, libmpi_attr.c). ---- */
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
 #define MPI_MAX_ERROR_STRING 512
@@ -317,21 +315,23 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 #define MPI_MAX_INFO_VAL 1024
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 
-/* Thread levels: the CNK runs one thread per process, so MPI_THREAD_SINGLE is provided
- * whatever is asked. */
+/* Thread levels: the CNK runs one thread per process, so MPI_THREAD_SINGLE is provided whatever is asked. */
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
 #define MPI_THREAD_SERIALIZED 2
 #define MPI_THREAD_MULTIPLE 3
 
-/* Address-sized and offset-sized integers as datatypes: the basic types of the same
- * representation on the 32-bit PowerPC. */
+/* Address- and offset-sized integers as datatypes: the basic types of their size on the 32-bit PowerPC. */
 #define MPI_AINT MPI_LONG
 #define MPI_OFFSET MPI_LONG_LONG
 #define MPI_COUNT MPI_LONG_LONG
+#if defined(__cplusplus) && __cplusplus < 201103L /* C++98 has no long long; glibc's int64_t is one */
+#include <stdint.h>
+typedef int64_t MPI_Offset; typedef int64_t MPI_Count;
+#else
 __extension__ typedef long long MPI_Offset;
 __extension__ typedef long long MPI_Count;
-
+#endif
 /* ---- Datatypes: more constructors, envelopes and MPI_Pack (libmpi_dtcons.c). ---- */
 
 /* MPI_PACKED: bytes written by MPI_Pack, sent and received like MPI_BYTE. */

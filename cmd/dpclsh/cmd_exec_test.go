@@ -52,9 +52,9 @@ func TestExecSubcommand(t *testing.T) {
 		{"no program", nil, 2, "", "usage: dpclsh exec", ""},
 		{"bad nodes", []string{"--nodes", "70000", execCorpus + "hello.elf"}, 2, "", "70000 compute nodes: want 1..65536", ""},
 		{"bad per-io", []string{"--per-io", "4", execCorpus + "hello.elf"}, 2, "", "4 compute nodes per I/O node", ""},
-		{"bad flag", []string{"--frobnicate", execCorpus + "hello.elf"}, 2, "", "flag provided but not defined", ""},
+		{"bad flag", []string{"--frobnicate", execCorpus + "hello.elf"}, 2, "", "unknown option --frobnicate", ""},
 		{"missing file", []string{"nope.elf"}, 1, "", "dpclsh exec: bgl: launch: open nope.elf", ""},
-		{"not an ELF", []string{"cmd_exec.go"}, 1, "", "not a readable ELF file", ""},
+		{"not an ELF", []string{"cmd_exec.go"}, 1, "", "the file is text, not an executable (C source?)", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ var environment = []string{
 	"MPI_Comm_free_keyval", "MPI_Comm_get_attr", "MPI_Comm_get_errhandler", "MPI_Comm_get_name",
 	"MPI_Comm_set_attr", "MPI_Comm_set_errhandler", "MPI_Comm_set_name", "MPI_Errhandler_free",
 	"MPI_Error_class", "MPI_Error_string", "MPI_Free_mem", "MPI_Get_library_version",
-	"MPI_Info_create", "MPI_Info_delete", "MPI_Info_dup", "MPI_Info_free", "MPI_Info_get",
+	"MPI_Info_create", "MPI_Info_create_env", "MPI_Info_delete", "MPI_Info_dup", "MPI_Info_free", "MPI_Info_get",
 	"MPI_Info_get_nkeys", "MPI_Info_get_nthkey", "MPI_Info_get_string", "MPI_Info_get_valuelen",
 	"MPI_Info_set", "MPI_Init_thread", "MPI_Is_thread_main", "MPI_Keyval_create",
 	"MPI_Keyval_free", "MPI_Query_thread",
