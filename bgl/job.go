@@ -202,7 +202,7 @@ func (j *Job) createNodes() error {
 	}
 	for r := range j.nodes {
 		seed := splitmix(j.cfg.Seed ^ uint64(r)<<32)
-		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed, ExecPath: j.exe})
+		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed})
 		if err != nil {
 			return errorf("launch rank %d: %w", r, err)
 		}
