@@ -3,6 +3,7 @@ package bgl
 import (
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"sync/atomic"
 
@@ -211,7 +212,7 @@ func (j *Job) createNodes() error {
 			cpu.SetTranslation(false)
 		}
 		n := &node{rank: r, cpu: cpu, io: io, held: j.cfg.Stopped}
-		n.proc = Proc{Rank: r, Size: j.part.Tasks(), IONode: io.Index, Pid: pidBase + r, Exe: j.exe,
+		n.proc = Proc{Rank: r, Size: j.part.Tasks(), IONode: io.Index, Pid: pidBase + r, Exe: rankExePath(j.cfg.Exe),
 			Mem: cpu.Mem, Cycles: n.clock, Epoch: j.cfg.Epoch, brk: j.img.Brk(), brkStart: j.img.Brk(),
 			layout: layout, rng: splitmix(seed), memLimit: uint64(j.cfg.MemoryMB) << 20, pool: pool}
 		io.attach(r)
@@ -271,4 +272,16 @@ func (j *Job) Close() error {
 	}
 	j.fe.flushAll()
 	return j.sb.close()
+}
+
+// rankExePath is the program's path as a rank sees it (readlink of /proc/self/exe): the
+// command line's path taken from the job's directory /job, so it depends on what the user
+// typed and never on where the host keeps the file (glibc's startup reads it, and its
+// length would otherwise change the ranks' timing from one checkout to another).
+func rankExePath(given string) string {
+	given = filepath.ToSlash(given)
+	if path.IsAbs(given) {
+		return path.Clean(given)
+	}
+	return path.Join("/job", given)
 }
