@@ -16,7 +16,7 @@ local app = dpcl.launch("../../runtime/testdata/bin/loop.elf", {nodes = 4, per_i
   env = {MPIINSTR_EXCLUDE = "MPI_Send,MPI_Recv", OMP_NUM_THREADS = 4}})
 local p = app:process(3)
 local function word(a) local b = p:read(a, 4); return ((b:byte(1) * 256 + b:byte(2)) * 256 + b:byte(3)) * 256 + b:byte(4) end
-local function cstring(a) local s = p:read(a, 64); return s:sub(1, s:find("\0", 1, true) - 1) end
+local function cstring(a) local t = {}; for i = 0, 255 do local c = p:read(a + i, 1); if c == "\0" then break end; t[#t + 1] = c end; return table.concat(t) end
 local sp = p:reg("r1")
 local argc = word(sp)
 local envp, seen = sp + 4 * (argc + 2), {}
@@ -78,7 +78,7 @@ local app = dpcl.launch("../../runtime/testdata/bin/loop.elf", {nodes = 2, per_i
   env = {B = "set"}, export = {"DPCL_TEST_EXPORTED"}})
 local p = app:process(1)
 local function word(a) local b = p:read(a, 4); return ((b:byte(1) * 256 + b:byte(2)) * 256 + b:byte(3)) * 256 + b:byte(4) end
-local function cstring(a) local s = p:read(a, 64); return s:sub(1, s:find("\0", 1, true) - 1) end
+local function cstring(a) local t = {}; for i = 0, 255 do local c = p:read(a + i, 1); if c == "\0" then break end; t[#t + 1] = c end; return table.concat(t) end
 local sp = p:reg("r1")
 local envp, seen = sp + 4 * (word(sp) + 2), {}
 while word(envp) ~= 0 do seen[#seen + 1] = cstring(word(envp)); envp = envp + 4 end

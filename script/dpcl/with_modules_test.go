@@ -38,7 +38,7 @@ print(q:stats().queued, h:stats().queued, q:next().rank)`, "t")
 	}
 	// waves that spent over a millisecond in the tree say so
 	want := "probe 1 (16 ranks): 16\n" +
-		"probe 1 (16 ranks): 32  (sent 0.015-0.016 ms, 1.9 ms in the tree)\n" +
+		"probe 1 (16 ranks): 32  (sent 0.015 ms, 1.9 ms in the tree)\n" +
 		"probe 1 (16 ranks): 48  (sent 0.015-0.016 ms, 3.4 ms in the tree)\n" +
 		"probe 1 (16 ranks): 64  (sent 0.016-0.017 ms, 4.5 ms in the tree)\n" +
 		"probe 1 (16 ranks): 80  (sent 0.016-0.017 ms, 5.0 ms in the tree)\n" +
