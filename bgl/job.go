@@ -283,5 +283,5 @@ func rankExePath(given string) string {
 	if path.IsAbs(given) {
 		return path.Clean(given)
 	}
-	return path.Join("/job", given)
+	return path.Join(jobDir, given)
 }
