@@ -111,8 +111,34 @@ func (s *Session) runtimeError(err error) *Error {
 		e.File = m[1]
 		e.Line, _ = strconv.Atoi(m[2])
 	}
+	if s.internal[e.File] {
+		s.blameUser(e)
+	}
 	e.Source = s.sourceLine(e.File, e.Line)
 	return e
+}
+
+// MarkInternal names chunks of the tool's own Lua (limpio.lua, modules.lua, ...). A user
+// who calls into them with a wrong argument or a job in the wrong state needs the line of
+// their own script, not one of the tool's: an error positioned in such a chunk is reported
+// at the innermost frame of the traceback outside them, or with no position when the
+// whole stack is the tool's (a command's own chunk, which names its error itself).
+func (s *Session) MarkInternal(names ...string) {
+	for _, n := range names {
+		s.internal[n] = true
+	}
+}
+
+// blameUser moves e's position from an internal chunk to the user's innermost frame.
+func (s *Session) blameUser(e *Error) {
+	e.File, e.Line = "", 0
+	for _, m := range tracebackAt.FindAllStringSubmatch(e.Traceback, -1) {
+		if !s.internal[m[1]] && m[1] != luavm.ChunkName {
+			e.File = m[1]
+			e.Line, _ = strconv.Atoi(m[2])
+			return
+		}
+	}
 }
 
 // sourceLine returns line n of the chunk named name: from the chunks this session loaded,

@@ -18,7 +18,8 @@ const (
 )
 
 // ProgressLine draws a job's progress as one line on a terminal, redrawn in place: ranks
-// loaded (launch) or ended (run), virtual time and simulated instructions per second. It
+// loaded (launch) or ended (run; a sweeping block until the first ends), virtual time and
+// simulated instructions per second. It
 // only reads the job's bgl.Progress counters, so it cannot change what the job does.
 // Output that must appear while it is shown goes through Writer, which clears the line
 // first; the next tick draws it again below.
@@ -34,6 +35,7 @@ type ProgressLine struct {
 	lastInstr uint64
 	lastAt    time.Time
 	rate      float64 // instructions per wall second, smoothed
+	ticks     int     // lines drawn: the spinner's position
 }
 
 // StartProgress draws p on w under the name phase ("launch", "run", "wait") until Stop.
@@ -94,6 +96,7 @@ func (pl *ProgressLine) draw() {
 		}
 	}
 	pl.lastInstr, pl.lastAt = instr, now
+	pl.ticks++
 	io.WriteString(pl.w, "\r\x1b[K"+pl.text())
 	pl.shown = true
 }
@@ -106,9 +109,28 @@ func (pl *ProgressLine) text() string {
 		return fmt.Sprintf("launch %s %d/%d ranks loaded", bar(loaded, ranks), loaded, ranks)
 	}
 	ended := p.Ended.Load()
+	// A job has no horizon to measure against, and an SPMD job's ranks all end together:
+	// until the first ends, a block sweeping the bar shows the job is alive.
+	b := bar(ended, ranks)
+	if ended == 0 {
+		b = spinner(pl.ticks)
+	}
 	return fmt.Sprintf("%s %s %d/%d ranks ended, %d running, virtual %s, %s instr/s",
-		pl.phase, bar(ended, ranks), ended, ranks, p.Running.Load(),
+		pl.phase, b, ended, ranks, p.Running.Load(),
 		virtualSeconds(p.NowNS.Load()), siCount(pl.rate))
+}
+
+// spinnerWidth is the sweeping block's width in the bar.
+const spinnerWidth = 4
+
+// spinner is the bar with a block at the position of tick, going back and forth.
+func spinner(tick int) string {
+	span := progressBar - spinnerWidth
+	pos := tick % (2 * span)
+	if pos > span {
+		pos = 2*span - pos
+	}
+	return "[" + strings.Repeat("-", pos) + strings.Repeat("=", spinnerWidth) + strings.Repeat("-", span-pos) + "]"
 }
 
 func bar(n, of int64) string {

@@ -42,7 +42,10 @@ type Session struct {
 
 	depth   int                 // nesting of Call on the session goroutine
 	sources map[string][]string // chunk name -> source lines, for error reports
-	docs    docIndex
+	// internal names the chunks of the tool's own Lua (limpio.lua, modules.lua, ...): an
+	// error positioned in one is reported at the user's innermost frame instead.
+	internal map[string]bool
+	docs     docIndex
 }
 
 // Options configure a session. The zero value writes to the process's stdout and stderr.
@@ -97,7 +100,7 @@ func NewSessionWith(o Options) (*Session, error) {
 		o.Stderr = os.Stderr
 	}
 	L := lua.NewState(lua.Options{IncludeGoStackTrace: o.Verbose})
-	s := &Session{L: L, events: make(chan func(), 1024), opts: o, sources: map[string][]string{},
+	s := &Session{L: L, events: make(chan func(), 1024), opts: o, sources: map[string][]string{}, internal: map[string]bool{},
 		modTables: map[string]*lua.LTable{}, mem: luavm.MemAccount{Limit: o.Memory}}
 	if o.Memory == 0 {
 		s.mem.Limit = DefaultSessionMemory()

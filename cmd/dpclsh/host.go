@@ -47,6 +47,7 @@ func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.W
 			s.Close()
 			return nil, err
 		}
+		s.MarkInternal(m.name)
 	}
 	if mod, ok := s.L.GetGlobal("limpio").(*lua.LTable); ok {
 		mod.RawSetString("warn", s.L.NewFunction(func(L *lua.LState) int {

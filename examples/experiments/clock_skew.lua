@@ -113,10 +113,10 @@ function M.run(opts)
   local out = {rows = rows, worst = worst, statements = M.statements(rows)}
   out.csv = C.csv(dir .. "/clock_skew.csv", {"io_node", "true_offset_ns", "estimated_ns", "error_ns",
     "estimated_links_only_ns", "error_links_only_ns", "measured_ns", "error_measured_ns"}, rows)
-  out.svg = plot.lines{file = dir .. "/clock_skew.svg", title = "Daemon clock offsets: true and found in the tree",
+  out.svg = C.figure("lines", {file = dir .. "/clock_skew.svg", title = "Daemon clock offsets: true and found in the tree",
     x_label = "I/O node", y_label = "offset from the front-end (virtual us)",
     series = {{name = "true", x = xs, y = ts}, {name = "estimated (costs known)", x = xs, y = es},
-      {name = "estimated (link latencies only)", x = xs, y = ls}}}
+      {name = "estimated (link latencies only)", x = xs, y = ls}}})
   return out
 end
 

@@ -46,6 +46,18 @@ function C.csv(path, header, rows)
   return path
 end
 
+-- C.figure draws a plot (kind "lines" or "bars", spec as plot.lines/plot.bars take it)
+-- twice: as spec.file, an SVG for papers, and as a PNG beside it for pages that show
+-- images (the README's figures). Returns the SVG's name.
+function C.figure(kind, spec)
+  local svg = plot[kind](spec)
+  local png = {}
+  for k, v in pairs(spec) do png[k] = v end
+  png.file = svg:gsub("%.svg$", ".png")
+  plot[kind](png)
+  return svg
+end
+
 -- C.dir is where an experiment writes: opts.dir (created when missing), or the current
 -- directory.
 function C.dir(opts)

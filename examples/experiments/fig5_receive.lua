@@ -77,10 +77,10 @@ function M.run(opts)
   local out = {rows = rows, statements = M.statements(rows)}
   out.csv = C.csv(dir .. "/fig5_receive.csv",
     {"nodes", "messages", "total_messages", "receive_ms", "receive_ms_per_node", "frontend_busy_ms"}, rows)
-  out.svg = plot.lines{file = dir .. "/fig5_receive.svg", title = "Receive time (seed 000, Fig. 5 left)",
-    x_label = "messages per node", y_label = "receive time (virtual ms)", log_x = true, log_y = true, series = total}
-  out.per_node = plot.lines{file = dir .. "/fig5_per_node.svg", title = "Receive time per node (Fig. 5 right)",
-    x_label = "messages per node", y_label = "virtual ms per node", log_x = true, series = per}
+  out.svg = C.figure("lines", {file = dir .. "/fig5_receive.svg", title = "Receive time (seed 000, Fig. 5 left)",
+    x_label = "messages per node", y_label = "receive time (virtual ms)", log_x = true, log_y = true, series = total})
+  out.per_node = C.figure("lines", {file = dir .. "/fig5_per_node.svg", title = "Receive time per node (Fig. 5 right)",
+    x_label = "messages per node", y_label = "virtual ms per node", log_x = true, series = per})
   return out
 end
 

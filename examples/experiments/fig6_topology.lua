@@ -107,9 +107,9 @@ function M.run(opts)
   local out = {rows = rows, statements = M.statements(rows, tasks, per_io, fans)}
   out.csv = C.csv(dir .. "/fig6_topology.csv",
     {"tasks", "tasks_per_io", "fanout", "messages", "receive_ms", "first_arrival_ms"}, rows)
-  out.svg = plot.lines{file = dir .. "/fig6_topology.svg", title = "Topology variation (seed 000, Fig. 6)",
+  out.svg = C.figure("lines", {file = dir .. "/fig6_topology.svg", title = "Topology variation (seed 000, Fig. 6)",
     x_label = "tasks per I/O node", y_label = "receive time (virtual ms)", log_x = true,
-    series = series, width_cm = 16, height_cm = 10}
+    series = series})
   return out
 end
 

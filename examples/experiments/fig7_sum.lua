@@ -45,9 +45,9 @@ function M.run(opts)
     text = string.format("the sum filter significantly reduces the receive time (>= 2x): %s at %d messages per task",
       out.factor and string.format("%.2fx", out.factor) or "undefined", rows[#rows][2])}}
   out.csv = C.csv(dir .. "/fig7_sum.csv", {"tasks", "messages", "none_ms", "sum_ms", "factor", "note"}, rows)
-  out.svg = plot.bars{file = dir .. "/fig7_sum.svg", title = string.format("Sum filter at %d tasks (seed 000, Fig. 7)", tasks),
+  out.svg = C.figure("bars", {file = dir .. "/fig7_sum.svg", title = string.format("Sum filter at %d tasks (seed 000, Fig. 7)", tasks),
     x_label = "messages per task", y_label = "receive time (virtual ms)", labels = labels,
-    series = {{name = "no filter", values = none}, {name = "sum filter", values = sum}}}
+    series = {{name = "no filter", values = none}, {name = "sum filter", values = sum}}})
   return out
 end
 

@@ -1,7 +1,8 @@
 -- limpio_fig2: Fig 2 of the Limpio paper — the communication ratio (MPI time over total
 -- time, virtual) of master_worker's master and mean worker as ranks grow, as CSV and SVG;
 -- it prints, computed from this run, whether each of the paper's statements holds.
---   Run: go run ./cmd/dpclsh examples/experiments/limpio_fig2.lua   (4 ... 1,024 ranks)
+--   Run: go run ./cmd/dpclsh examples/experiments/limpio_fig2.lua [dir]   (4 ... 1,024 ranks)
+local C = dofile("examples/experiments/common.lua")
 local M = {}
 
 function M.run(o)
@@ -23,9 +24,9 @@ function M.run(o)
   local out = {"ranks,master_mpi_fraction,mean_worker_mpi_fraction\n"}
   for _, r in ipairs(rows) do out[#out + 1] = string.format("%d,%.6f,%.6f\n", r[1], r[2], r[3]) end
   dpcl.write_file(csv, out)
-  local svg = plot.lines{file = dir .. "/limpio_fig2.svg", title = "master_worker: time in MPI",
+  local svg = C.figure("lines", {file = dir .. "/limpio_fig2.svg", title = "master_worker: time in MPI",
     x_label = "ranks", y_label = "% of run time in MPI", log_x = true,
-    series = {{name = "master (rank 0)", x = xs, y = master}, {name = "mean worker", x = xs, y = workers}}}
+    series = {{name = "master (rank 0)", x = xs, y = master}, {name = "mean worker", x = xs, y = workers}}})
   return {rows = rows, csv = csv, svg = svg, statements = M.statements(rows)}
 end
 
@@ -46,7 +47,7 @@ function M.statements(rows)
 end
 
 if arg and arg[0] and arg[0]:match("limpio_fig2%.lua$") then
-  for _, st in ipairs(M.run().statements) do print((st.holds and "holds: " or "does not hold: ") .. st.text) end
+  for _, st in ipairs(M.run{dir = arg[1]}.statements) do print((st.holds and "holds: " or "does not hold: ") .. st.text) end
 end
 
 return M

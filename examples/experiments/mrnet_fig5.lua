@@ -111,8 +111,8 @@ function M.run(opts)
   local out = {rows = rows, statements = M.statements(rows)}
   out.csv = C.csv(dir .. "/mrnet_fig5.csv", {"topology", "backends", "instantiation_ms", "round_trip_ms", "reductions_per_s"}, rows)
   local function fig(name, title, y, s)
-    return plot.lines{file = dir .. "/mrnet_fig5_" .. name .. ".svg", title = title, x_label = "back-ends (I/O-node daemons)",
-      y_label = y, log_x = true, series = s}
+    return C.figure("lines", {file = dir .. "/mrnet_fig5_" .. name .. ".svg", title = title, x_label = "back-ends (I/O-node daemons)",
+      y_label = y, log_x = true, series = s})
   end
   out.svg = fig("instantiation", "(a) instantiation latency", "virtual ms", series.inst)
   out.svg_rt = fig("round_trip", "(b) broadcast + reduction round trip", "virtual ms", series.rt)

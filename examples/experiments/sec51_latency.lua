@@ -44,9 +44,9 @@ function M.run(opts)
   local out = {rows = rows, statements = M.statements(rows)}
   out.csv = C.csv(dir .. "/sec51_latency.csv",
     {"costs", "command_down_ms", "message_latency_ms", "round_trip_ms", "command_round_trip_ms"}, rows)
-  out.svg = plot.bars{file = dir .. "/sec51_latency.svg", title = "One compute node: start command down, first message up",
+  out.svg = C.figure("bars", {file = dir .. "/sec51_latency.svg", title = "One compute node: start command down, first message up",
     y_label = "virtual ms", labels = labels,
-    series = {{name = "command down", values = down}, {name = "message up", values = up}}}
+    series = {{name = "command down", values = down}, {name = "message up", values = up}}})
   return out
 end
 

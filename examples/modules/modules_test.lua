@@ -190,6 +190,17 @@ function TestSourceCountsMatchLinePointCounts(t)
   local text = table.concat(printed, "\n")
   t:ok(text:find("counter.count", 1, true), text)
   t:ok(text:find("   57: +" .. sum_ref(57, {0, 1, 2, 3}) .. " ") ~= nil, text)
+  -- The header says the unit and how ranks combine; every row's values start in one column.
+  t:ok(text:find("count, total", 1, true), text)
+  local function value_end(prefix)
+    for line in text:gmatch("[^\n]+") do
+      if line:sub(1, #prefix) == prefix then
+        local _, e = line:find("%d+", #prefix + 1)
+        return e
+      end
+    end
+  end
+  t:eq(value_end("   57:"), value_end("program"), "line 57's count ends under the program's")
   app:close()
 end
 

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dpclsh/dpclsh/script"
 	"slices"
-	"sync/atomic"
 	"time"
+
+	"github.com/dpclsh/dpclsh/script"
 
 	"github.com/dpclsh/dpclsh/bgl"
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -26,10 +26,9 @@ type luaApp struct {
 	callbacks map[uint32]*lua.LFunction
 	on        map[string][]*lua.LFunction
 	handles   map[uint32]*lua.LUserData
-	// counters and progress are the machine's counters and the line showing them, if any
-	// (progress_session.go); the job's output goes through the line.
+	// counters are the machine's counters, which the progress line shows while one is
+	// (progress_session.go).
 	counters *bgl.Progress
-	progress *atomic.Pointer[script.ProgressLine]
 	// ud is the application's Lua object; modstate the module library's state for it
 	// (modules.go).
 	ud       *lua.LUserData
@@ -164,8 +163,8 @@ func dpclLaunch(L *lua.LState) int {
 	exe := checkLaunchProgram(L)
 	s := script.SessionOf(L)
 	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
-		handles: map[uint32]*lua.LUserData{}, progress: new(atomic.Pointer[script.ProgressLine])}
-	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false, la.progress}, Stderr: jobOutput{s, true, la.progress},
+		handles: map[uint32]*lua.LUserData{}}
+	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false}, Stderr: jobOutput{s, true},
 		Env: append([]string(nil), s.Env()...)}
 	if t, ok := L.Get(2).(*lua.LTable); ok {
 		if err := launchOptions(t, &o, s.Env()); err != nil {
@@ -178,7 +177,7 @@ func dpclLaunch(L *lua.LState) int {
 		la.counters = &bgl.Progress{}
 		o.Progress = la.counters
 	}
-	stop := la.showProgress(s, la.counters, "launch")
+	stop := showProgress(s, la.counters, "launch")
 	app, err := runtime.Launch(o)
 	stop()
 	if err != nil {
@@ -366,7 +365,7 @@ func appWait(L *lua.LState) int {
 		L.RaiseError("app:wait: the job has not started (call app:start())")
 	}
 	st := dpclOf(L)
-	defer a.showProgress(s, a.counters, "wait")()
+	defer showProgress(s, a.counters, "wait")()
 	for {
 		b, _, err := st.advance(ctx, a, ^uint64(0))
 		if err != nil {

@@ -17,11 +17,11 @@ function limpio.warn(s)
 end
 
 -- write_file and check_write are dpcl's, raising "cannot write PATH: REASON" at the
--- user's call: depth counts the limpio functions between the user and these (gopher-lua's
--- error level n names the (n-2)th caller), and the position of limpio.lua's own pcall
+-- user's call: depth counts the limpio functions between the user and these (error's
+-- level 1 is at_user itself, 2 its caller), and the position of limpio.lua's own pcall
 -- line in front of the message is dropped.
 local function at_user(err, depth)
-  error((tostring(err):gsub("^limpio%.lua:%d+: ", "", 1)), depth + 3)
+  error((tostring(err):gsub("^limpio%.lua:%d+: ", "", 1)), depth + 2)
 end
 
 function limpio.write_file(path, parts, depth)

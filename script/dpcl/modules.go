@@ -75,6 +75,7 @@ func modLib(L *lua.LState) *lua.LTable {
 	if t, ok := L.G.Registry.RawGetString(modLibKey).(*lua.LTable); ok {
 		return t
 	}
+	script.SessionOf(L).MarkInternal("modules.lua", "modules_source.lua")
 	fn, err := L.Load(strings.NewReader(modulesLua), "modules.lua")
 	if err != nil {
 		panic("script: modules.lua does not compile: " + err.Error())

@@ -118,13 +118,23 @@ local function num(v)
   return format("%.4g", v)
 end
 
--- render turns source data into printed lines.
+-- agg_words says how a column combines the ranks' values, in the header's words.
+local agg_words = {sum = "total", avg = "mean", min = "min", max = "max"}
+
+-- render turns source data into printed lines: a label column as wide as its longest
+-- label (a long path or function name shifts every row alike), the columns' names, then
+-- their units and how ranks combine ("count, total", "s, mean").
 local function render(d, opts)
+  local labels = {"program", "file " .. d.file}
+  for _, f in ipairs(d.functions) do labels[#labels + 1] = format("%s (%d-%d)", f.name, f.first, f.last) end
+  local lw = 26
+  for _, l in ipairs(labels) do lw = math.max(lw, #l) end
   local widths, head1, head2 = {}, {}, {}
   for i, c in ipairs(d.columns) do
-    widths[i] = math.max(10, #c.name)
+    local unit = c.unit .. ", " .. (agg_words[c.agg] or c.agg)
+    widths[i] = math.max(10, #c.name, #unit)
     head1[i] = format("%" .. widths[i] .. "s", c.name)
-    head2[i] = format("%" .. widths[i] .. "s", c.unit .. " " .. c.agg)
+    head2[i] = format("%" .. widths[i] .. "s", unit)
   end
   local function cells(vals)
     local out = {}
@@ -135,18 +145,18 @@ local function render(d, opts)
   if #d.columns == 0 then
     out[#out + 1] = "(no module data sources: dpcl.load_modules{...} and app:act(...) add columns)"
   end
-  local label = "%-26s "
+  local label = "%-" .. lw .. "s "
   out[#out + 1] = format(label, "") .. concat(head1, " ")
   out[#out + 1] = format(label, "") .. concat(head2, " ")
-  out[#out + 1] = format(label, "program") .. cells(d.program_totals)
-  out[#out + 1] = format(label, "file " .. d.file) .. cells(d.file_totals)
-  for _, f in ipairs(d.functions) do
-    out[#out + 1] = format(label, format("%s (%d-%d)", f.name, f.first, f.last)) .. cells(f.values)
+  out[#out + 1] = format(label, labels[1]) .. cells(d.program_totals)
+  out[#out + 1] = format(label, labels[2]) .. cells(d.file_totals)
+  for i, f in ipairs(d.functions) do
+    out[#out + 1] = format(label, labels[i + 2]) .. cells(f.values)
   end
   local from, to = opts.from or 1, opts.to or #d.lines
   for n = from, math.min(to, #d.lines) do
     local l = d.lines[n]
-    out[#out + 1] = format("%5d%s %20s ", n, l.instrumentable and ":" or " ", "") .. cells(l.values)
+    out[#out + 1] = format(label, format("%5d%s", n, l.instrumentable and ":" or " ")) .. cells(l.values)
       .. " | " .. l.text:gsub("\t", "    ")
   end
   return out

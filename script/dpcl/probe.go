@@ -65,11 +65,11 @@ sends all its elements; up to 256 values in all. Filters such as "sum" work elem
 			{Name: "type", Doc: "e:type() -> string\n\"int\", \"int64\", \"double\" or \"void\".", Fn: probeTypeOf},
 		}...), expDataMethods...),
 		Meta: []script.Function{
-			{Name: "__add", Doc: "a + b", Fn: probeArith(probes.KAdd)},
-			{Name: "__sub", Doc: "a - b", Fn: probeArith(probes.KSub)},
-			{Name: "__mul", Doc: "a * b", Fn: probeArith(probes.KMul)},
-			{Name: "__div", Doc: "a / b", Fn: probeArith(probes.KDiv)},
-			{Name: "__mod", Doc: "a % b", Fn: probeArith(probes.KMod)},
+			{Name: "__add", Doc: "a + b", Fn: probeOperator(probes.KAdd, "+")},
+			{Name: "__sub", Doc: "a - b", Fn: probeOperator(probes.KSub, "-")},
+			{Name: "__mul", Doc: "a * b", Fn: probeOperator(probes.KMul, "*")},
+			{Name: "__div", Doc: "a / b", Fn: probeOperator(probes.KDiv, "/")},
+			{Name: "__mod", Doc: "a % b", Fn: probeOperator(probes.KMod, "%")},
 			{Name: "__unm", Doc: "-a", Fn: probeNeg},
 			{Name: "__tostring", Doc: "tostring(e)", Fn: probeToString},
 		},
@@ -225,6 +225,39 @@ func probeArith(k probes.Kind) lua.LGFunction {
 	return func(L *lua.LState) int {
 		return pushExp(L, k.String(), probes.Binary(k, ProbeExpOf(L, 1), ProbeExpOf(L, 2)))
 	}
+}
+
+// probeOperator is an arithmetic metamethod: a wrong operand is named by the operator and
+// its side ("the + operator: its right side is a string"), where an argument error would
+// say "bad argument #2 to (anonymous)", which no line of the user's code spells.
+func probeOperator(k probes.Kind, op string) lua.LGFunction {
+	return func(L *lua.LState) int {
+		for n, side := range []string{"left", "right"} {
+			v := L.Get(n + 1)
+			if _, isBool := v.(lua.LBool); isBool {
+				L.RaiseError("the %s operator of a probe expression: its %s side is a Lua boolean, not a probe expression: use e:eq(x) (or e:ne, e:lt, e:le, e:gt, e:ge) to compare", op, side)
+			}
+			if !isProbeOperand(v) {
+				L.RaiseError("the %s operator of a probe expression needs a probe expression or a number on each side; its %s side is %s",
+					op, side, script.Describe(v))
+			}
+		}
+		return pushExp(L, k.String(), probes.Binary(k, ProbeExpOf(L, 1), ProbeExpOf(L, 2)))
+	}
+}
+
+// isProbeOperand tells whether ProbeExpOf takes v as an expression.
+func isProbeOperand(v lua.LValue) bool {
+	switch v := v.(type) {
+	case lua.LNumber:
+		return true
+	case *lua.LUserData:
+		switch v.Value.(type) {
+		case *probes.Exp, script.Address:
+			return true
+		}
+	}
+	return false
 }
 
 func probeNeg(L *lua.LState) int {

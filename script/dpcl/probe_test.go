@@ -49,7 +49,11 @@ func TestProbeVariables(t *testing.T) {
 		{`print(pcall(function() return n:assign(probe.send(1)) end))`,
 			"false\tt.lua:1: assign: cannot assign void to int variable n in (n = send(1))"},
 		{`print(pcall(function() return n + true end))`,
-			"false\tt.lua:1: bad argument #2 to (anonymous) (a Lua boolean is not a probe expression: use e:eq(x) (or e:ne, e:lt, e:le, e:gt, e:ge) to compare)"},
+			"false\tt.lua:1: the + operator of a probe expression: its right side is a Lua boolean, not a probe expression: use e:eq(x) (or e:ne, e:lt, e:le, e:gt, e:ge) to compare"},
+		{`print(pcall(function() return probe.arg(1) + 'x' end))`,
+			"false\tt.lua:1: the + operator of a probe expression needs a probe expression or a number on each side; its right side is string \"x\""},
+		{`print(pcall(function() return {} % n end))`,
+			"false\tt.lua:1: the % operator of a probe expression needs a probe expression or a number on each side; its left side is table"},
 	}
 	for _, tt := range tests {
 		s, out := probeSession(t)

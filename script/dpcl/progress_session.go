@@ -1,9 +1,9 @@
 package dpcl
 
 import (
-	"github.com/dpclsh/dpclsh/script"
 	"io"
-	"sync/atomic"
+
+	"github.com/dpclsh/dpclsh/script"
 
 	"github.com/dpclsh/dpclsh/bgl"
 )
@@ -29,36 +29,34 @@ func progressTarget(s *script.Session) io.Writer {
 
 // jobOutput is the writer a job launched from Lua writes to: the session's output as it
 // is at the moment of the write (the line editor's while the prompt is shown, so a job's
-// output appears above the prompt and the typed line is redrawn), through the progress
-// line when one is shown.
+// output appears above the prompt and the typed line is redrawn; the progress line's
+// while one is shown).
 type jobOutput struct {
-	s        *script.Session
-	stderr   bool
-	progress *atomic.Pointer[script.ProgressLine]
+	s      *script.Session
+	stderr bool
 }
 
 func (o jobOutput) Write(b []byte) (int, error) {
-	out := o.s.Stdout()
 	if o.stderr {
-		out = o.s.Stderr()
+		return o.s.Stderr().Write(b)
 	}
-	if pl := o.progress.Load(); pl != nil {
-		return pl.Writer(out).Write(b)
-	}
-	return out.Write(b)
+	return o.s.Stdout().Write(b)
 }
 
 // showProgress starts a progress line for p when the session has a target, and returns
-// the function that ends it.
-func (a *luaApp) showProgress(s *script.Session, p *bgl.Progress, phase string) (stop func()) {
+// the function that ends it. While it is shown, everything the session writes (the job's
+// output, print from probe callbacks, warnings) goes through it, so the line is cleared
+// before any other output and drawn again below it.
+func showProgress(s *script.Session, p *bgl.Progress, phase string) (stop func()) {
 	w := progressTarget(s)
 	if w == nil || p == nil {
 		return func() {}
 	}
 	pl := script.StartProgress(w, p, phase)
-	a.progress.Store(pl)
+	out, errOut := s.Stdout(), s.Stderr()
+	s.SetOutput(pl.Writer(out), pl.Writer(errOut))
 	return func() {
-		a.progress.Store(nil)
+		s.SetOutput(out, errOut)
 		pl.Stop()
 	}
 }

@@ -74,7 +74,7 @@ func compileLuaFilter(origin string, src []byte) (*luaProgram, error) {
 	}
 	proto, err := luavm.Compile(bytes.NewReader(src), origin)
 	if err != nil {
-		return nil, fmt.Errorf("filter %s: %w", origin, err)
+		return nil, syntaxError(origin, src, err)
 	}
 	p := &luaProgram{origin: origin, proto: proto, pool: make(chan *lua.LState, vmPoolSize)}
 	L := p.get()

@@ -52,7 +52,8 @@ func newProtector() *protector {
 }
 
 // InstallProtectedCalls replaces pcall and xpcall in L's globals (and in the base library
-// table, which may be a different one) and creates L's thread pool.
+// table, which may be a different one) and creates L's thread pool; error is replaced
+// too, so its level counts frames as Lua's does (errorlevel.go).
 func InstallProtectedCalls(L *lua.LState) {
 	ud := L.NewUserData()
 	ud.Value = newProtector()
@@ -69,6 +70,7 @@ func InstallProtectedCalls(L *lua.LState) {
 		t.RawSetString("xpcall", xpcall)
 	}
 	installCoroutines(L, tables)
+	installErrorLevels(L, tables)
 }
 
 // protectorOf returns the pool of L's state, creating it for a state that has none (a

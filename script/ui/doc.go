@@ -40,6 +40,12 @@
 //   - Assets are plain HTML, JS and CSS embedded with embed.FS: no build step. C is
 //     highlighted by a small hand-written tokenizer (assets/c.js) that carries one state,
 //     an open block comment, from line to line.
+//   - A link may name what to show: URL&file=cg.c&line=110 opens that file (its name in
+//     the line table, or a path ending in it) with the line marked and scrolled into view.
+//     Without one, the page opens the file holding the first instrumented line, else the
+//     program's first source file, rather than an empty view. Before app:start the
+//     header says "not started"; value columns carry their unit; the log pane can be
+//     dragged taller.
 //   - A request waits for the session at most Timeout (30 s): a script computing outside a
 //     wait cannot answer, and the page says so instead of hanging. A call the session has
 //     not started when the request gives up is dropped, never run late.

@@ -6,7 +6,8 @@
 
 const token = document.body.dataset.token;
 const $ = (id) => document.getElementById(id);
-const view = { file: null, data: null, state: null, version: -1, loaded: [], loading: false, again: false };
+const view = { file: null, data: null, state: null, version: -1, loaded: [], loading: false, again: false,
+  files: [], target: null, preselect: false };
 
 function q(params) {
   const u = new URLSearchParams(params || {});
@@ -98,7 +99,9 @@ function treeList(node) {
 
 // ---- the file view ----
 
-function openFile(f) {
+// openFile shows file f; line, when given, is scrolled to and marked once it is drawn.
+function openFile(f, line) {
+  view.target = line ? Number(line) : null;
   view.file = f;
   view.data = null;
   for (const a of document.querySelectorAll("#tree a")) a.classList.toggle("open", a.dataset.file === f);
@@ -130,6 +133,12 @@ function render(d) {
   $("src").hidden = false;
   $("src").dataset.file = d.file;
   if (fresh) renderTable(d);
+  if (view.target && view.rows[view.target]) {
+    const tr = view.rows[view.target];
+    tr.classList.add("target");
+    tr.scrollIntoView({ block: "center" });
+    view.target = null;
+  }
   $("head").lastChild.textContent = d.file + (d.ranks !== undefined ? "  (" + d.ranks + " ranks)" : "");
   renderTotals(d);
   const acts = actsByLine(d.file);
@@ -152,7 +161,9 @@ function renderTable(d) {
     head.appendChild(e); return e;
   };
   th("line", "num"); th("", "mark");
-  for (const c of list(d.columns)) th(c.name, "val", c.unit + ", " + c.agg + " over the context").dataset.col = c.name;
+  for (const c of list(d.columns)) {
+    th(c.name + (c.unit ? " (" + c.unit + ")" : ""), "val", c.unit + ", " + c.agg + " over the context").dataset.col = c.name;
+  }
   th(d.file, "code");
   const body = $("lines");
   body.textContent = "";
@@ -314,15 +325,22 @@ function openBulk() {
 function showState(st) {
   view.state = st;
   const s = $("status");
-  s.textContent = st.status;
+  s.textContent = st.status === "created" ? "not started" : st.status;
   s.dataset.status = st.status;
   $("vtime").textContent = (st.now / 1e9).toFixed(6) + " virtual s";
   const c = map(st.counts);
-  $("ranks").textContent = c.running + " running / " + c.exited + " exited / " + c.faulted + " faulted of " + st.size;
+  $("ranks").textContent = st.status === "created" ? st.size + " ranks, not started" :
+    c.running + " running / " + c.exited + " exited / " + c.faulted + " faulted of " + st.size;
   $("ranks").dataset.running = c.running;
   $("start").disabled = st.status !== "created";
   $("suspend").disabled = st.status !== "running";
   $("resume").disabled = st.status !== "suspended";
+  if (view.preselect && !view.file) {
+    // No file asked for: the one holding instrumented lines, else the program's first.
+    view.preselect = false;
+    const a = list(st.acts).find((x) => x.file && view.files.includes(x.file));
+    if (a || view.files.length) openFile(a ? a.file : view.files[0], a && a.line);
+  }
   $("ctxarg").placeholder = { ionode: "0-" + (st.ionodes - 1), sample: "10:42", ranks: "0-7,12" }[$("ctxkind").value] || "";
 }
 
@@ -369,8 +387,19 @@ async function main() {
   wire();
   await refreshModules();
   try {
-    buildTree(list(await get("/api/files")));
+    view.files = list(await get("/api/files"));
+    buildTree(view.files);
   } catch (e) { log(e.message, "err"); }
+  // A link may name a file and a line: page?token=T&file=cg.c&line=110.
+  const asked = new URLSearchParams(location.search);
+  const file = asked.get("file");
+  if (file) {
+    const match = view.files.find((f) => f === file) || view.files.find((f) => f.endsWith("/" + file));
+    if (match) openFile(match, asked.get("line"));
+    else log("no source file " + file + " in the program's line table", "err");
+  } else {
+    view.preselect = true;
+  }
   listen();
 }
 

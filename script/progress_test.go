@@ -1,0 +1,51 @@
+package script
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/dpclsh/dpclsh/bgl"
+)
+
+// TestProgressLineMovesBeforeAnyRankEnds: an SPMD job's ranks end together, so a bar of
+// ended ranks would stay empty for the whole run; the line sweeps a block instead.
+func TestProgressLineMovesBeforeAnyRankEnds(t *testing.T) {
+	var p bgl.Progress
+	p.Ranks.Store(64)
+	p.Loaded.Store(64)
+	p.Running.Store(64)
+	pl := &ProgressLine{w: &bytes.Buffer{}, p: &p, phase: "wait"}
+	seen := map[string]bool{}
+	for i := 0; i < 5; i++ {
+		pl.ticks = i
+		line := pl.text()
+		if !strings.HasPrefix(line, "wait [") || !strings.Contains(line, "0/64 ranks ended, 64 running") {
+			t.Fatalf("line %q", line)
+		}
+		seen[line[:strings.IndexByte(line, ']')+1]] = true
+	}
+	if len(seen) != 5 {
+		t.Errorf("the bar took %d shapes in 5 draws, want 5: %v", len(seen), seen)
+	}
+	p.Ended.Store(32)
+	if line := pl.text(); !strings.Contains(line, "["+strings.Repeat("#", progressBar/2)+strings.Repeat("-", progressBar/2)+"]") {
+		t.Errorf("half the ranks ended: %q", line)
+	}
+}
+
+// TestProgressWriterClearsTheLineFirst: output written while the line is shown starts on
+// a cleared line, never after the line's text.
+func TestProgressWriterClearsTheLineFirst(t *testing.T) {
+	var p bgl.Progress
+	p.Ranks.Store(4)
+	p.Loaded.Store(4)
+	var term bytes.Buffer
+	pl := &ProgressLine{w: &term, p: &p, phase: "wait"}
+	pl.draw()
+	pl.Writer(&term).Write([]byte("probe 1: 2016\n"))
+	got := term.String()
+	if !strings.Contains(got, "instr/s\r\x1b[Kprobe 1: 2016\n") {
+		t.Errorf("terminal got %q: the probe line does not start on a cleared line", got)
+	}
+}
