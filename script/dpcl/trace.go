@@ -2,6 +2,7 @@ package dpcl
 
 import (
 	_ "embed"
+	"strings"
 
 	"github.com/dpclsh/dpclsh/script"
 	"github.com/dpclsh/dpclsh/script/tracelang"
@@ -52,7 +53,7 @@ func dpclTrace(L *lua.LState) int {
 		return 0
 	}
 	mod := traceModuleKey.GetOrInit(script.SessionOf(L), func() *lua.LTable {
-		fn, err := L.LoadString(traceLua)
+		fn, err := L.Load(strings.NewReader(traceLua), traceChunkName)
 		if err != nil {
 			L.RaiseError("%s: %v", traceChunkName, err)
 		}
@@ -66,7 +67,15 @@ func dpclTrace(L *lua.LState) int {
 	L.Push(L.Get(1))
 	L.Push(programTable(L, prog))
 	L.Push(opts)
-	L.Call(3, 1)
+	// Errors are raised again from Go, as the checker's are, so that the program's
+	// "name:line:col:" is not read as a position in a Lua chunk.
+	if err := L.PCall(3, 1, nil); err != nil {
+		msg := err.Error()
+		if api, ok := err.(*lua.ApiError); ok {
+			msg = api.Object.String()
+		}
+		L.RaiseError("%s", msg)
+	}
 	return 1
 }
 

@@ -60,7 +60,11 @@ local function new_compiler(app, prog)
   c.x, c.t = app:var("int64"), app:var("int64")
   local hz = math.floor(dpcl.timebase_hz)
   local a, b = 1000000000, hz
-  while b ~= 0 do a, b = b, a % b end
+  while b ~= 0 do
+    local r = a % b
+    a = b
+    b = r
+  end
   c.ns_mul, c.ns_div = 1000000000 / a, hz / a
   return c
 end
@@ -74,7 +78,7 @@ function C:groups(p)
   else
     ok, pts = pcall(self.app.points, self.app, p.func, p.kind)
   end
-  if not ok then fail(self.prog, p, "probe '%s': %s", p.text, tostring(pts)) end
+  if not ok then fail(self.prog, p, "probe '%s': %s", p.text, (tostring(pts):gsub("^[^\n:]*:%d+: ", ""))) end
   if #pts == 0 then fail(self.prog, p, "probe '%s' matches no point of the program", p.text) end
   local out, byfn = {}, {}
   for _, pt in ipairs(pts) do
