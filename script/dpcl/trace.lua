@@ -252,8 +252,10 @@ function C:aggregate(s, g)
   local m = self.maps[s.map]
   local a, w, x = m.array, m.width, self.x
   local base = self.slot * w
-  local code = {self:slot_code(m, s, g)}
-  if #s.agg.args > 0 then code[#code + 1] = x:assign(self:exp(s.agg.args[1], g)) end
+  -- the value first: a time read before the key's code measures less of the probe itself
+  local code = {}
+  if #s.agg.args > 0 then code[1] = x:assign(self:exp(s.agg.args[1], g)) end
+  code[#code + 1] = self:slot_code(m, s, g)
   local n = a[base]
   local agg = m.agg
   if agg == "sum" or agg == "avg" or agg == "stats" then
@@ -335,6 +337,13 @@ function C:collect(m, result)
   end
 end
 
+-- key_id is a key as printed between the brackets and as result.maps indexes it.
+function T.key_id(key)
+  local parts = {}
+  for j, k in ipairs(key) do parts[j] = type(k) == "number" and string.format("%d", k) or k end
+  return table.concat(parts, ", ") .. ""
+end
+
 -- merge folds the entries of a merged message into the front-end's copy of the map.
 function T.merge(result, m, flat)
   local stride = m.fixed + 1 + m.width
@@ -354,7 +363,7 @@ function T.merge(result, m, flat)
           key[j] = part.kind == "int" and idx or part.names[idx + 1]
         end
       end
-      local id = table.concat(key, ", ")
+      local id = T.key_id(key)
       local vals = {}
       for j = 1, m.width do vals[j] = flat[i + m.fixed + j] end
       local have = entries[id]
@@ -422,9 +431,7 @@ end
 
 local function key_text(m, e)
   if #m.parts == 0 then return "@" .. m.name end
-  local parts = {}
-  for j, k in ipairs(e.key) do parts[j] = type(k) == "number" and string.format("%d", k) or k end
-  return "@" .. m.name .. "[" .. table.concat(parts, ", ") .. "]"
+  return "@" .. m.name .. "[" .. T.key_id(e.key) .. "]"
 end
 
 -- print_map writes map m as bpftrace does: scalar maps sorted by value, histograms by key.
