@@ -321,6 +321,7 @@ function C:collect(m, result)
   end
   if not exits then error("dpcl.trace: the program has no _exit, where ranks send their maps", 0) end
   local fixed = 0
+  m.handles = {}
   for _, part in ipairs(m.parts) do if part.kind == "rank" then fixed = 1 end end
   m.fixed = fixed
   local per = math.max(1, idiv(T.CHUNK - fixed, m.width))
@@ -332,8 +333,12 @@ function C:collect(m, result)
     end
     local h = self.app:install(exits, probe.send(unpack(vals)), {print = false,
       filter = "mapmerge", params = {agg = m.agg, width = m.width, fixed = fixed, base = first},
-      callback = function(msg) T.merge(result, m, msg.values[1]) end})
+      callback = function(msg)
+        result.messages[m.name] = result.messages[m.name] + 1
+        T.merge(result, m, msg.values[1])
+      end})
     self.installs[#self.installs + 1] = h
+    m.handles[#m.handles + 1] = h
   end
 end
 
@@ -547,10 +552,11 @@ function T.run(app, prog, opts)
       end
     end
   end
-  local result = {raw = {}, overflow = {}}
+  local result = {raw = {}, overflow = {}, messages = {}}
   for _, m in ipairs(c.order) do
     c:layout(m)
     result.raw[m.name] = {}
+    result.messages[m.name] = 0
   end
   for _, r in ipairs(ranked) do
     for _, g in ipairs(r.groups) do c:install(r.block, g) end
@@ -567,6 +573,13 @@ function T.run(app, prog, opts)
     for _, m in ipairs(c.order) do T.print_map(out, result, m) end
     tracer.maps = maps_of(result, c.order)
     tracer.overflow = result.overflow
+    -- per map: the merged messages the front-end received and the packets the ranks sent
+    tracer.collections = {}
+    for _, m in ipairs(c.order) do
+      local sent = 0
+      for _, h in ipairs(m.handles) do sent = sent + h:stats().sent end
+      tracer.collections[m.name] = {messages = result.messages[m.name], sent = sent, streams = #m.handles}
+    end
     return tracer
   end
   for _, b in ipairs(begins) do
