@@ -15,7 +15,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "trace",
-		usage: "trace [-e PROGRAM | FILE.bt] [--nodes N] [--per-io N] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]\n       dpclsh trace -l PATTERN PROG.elf",
+		usage: "trace [-e PROGRAM | FILE.bt | -l PATTERN] [--nodes N] [--per-io N] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]",
 		brief: "bpftrace-style one-liners over a whole MPI job: maps kept in rank memory and merged in the tree",
 		help: `options:
   -e PROGRAM    the program's text (errors call it stdin); otherwise FILE.bt holds it
