@@ -24,7 +24,8 @@ func init() {
   --per-io N    compute nodes per I/O node (default 64)
 ` + envHelp(16) + `
 The language (after bpftrace's): probes FUNC:entry, FUNC:exit (FUNC may hold * and ?),
-file.c:LINE, BEGIN, END; a predicate /expr/; statements separated by ';':
+file.c:LINE, BEGIN, END, profile:hz:N (only @m[func] = count(): the machine's
+sampler); a predicate /expr/; statements separated by ';':
   @name[key, ...] = count() | sum(x) | min(x) | max(x) | avg(x) | stats(x) | hist(x)
                   | lhist(x, MIN, MAX, STEP)
   @name = x  (a per-rank variable)   $x = expr   printf("fmt %d\n", x)

@@ -12,19 +12,25 @@ M.programs = {
   wait = {exe = "examples/apps/bin/ring.elf", program = [[
 MPI_Wait:entry { @start = nsecs }
 MPI_Wait:exit { @wait_ns[rank] = stats(nsecs - @start) }]]},
+  -- a 99 Hz profile by function: the machine's timer interrupt on every rank, counted by
+  -- the function each sample stopped in (CG's time goes to matvec and dot)
+  profile = {exe = "examples/apps/bin/cg.elf", args = {"64", "2000"},
+    program = "profile:hz:99 { @[func] = count() }"},
   -- a counter per source line (probes/testdata/lines.c marks how often each line runs)
   lines = {exe = "probes/testdata/lines-O0.elf",
     program = "lines.c:13, lines.c:20, lines.c:22, lines.c:32, lines.c:47, lines.c:55 { @[probe] = count() }"},
 }
 
-M.order = {"calls", "bytes", "wait", "lines"}
+M.order = {"calls", "bytes", "wait", "profile", "lines"}
 
--- run launches example name's program on opts.nodes ranks and traces it to its end.
+-- run launches example name's program on opts.nodes ranks and traces it to its end;
+-- opts.exe, opts.args and opts.program replace the example's own.
 function M.run(name, opts)
   opts = opts or {}
   local ex = M.programs[name]
-  local app = dpcl.launch(ex.exe, {nodes = opts.nodes or 7, per_io = 8, quiet = true})
-  local ok, r = pcall(dpcl.trace, app, ex.program, {out = opts.out})
+  local app = dpcl.launch(opts.exe or ex.exe, {nodes = opts.nodes or 7, per_io = 8, quiet = true,
+    args = opts.args or ex.args})
+  local ok, r = pcall(dpcl.trace, app, opts.program or ex.program, {out = opts.out})
   app:close()
   if not ok then error(r, 0) end
   return r

@@ -150,6 +150,32 @@ function TestWaitStatsEqualHandWritten(t)
   end
 end
 
+-- hand_profile samples with app:sample and counts by function with prof:top. The
+-- example's rate and run are cut down here (jacobi, 9999 Hz) to keep the test quick; the
+-- sampler takes one frame, as profile:hz:N asks it to.
+local PROFILE = {args = {"16", "2"}, exe = "examples/apps/bin/jacobi.elf", hz = 9999}
+
+local function hand_profile(nodes)
+  local app = dpcl.launch(PROFILE.exe, {nodes = nodes, per_io = 8, quiet = true, args = PROFILE.args})
+  local prof = app:sample{hz = PROFILE.hz, stack = 1}
+  app:start()
+  app:wait()
+  local out = {}
+  for _, row in ipairs(prof:top(1e9)) do out[row.func] = row.samples end
+  app:close()
+  return out
+end
+
+function TestProfileByFunctionEqualsHandWritten(t)
+  for _, n in ipairs(SIZES) do
+    local r = one.run("profile", {nodes = n, out = quiet, exe = PROFILE.exe, args = PROFILE.args,
+      program = "profile:hz:" .. PROFILE.hz .. " { @[func] = count() }"})
+    local want = hand_profile(n)
+    t:eq(r.maps[""], want, n .. " ranks")
+    t:ok(next(want) ~= nil, n .. " ranks: some samples")
+  end
+end
+
 function TestLineCountersEqualHandWritten(t)
   local line_points = dofile("examples/probes/line_points.lua")
   for _, n in ipairs(SIZES) do

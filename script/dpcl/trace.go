@@ -24,7 +24,8 @@ var traceModuleKey = script.NewKey[*lua.LTable]("trace module")
 var dpclTraceFuncs = []script.Function{
 	{Name: "trace", Doc: `dpcl.trace(app, program [, {name = "stdin", run = true}]) -> result
 Runs a bpftrace-style program (help in "dpclsh trace --help") over the job: probes
-FUNC:entry, FUNC:exit (FUNC may hold * and ?), file.c:LINE, BEGIN, END; predicates
+FUNC:entry, FUNC:exit (FUNC may hold * and ?), file.c:LINE, BEGIN, END, profile:hz:N
+(samples counted by function: @m[func] = count(), read from app:sample); predicates
 /expr/; maps @name[keys] = count(), sum(x), min(x), max(x), avg(x), stats(x), hist(x),
 lhist(x, lo, hi, step) kept in rank memory and merged by key in the tree ("mapmerge")
 when the ranks reach _exit; printf, and in BEGIN/END print(@m), clear(@m), exit().
@@ -97,6 +98,8 @@ func programTable(L *lua.LState, prog *tracelang.Program) *lua.LTable {
 			pt.RawSetString("kind", lua.LString(p.Kind))
 			pt.RawSetString("func", lua.LString(p.Func))
 			pt.RawSetString("line", lua.LNumber(p.Line))
+			pt.RawSetString("unit", lua.LString(p.Unit))
+			pt.RawSetString("n", lua.LNumber(p.N))
 			probes.Append(pt)
 		}
 		bt.RawSetString("probes", probes)

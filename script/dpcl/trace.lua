@@ -349,6 +349,39 @@ function T.key_id(key)
   return table.concat(parts, ", ") .. ""
 end
 
+-- sample starts the machine's sampler for a profile:hz:N block (the checker allows only
+-- @m = count() and @m[func] = count() there): the samples are timer interrupts kept by
+-- the machine and read at the end, not probe events sent through the tree.
+function C:sample(b)
+  local p = b.probes[1]
+  local ok, prof = pcall(self.app.sample, self.app, {hz = p.n, stack = 1})
+  if not ok then fail(self.prog, p, "%s: %s", p.text, (tostring(prof):gsub("^[^\n:]*:%d+: ", ""))) end
+  for _, s in ipairs(b.body) do
+    local m = self.maps[s.map]
+    if not m then
+      m = {name = s.map, agg = "count", parts = {}, pos = s, profiles = {}}
+      if #s.keys == 1 then m.parts[1] = {kind = "func"} end
+      self.maps[s.map] = m
+      self.order[#self.order + 1] = m
+    end
+    m.profiles[#m.profiles + 1] = prof
+  end
+end
+
+-- samples files a sampled map's counts: by the function each sample stopped in.
+function T.samples(result, m)
+  local entries = result.raw[m.name]
+  for _, prof in ipairs(m.profiles) do
+    for _, row in ipairs(prof:top(1e9)) do
+      local key = #m.parts == 1 and {row.func} or {}
+      local id = T.key_id(key)
+      local e = entries[id] or {key = key, vals = {0}}
+      e.vals[1] = e.vals[1] + row.samples
+      entries[id] = e
+    end
+  end
+end
+
 -- merge folds the entries of a merged message into the front-end's copy of the map.
 function T.merge(result, m, flat)
   local stride = m.fixed + 1 + m.width
@@ -539,6 +572,7 @@ function T.run(app, prog, opts)
     local kind = b.probes[1].kind
     if kind == "BEGIN" then begins[#begins + 1] = b
     elseif kind == "END" then ends[#ends + 1] = b
+    elseif kind == "profile" then c:sample(b)
     else
       local groups = {}
       for _, p in ipairs(b.probes) do
@@ -554,17 +588,22 @@ function T.run(app, prog, opts)
   end
   local result = {raw = {}, overflow = {}, messages = {}}
   for _, m in ipairs(c.order) do
-    c:layout(m)
+    if not m.profiles then c:layout(m) end
     result.raw[m.name] = {}
     result.messages[m.name] = 0
   end
   for _, r in ipairs(ranked) do
     for _, g in ipairs(r.groups) do c:install(r.block, g) end
   end
-  for _, m in ipairs(c.order) do c:collect(m, result) end
+  for _, m in ipairs(c.order) do
+    if not m.profiles then c:collect(m, result) end
+  end
   for _, h in ipairs(c.installs) do h:activate() end
   local tracer = {maps = {}, installs = c.installs}
   function tracer.finish()
+    for _, m in ipairs(c.order) do
+      if m.profiles then T.samples(result, m) end
+    end
     local stopped
     for _, b in ipairs(ends) do
       if stopped then break end
@@ -577,8 +616,8 @@ function T.run(app, prog, opts)
     tracer.collections = {}
     for _, m in ipairs(c.order) do
       local sent = 0
-      for _, h in ipairs(m.handles) do sent = sent + h:stats().sent end
-      tracer.collections[m.name] = {messages = result.messages[m.name], sent = sent, streams = #m.handles}
+      for _, h in ipairs(m.handles or {}) do sent = sent + h:stats().sent end
+      tracer.collections[m.name] = {messages = result.messages[m.name], sent = sent, streams = #(m.handles or {})}
     end
     return tracer
   end

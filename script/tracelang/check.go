@@ -12,6 +12,9 @@ type MapInfo struct {
 	Keys  int    // number of key expressions
 	Lhist [3]int64
 	Pos   Pos // first use
+	// Sampled: profile:hz:N blocks fill it (samples by function, not probe events).
+	Sampled bool
+	used    bool
 }
 
 // Info is what Check learned: the maps in order of first use.
@@ -80,6 +83,7 @@ func Check(prog *Program) (info *Info, err error) {
 	}
 	for _, b := range prog.Blocks {
 		c.checkBlock(b)
+		c.sampled(b)
 	}
 	return c.info, nil
 }
@@ -132,8 +136,10 @@ func (c *checker) checkBlock(b *Block) {
 		}
 		c.front = isFront
 		switch pr.Kind {
-		case ProbeInterval, ProbeProfile:
+		case ProbeInterval:
 			c.fail(pr.Pos, "%s probes are not supported yet", pr.Kind)
+		case ProbeProfile:
+			c.profile(b, pr)
 		}
 	}
 	if b.Pred != nil {
@@ -144,6 +150,45 @@ func (c *checker) checkBlock(b *Block) {
 	}
 	for _, s := range b.Body {
 		c.stmt(s)
+	}
+}
+
+// profile checks a profile:hz:N block: the samples are the machine's timer interrupts
+// (app:sample), not a probe's code, so all it can do is count them by function.
+func (c *checker) profile(b *Block, pr *Probe) {
+	if pr.Unit != "hz" {
+		c.fail(pr.Pos, "profile probes are profile:hz:N, not profile:%s", pr.Unit)
+	}
+	if len(b.Probes) > 1 {
+		c.fail(pr.Pos, "%s cannot share a block with other probes", pr.Text)
+	}
+	if b.Pred != nil {
+		c.fail(b.Pred.Pos, "%s takes no predicate: it samples every rank", pr.Text)
+	}
+	for _, s := range b.Body {
+		ok := s.Kind == StmtAggregate && s.Agg.Name == "count" && len(s.Keys) <= 1
+		if ok && len(s.Keys) == 1 {
+			ok = s.Keys[0].Kind == ExprBuiltin && s.Keys[0].Name == "func"
+		}
+		if !ok {
+			c.fail(s.Pos, "%s counts samples only: @name = count() or @name[func] = count()", pr.Text)
+		}
+	}
+}
+
+// sampled records which maps profile blocks fill: such a map is the machine's samples,
+// and no probe may add to it.
+func (c *checker) sampled(b *Block) {
+	for _, s := range b.Body {
+		if s.Kind != StmtAggregate {
+			continue
+		}
+		isProfile := b.Probes[0].Kind == ProbeProfile
+		m := c.info.byMap[s.Map]
+		if m.used && m.Sampled != isProfile {
+			c.fail(s.Pos, "@%s counts profile samples elsewhere and probe events here: give each its own map", s.Map)
+		}
+		m.used, m.Sampled = true, isProfile
 	}
 }
 

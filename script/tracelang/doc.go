@@ -31,9 +31,12 @@
 //     rank as the thread); it is not printed. Keyed maps take an aggregation.
 //   - print, clear and exit run only in BEGIN and END, at the front-end: a map is
 //     collected from the ranks when they exit, merged in the tree.
+//   - profile:hz:N blocks only count samples, by function or in all (@m[func] = count(),
+//     @m = count()), with no predicate: the samples are the machine's timer interrupts
+//     (app:sample), not probe code, and such a map takes nothing else.
 //   - Statements are separated by ';' (a block's last may omit it); there is no if,
-//     ternary, string, tuple, ustack key, interval or profile probe yet: the checker
-//     says so with a caret rather than accept them.
+//     ternary, string, tuple, ustack key or interval probe yet: the checker says so with
+//     a caret rather than accept them.
 //
 // Errors are *Error values: "NAME:LINE:COL: message", then the line, then a caret.
 package tracelang

@@ -46,6 +46,10 @@ func TestErrorsPointAtTheText(t *testing.T) {
 			"stdin:1:25: printf: %s is not a conversion printf offers here (d i u x X c)\nMPI_Recv:entry { printf(\"%s\\n\", arg0) }\n                        ^"},
 		{"MPI_Recv:entry { @[ustack] = count() }",
 			"stdin:1:20: builtin 'ustack' is not supported: a call stack cannot be a key or a value here yet\nMPI_Recv:entry { @[ustack] = count() }\n                   ^"},
+		{"profile:hz:99 { @[rank] = count() }",
+			"stdin:1:17: profile:hz:99 counts samples only: @name = count() or @name[func] = count()\nprofile:hz:99 { @[rank] = count() }\n                ^"},
+		{"profile:hz:99 { @[func] = count() }\nMPI_Send:entry { @[func] = count() }",
+			"stdin:2:18: @ counts profile samples elsewhere and probe events here: give each its own map\nMPI_Send:entry { @[func] = count() }\n                 ^"},
 		{"interval:ms:100 { @ = count() }",
 			"stdin:1:1: interval probes are not supported yet\ninterval:ms:100 { @ = count() }\n^"},
 		{"MPI_Recv:entry { @[func + 1] = count() }",
@@ -73,6 +77,7 @@ func TestParseReadsTheReadmeExamples(t *testing.T) {
 		{"MPI_Wait:entry { @start = nsecs } MPI_Wait:exit { @ns[rank] = sum(nsecs - @start); @dist = hist(nsecs - @start) }",
 			"@start=/0 @ns=sum/1 @dist=hist/0"},
 		{"lines.c:20, lines.c:22 { @[probe] = count() } END { print(@); clear(@); exit() }", "@=count/1"},
+		{"profile:hz:99 { @[func] = count() }", "@=count/1"},
 		{"MPI_Recv:entry { $n = arg1; @s[func, rank] = stats($n); @l = lhist($n, 0, 100, 10); printf(\"%d %lld\\n\", rank, $n) }",
 			"@s=stats/2 @l=lhist/0"},
 	} {
