@@ -94,7 +94,8 @@
 //     at the REPL does. Page actions are echoed as their Lua line with "-- page" after it;
 //     their errors go to stderr as "page: message". A call the session has not taken when
 //     the request gives up is dropped. app:close() (and the session's end) closes the page.
-//   - dpcl.trace (trace.go parses and checks with script/tracelang; trace.lua compiles)
+//   - dpcl.trace (trace.go parses and checks with script/tracelang; trace.lua compiles,
+//     trace_print.lua merges what arrives and prints)
 //     runs bpftrace-style programs. A map is one int64 probe array per rank: a slot per
 //     key, each slot its event count then the aggregation's values (sum; min or max;
 //     65 power-of-two buckets for hist; lhist's buckets with two for out of range).

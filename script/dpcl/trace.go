@@ -15,6 +15,11 @@ import (
 //go:embed trace.lua
 var traceLua string
 
+// tracePrintLua is the front-end's half: merging the tree's messages and printing maps.
+//
+//go:embed trace_print.lua
+var tracePrintLua string
+
 // traceChunkName is what errors inside trace.lua are reported as.
 const traceChunkName = "dpcl.trace"
 
@@ -54,14 +59,20 @@ func dpclTrace(L *lua.LState) int {
 		return 0
 	}
 	mod := traceModuleKey.GetOrInit(script.SessionOf(L), func() *lua.LTable {
-		fn, err := L.Load(strings.NewReader(traceLua), traceChunkName)
-		if err != nil {
-			L.RaiseError("%s: %v", traceChunkName, err)
+		t := L.NewTable()
+		for _, chunk := range []struct{ src, name string }{{traceLua, traceChunkName}, {tracePrintLua, traceChunkName + " print"}} {
+			fn, err := L.Load(strings.NewReader(chunk.src), chunk.name)
+			if err != nil {
+				L.RaiseError("%s: %v", chunk.name, err)
+			}
+			L.Push(fn)
+			L.Push(t)
+			L.Call(1, 1)
+			if got, ok := L.Get(-1).(*lua.LTable); ok {
+				t = got
+			}
+			L.Pop(1)
 		}
-		L.Push(fn)
-		L.Call(0, 1)
-		t, _ := L.Get(-1).(*lua.LTable)
-		L.Pop(1)
 		return t
 	})
 	L.Push(mod.RawGetString("run"))
