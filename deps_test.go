@@ -50,6 +50,9 @@ var layers = map[string][]string{
 	"script/ui": nil,
 	// script/fileout writes the files dpclsh produces whole or not at all: standard library only.
 	"script/fileout": nil,
+	// script/tracelang parses and checks `dpclsh trace` programs: standard library only;
+	// script/dpcl compiles them.
+	"script/tracelang": nil,
 	// script/luavm is the hardened gopher-lua under the kernel: it knows no project package,
 	// so the kernel and the modules import it and it never imports them back.
 	"script/luavm": nil,
@@ -63,7 +66,7 @@ var layers = map[string][]string{
 var thirdParty = map[string]bool{"script": true, "script/luavm": true, "script/std": true, "script/scripttest": true, "script/packetvalue": true}
 
 // kernel is what the kernel (package script) may import: everything below the Lua host.
-var kernel = []string{"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/luavm", "script/ui", "script/fileout", "script/packetvalue"}
+var kernel = []string{"ppc", "contexts", "contexts/ranks", "netreduce", "bgl/abi", "bgl", "probes", "probes/cobj", "runtime", "script/luavm", "script/ui", "script/fileout", "script/packetvalue", "script/tracelang"}
 
 // moduleOrder lists the Lua modules from the bottom up: a module may import the kernel
 // and the modules before it, never one after it.

@@ -64,7 +64,9 @@
 //     keys on a packet's first value; with params {key = K} on its first K values (a
 //     row), and the values after them are summed per class (EqClass.Sums), so a tree
 //     node keeps one row per class, never one per rank. histogram clamps values outside [min, max) into
-//     the edge bins.
+//     the edge bins. mapmerge (mapmerge.go) merges bpftrace-style maps by key for dpclsh
+//     trace: a rank sends a dense table of slots, a node keeps one entry per non-empty
+//     key, so a merged map's size is its number of keys, never the number of ranks.
 //   - A filter error fails its stream at that node; the fault travels up, every node on
 //     the way marks the stream failed and drops later packets, and the front-end gets it
 //     once. Other streams are not affected.

@@ -138,11 +138,12 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 
 const profileChunkName = "dpclsh profile"
 
-// withoutChunkPosition is the message of err without a position in profileChunk: the
+// withoutChunkPosition is the message of err without a position in profileChunk or
+// bpfChunk: the
 // user wrote none of it, so its line numbers would only mislead.
 func withoutChunkPosition(err error) string {
 	var e *script.Error
-	if errors.As(err, &e) && e.File == profileChunkName {
+	if errors.As(err, &e) && (e.File == profileChunkName || e.File == bpfChunkName) {
 		return e.Msg
 	}
 	return err.Error()

@@ -28,6 +28,10 @@
 //     what did get out is a prefix of the output. `dpclsh profile --trace FILE` checks
 //     FILE before launching and fails with "cannot write FILE: REASON" when the trace
 //     cannot be written after the run.
+//   - `dpclsh trace` (cmd_trace.go) is dpcl.trace behind flags: -e PROGRAM (errors call
+//     it stdin, as bpftrace does) or a FILE.bt (errors name the file), the job launched
+//     quiet (the program's own output would bury the maps), and -l PATTERN listing a
+//     FUNC:entry and FUNC:exit line per matching function.
 //   - Ctrl-C at the prompt clears the line (and a pending multi-line chunk); while a chunk
 //     runs it interrupts it ("interrupted" with the line it was on), pcall notwithstanding.
 //   - Lua tests: global functions named Test*, run in the order they are defined, each

@@ -94,4 +94,21 @@
 //     at the REPL does. Page actions are echoed as their Lua line with "-- page" after it;
 //     their errors go to stderr as "page: message". A call the session has not taken when
 //     the request gives up is dropped. app:close() (and the session's end) closes the page.
+//   - dpcl.trace (trace.go parses and checks with script/tracelang; trace.lua compiles,
+//     trace_print.lua merges what arrives and prints)
+//     runs bpftrace-style programs. A map is one int64 probe array per rank: a slot per
+//     key, each slot its event count then the aggregation's values (sum; min or max;
+//     65 power-of-two buckets for hist; lhist's buckets with two for out of range).
+//     rank as a key part is sent whole; func and probe key parts are constants of each
+//     install (one install per probed function), so their slots are known before the
+//     run; an integer key part indexes 0..255 directly (narrowed to an int bit by bit,
+//     since probe expressions only widen), and an event whose key falls outside counts
+//     in an overflow slot that prints after the map rather than being silently lost. A
+//     map may span 4,096 slots. At _exit's entry each rank sends its map in chunks of
+//     at most 250 values, one stream per chunk through the "mapmerge" filter, so the
+//     front-end gets one merged message per chunk whatever the number of ranks.
+//     @name = x (no aggregation) is a per-rank variable, not printed; printf at a rank
+//     sends its values with the format's number and the front-end formats them. The
+//     value of an aggregation is computed before its key, so that a time read there is
+//     taken first thing in the probe.
 package dpcl

@@ -89,7 +89,7 @@ Advances every running application by up to virtual_s (default 0.001) virtual se
 running the callbacks of what arrives; returns how many callbacks ran.`, Fn: dpclPoll},
 			{Name: "sleep", Doc: `dpcl.sleep(virtual_s)
 Advances every running application by virtual_s virtual seconds, running callbacks.`, Fn: dpclSleep},
-		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs)...),
+		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs, dpclTraceFuncs)...),
 	})
 }
 

@@ -1,0 +1,192 @@
+-- Tests of examples/trace/one_liners.lua: each README one-liner's maps equal what a script
+-- written by hand with the existing API (arrays, probe.send, callbacks) gives, at 1, 7 and
+-- 64 ranks.
+local one = dofile("examples/trace/one_liners.lua")
+local SIZES = {1, 7, 64}
+local quiet = function() end
+
+local function launch(name, nodes)
+  return dpcl.launch(one.programs[name].exe, {nodes = nodes, per_io = 8, quiet = true})
+end
+
+-- hand_calls counts each MPI function's entries with an array of its own, read from every
+-- rank's memory at the end and added up.
+local function hand_calls(nodes)
+  local app = launch("calls", nodes)
+  local arrays = {}
+  for _, fn in ipairs(app:functions("MPI_*")) do
+    local ok, pts = pcall(app.points, app, fn.name, "entry")
+    if ok and #pts > 0 then
+      local a = app:array("int", 1)
+      app:install(pts, a:set(0, a[0] + 1)):activate()
+      arrays[fn.name] = a
+    end
+  end
+  app:start()
+  app:wait()
+  local out = {}
+  for name, a in pairs(arrays) do
+    local n = 0
+    for r = 0, nodes - 1 do n = n + a:read(r)[1] end
+    if n > 0 then out[name] = n end
+  end
+  app:close()
+  return out
+end
+
+function TestCallCountsEqualHandWritten(t)
+  for _, n in ipairs(SIZES) do
+    local got = one.run("calls", {nodes = n, out = quiet}).maps[""]
+    local want = hand_calls(n)
+    t:eq(got, want, n .. " ranks")
+    t:eq(got.MPI_Init, n, n .. " ranks: one MPI_Init per rank")
+  end
+end
+
+-- log2_bucket is hist()'s bucket (1-based) of x, computed in Lua.
+local function hist_bucket(x)
+  if x < 0 then return 1 end
+  if x == 0 then return 2 end
+  local b = 0
+  while 2 ^ (b + 1) <= x do b = b + 1 end
+  return b + 3
+end
+
+-- hand_bytes sends every MPI_Send's rank and count to the front-end and builds the
+-- histograms there.
+local function hand_bytes(nodes)
+  local app = launch("bytes", nodes)
+  local out = {}
+  app:install(app:points("MPI_Send", "entry"), probe.send(probe.rank(), probe.arg(1)), {
+    print = false,
+    callback = function(m)
+      local key = string.format("%d", m.values[1])
+      out[key] = out[key] or {}
+      local b = hist_bucket(m.values[2] * 4)
+      out[key][b] = (out[key][b] or 0) + 1
+    end}):activate()
+  app:start()
+  app:wait()
+  app:close()
+  return out
+end
+
+-- nonzero keeps a histogram's non-empty buckets.
+local function nonzero(maps)
+  local out = {}
+  for key, b in pairs(maps) do
+    out[key] = {}
+    for i, c in ipairs(b) do if c > 0 then out[key][i] = c end end
+  end
+  return out
+end
+
+function TestBytesHistogramEqualsHandWritten(t)
+  for _, n in ipairs(SIZES) do
+    local got = one.run("bytes", {nodes = n, out = quiet}).maps.bytes
+    t:eq(nonzero(got), hand_bytes(n), n .. " ranks")
+  end
+end
+
+-- The bucket code at the ranks against Lua's, on values that cover every kind of bucket:
+-- negative, zero, one, and powers of two up to 2^40 and their neighbours.
+function TestHistBucketsAtTheRanks(t)
+  local app = dpcl.launch("examples/apps/bin/ring.elf", {nodes = 64, per_io = 8, quiet = true})
+  local r = dpcl.trace(app, [[
+MPI_Init:entry { @h[rank] = hist((rank - 2) << (rank / 3)); @l = lhist(rank * 3 - 20, 0, 150, 10) }]],
+    {out = quiet})
+  app:close()
+  for rank = 0, 63 do
+    local x = (rank - 2) * 2 ^ math.floor(rank / 3)
+    local want = {[hist_bucket(x)] = 1}
+    t:eq(nonzero({r.maps.h[tostring(rank)]})[1], want, "rank " .. rank .. ": x = " .. x)
+  end
+  local want = {}
+  for rank = 0, 63 do
+    local x = rank * 3 - 20
+    local b = x < 0 and 1 or x >= 150 and 17 or math.floor(x / 10) + 2
+    want[b] = (want[b] or 0) + 1
+  end
+  t:eq(nonzero(r.maps.l)[""], want, "lhist")
+end
+
+-- hand_wait times MPI_Wait per rank with a variable at entry and a send at exit, both in
+-- ns computed at the rank (700 MHz ticks * 10 / 7), as nsecs is.
+local function hand_wait(nodes)
+  local app = launch("wait", nodes)
+  local start = app:var("int64")
+  local function ns() return probe.timebase() * probe.int64(10) / probe.int64(7) end
+  app:install(app:points("MPI_Wait", "entry"), start:assign(ns())):activate()
+  local out = {}
+  app:install(app:points("MPI_Wait", "exit"), probe.send(ns() - start, probe.rank()), {
+    print = false,
+    callback = function(m)
+      local key = string.format("%d", m.values[2])
+      local s = out[key] or {count = 0, total = 0}
+      s.count, s.total = s.count + 1, s.total + m.values[1]
+      out[key] = s
+    end}):activate()
+  app:start()
+  app:wait()
+  app:close()
+  return out
+end
+
+-- Both read the clock first thing at entry and at exit: the same calls, and the same time
+-- within 5 ns a call (the trampolines save what each snippet uses, and ns truncate).
+function TestWaitStatsEqualHandWritten(t)
+  for _, n in ipairs(SIZES) do
+    local got = one.run("wait", {nodes = n, out = quiet}).maps.wait_ns
+    local want = hand_wait(n)
+    local keys = {}
+    for k in pairs(want) do keys[#keys + 1] = k end
+    for k in pairs(got) do t:ok(want[k] ~= nil, n .. " ranks: rank " .. k .. " was not timed by hand") end
+    for _, k in ipairs(keys) do
+      t:eq(got[k] and got[k].count, want[k].count, n .. " ranks: rank " .. k .. " calls")
+      local diff = got[k] and math.abs(got[k].total - want[k].total) or 1e9
+      t:ok(diff <= 5 * want[k].count, n .. " ranks: rank " .. k .. " ns in MPI_Wait: "
+        .. tostring(got[k] and got[k].total) .. ", by hand " .. want[k].total)
+    end
+  end
+end
+
+-- hand_profile samples with app:sample and counts by function with prof:top. The
+-- example's rate and run are cut down here (jacobi, 9999 Hz) to keep the test quick; the
+-- sampler takes one frame, as profile:hz:N asks it to.
+local PROFILE = {args = {"16", "2"}, exe = "examples/apps/bin/jacobi.elf", hz = 9999}
+
+local function hand_profile(nodes)
+  local app = dpcl.launch(PROFILE.exe, {nodes = nodes, per_io = 8, quiet = true, args = PROFILE.args})
+  local prof = app:sample{hz = PROFILE.hz, stack = 1}
+  app:start()
+  app:wait()
+  local out = {}
+  for _, row in ipairs(prof:top(1e9)) do out[row.func] = row.samples end
+  app:close()
+  return out
+end
+
+function TestProfileByFunctionEqualsHandWritten(t)
+  for _, n in ipairs(SIZES) do
+    local r = one.run("profile", {nodes = n, out = quiet, exe = PROFILE.exe, args = PROFILE.args,
+      program = "profile:hz:" .. PROFILE.hz .. " { @[func] = count() }"})
+    local want = hand_profile(n)
+    t:eq(r.maps[""], want, n .. " ranks")
+    t:ok(next(want) ~= nil, n .. " ranks: some samples")
+  end
+end
+
+function TestLineCountersEqualHandWritten(t)
+  local line_points = dofile("examples/probes/line_points.lua")
+  for _, n in ipairs(SIZES) do
+    local got = one.run("lines", {nodes = n, out = quiet}).maps[""]
+    local hand = line_points.run{nodes = n}
+    hand.app:close()
+    for _, l in ipairs(line_points.lines) do
+      local total = 0
+      for r = 0, n - 1 do total = total + hand.counts[l.line][r] end
+      t:eq(got["lines.c:" .. l.line], total, n .. " ranks: line " .. l.line)
+      t:eq(total, l.runs * n, n .. " ranks: line " .. l.line .. " as the source says")
+    end
+  end
+end

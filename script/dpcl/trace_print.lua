@@ -1,0 +1,155 @@
+-- dpcl.trace's front-end half: what the tree delivers is merged into the front-end's copy
+-- of each map, which prints in bpftrace's format. trace.go runs it with trace.lua's module
+-- table, which it extends.
+local T = ...
+
+-- key_id is a key as printed between the brackets and as result.maps indexes it.
+function T.key_id(key)
+  local parts = {}
+  for j, k in ipairs(key) do parts[j] = type(k) == "number" and string.format("%d", k) or k end
+  return table.concat(parts, ", ") .. ""
+end
+
+-- merge folds the entries of a merged message into the front-end's copy of the map.
+function T.merge(result, m, flat)
+  local stride = m.fixed + 1 + m.width
+  local entries = result.raw[m.name]
+  for i = 1, #flat, stride do
+    local slot = flat[i + m.fixed]
+    if slot == m.slots then
+      result.overflow[m.name] = (result.overflow[m.name] or 0) + flat[i + m.fixed + 1]
+    else
+      local key = {}
+      local rank = m.fixed == 1 and flat[i] or nil
+      local rem = slot
+      for j, part in ipairs(m.parts) do
+        if part.kind == "rank" then key[j] = rank
+        else
+          local idx = T.idiv(slot, part.stride) % part.range
+          key[j] = part.kind == "int" and idx or part.names[idx + 1]
+        end
+      end
+      local id = T.key_id(key)
+      local vals = {}
+      for j = 1, m.width do vals[j] = flat[i + m.fixed + j] end
+      local have = entries[id]
+      if not have then
+        entries[id] = {key = key, vals = vals}
+      else
+        for j = 1, m.width do
+          if j == 2 and m.agg == "min" then have.vals[j] = math.min(have.vals[j], vals[j])
+          elseif j == 2 and m.agg == "max" then have.vals[j] = math.max(have.vals[j], vals[j])
+          else have.vals[j] = have.vals[j] + vals[j] end
+        end
+      end
+    end
+  end
+end
+
+-- value is what a map entry shows: a number, a stats table, or bucket counts.
+function T.value(m, vals)
+  local n = vals[1]
+  if m.agg == "count" then return n end
+  if m.agg == "sum" or m.agg == "min" or m.agg == "max" then return vals[2] end
+  if m.agg == "avg" then return T.idiv(vals[2], n) end
+  if m.agg == "stats" then return {count = n, average = T.idiv(vals[2], n), total = vals[2]} end
+  local b = {}
+  for j = 2, #vals do b[j - 1] = vals[j] end
+  return b
+end
+
+-- size_label writes a power of two as bpftrace does: 1K, 2M, ...
+local function size_label(v)
+  local units = {"", "K", "M", "G", "T", "P", "E"}
+  local u = 1
+  while v >= 1024 and v % 1024 == 0 and u < #units do v, u = v / 1024, u + 1 end
+  return string.format("%d%s", v, units[u])
+end
+
+local function hist_label(i)
+  if i == 1 then return "(..., 0)" end
+  if i == 2 then return "[0]" end
+  if i == 3 then return "[1]" end
+  local lo = 2 ^ (i - 3)
+  return string.format("[%s, %s)", size_label(math.floor(lo)), size_label(math.floor(lo * 2)))
+end
+
+local function lhist_label(m, i)
+  if i == 1 then return string.format("(..., %d)", m.lo) end
+  if i == m.nbuckets + 2 then return string.format("[%d, ...)", m.hi) end
+  local lo = m.lo + (i - 2) * m.step
+  return string.format("[%d, %d)", lo, lo + m.step)
+end
+
+-- print_buckets writes a hist or lhist from its lowest non-empty bucket to its highest.
+local function print_buckets(out, m, b)
+  local first, last, top = nil, nil, 0
+  for i, c in ipairs(b) do
+    if c > 0 then first = first or i; last = i; top = math.max(top, c) end
+  end
+  if not first then return end
+  for i = first, last do
+    local label = m.agg == "hist" and hist_label(i) or lhist_label(m, i)
+    local bar = top > 0 and T.idiv(b[i] * 52, top) or 0
+    out(string.format("%-16s%8d |%s%s|", label, b[i], string.rep("@", bar), string.rep(" ", 52 - bar)))
+  end
+end
+
+local function key_text(m, e)
+  if #m.parts == 0 then return "@" .. m.name end
+  return "@" .. m.name .. "[" .. T.key_id(e.key) .. "]"
+end
+
+-- print_map writes map m as bpftrace does: scalar maps sorted by value, histograms by key.
+function T.print_map(out, result, m)
+  local list = {}
+  for _, e in pairs(result.raw[m.name]) do list[#list + 1] = e end
+  local function keyless(a, b)
+    for j = 1, #a.key do
+      if a.key[j] ~= b.key[j] then
+        if type(a.key[j]) == type(b.key[j]) then return a.key[j] < b.key[j] end
+        return type(a.key[j]) == "number"
+      end
+    end
+    return false
+  end
+  local scalar = m.agg ~= "hist" and m.agg ~= "lhist" and m.agg ~= "stats"
+  table.sort(list, function(a, b)
+    if scalar then
+      local va, vb = T.value(m, a.vals), T.value(m, b.vals)
+      if va ~= vb then return va < vb end
+    end
+    return keyless(a, b)
+  end)
+  for _, e in ipairs(list) do
+    local v = T.value(m, e.vals)
+    if m.agg == "hist" or m.agg == "lhist" then
+      out(key_text(m, e) .. ":")
+      print_buckets(out, m, v)
+      out("")
+    elseif m.agg == "stats" then
+      out(string.format("%s: count %d, average %d, total %d", key_text(m, e), v.count, v.average, v.total))
+    else
+      out(string.format("%s: %d", key_text(m, e), v))
+    end
+  end
+  if #list > 0 and scalar or m.agg == "stats" and #list > 0 then out("") end
+  if result.overflow[m.name] then
+    out(string.format("@%s: %d events not kept: a key part outside 0..%d", m.name,
+      result.overflow[m.name], T.KEY_BOUND - 1))
+  end
+end
+
+-- maps_of turns the front-end's copies into result.maps: printed key -> value.
+function T.maps_of(result, order)
+  local maps = {}
+  for _, m in ipairs(order) do
+    local t = {}
+    for id, e in pairs(result.raw[m.name]) do t[id] = T.value(m, e.vals) end
+    maps[m.name] = t
+  end
+  return maps
+end
+
+
+return T
