@@ -65,6 +65,7 @@ func dpclTrace(L *lua.LState) int {
 			if err != nil {
 				L.RaiseError("%s: %v", chunk.name, err)
 			}
+			script.SessionOf(L).MarkInternal(chunk.name)
 			L.Push(fn)
 			L.Push(t)
 			L.Call(1, 1)
