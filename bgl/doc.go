@@ -132,6 +132,15 @@
 //     --interp). Every count, time and output is the same either way; RunResult.Translated
 //     says how many instructions ran translated and, like Wall, stays out of Summary,
 //     since which rank translates a shared block first depends on the host's scheduling.
+//   - Shards (package bgl/shard): a partition too large for one host is to be spread over
+//     the processes of an MPI run (mpiexec -n P, srun), each owning a contiguous set of
+//     psets, exchanging what crosses shards at window ends. The exchange is the system's
+//     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
+//     because that is what the users' clusters give them: the interconnect (InfiniBand,
+//     Slingshot) is reached through MPI, the launcher they already use starts and wires
+//     the processes through PMI (no hosts or ports to configure), and its fault model is
+//     theirs: one process dying ends the job; bgl/shard's supervisor names the shard and
+//     what it held when that happens. The default build has no cgo and one shard.
 //
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,
