@@ -9,7 +9,7 @@ static volatile unsigned sink;
 
 static void work(int units)
 {
-	for (int i = 0; i < units * 2000; i++)
+	for (int i = 0; i < units * 300; i++)
 		sink += i;
 }
 
