@@ -94,8 +94,12 @@ type ShardStats struct {
 }
 
 func (s ShardStats) String() string {
-	return fmt.Sprintf("shard %d of %d: psets %d-%d, %d ranks, %d instructions, %d windows, %d bytes sent, %d received, %.3f s waiting at window ends",
-		s.Shard, s.Shards, s.IONodes[0], s.IONodes[1]-1, s.Ranks, s.Instructions, s.Windows, s.BytesSent, s.BytesReceived, s.Wait.Seconds())
+	psets := "no psets"
+	if s.IONodes[0] < s.IONodes[1] {
+		psets = fmt.Sprintf("psets %d-%d", s.IONodes[0], s.IONodes[1]-1)
+	}
+	return fmt.Sprintf("shard %d of %d: %s, %d ranks, %d instructions, %d windows, %d bytes sent, %d received, %.3f s waiting at window ends",
+		s.Shard, s.Shards, psets, s.Ranks, s.Instructions, s.Windows, s.BytesSent, s.BytesReceived, s.Wait.Seconds())
 }
 
 // shardIONodes is the contiguous range of I/O nodes process rank of size owns.
