@@ -282,7 +282,7 @@ func (j *Job) Exec(fn func(d *Debug) error) error {
 // Start releases every held node (a job launched Stopped begins running).
 func (j *Job) Start() {
 	for _, n := range j.nodes {
-		if n.state == nodeRunning || n.state == nodeBlocked {
+		if n != nil && (n.state == nodeRunning || n.state == nodeBlocked) {
 			n.held = false
 		}
 	}

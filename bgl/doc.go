@@ -132,6 +132,24 @@
 //     --interp). Every count, time and output is the same either way; RunResult.Translated
 //     says how many instructions ran translated and, like Wall, stays out of Summary,
 //     since which rank translates a shared block first depends on the host's scheduling.
+//   - Shards (shard_run.go, package bgl/shard): JobConfig.Shard spreads a partition over
+//     the processes of an MPI run (mpiexec -n P dpclsh --shards exec ...), each owning a
+//     contiguous set of psets (I/O nodes with their ranks; the others are not created).
+//     Each window the processes agree on pause, the job's end and the window's start
+//     (one max-reduction) and on the lone-node shortcut (a sum); at its end what crosses
+//     shards (console writes to process 0, events to all) travels as length-prefixed
+//     records keyed by the delivering message's (arrival, source, sequence) and is
+//     applied in that order, so stdout, stderr, statuses and Summary are the bytes of one
+//     process; only process 0's streams get output. Not yet across shards: the MPI engine
+//     (a rank's first MPI call ends the run: "rank 0: MPI_Init at pc 0x...: the MPI
+//     engine does not run across shards yet"), tool daemons, probes, a stopped launch.
+//     The exchange is the system's
+//     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
+//     because that is what the users' clusters give them: the interconnect (InfiniBand,
+//     Slingshot) is reached through MPI, the launcher they already use starts and wires
+//     the processes through PMI (no hosts or ports to configure), and its fault model is
+//     theirs: one process dying ends the job; bgl/shard's supervisor names the shard and
+//     what it held when that happens. The default build has no cgo and one shard.
 //
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
+	"github.com/dpclsh/dpclsh/bgl/shard"
 	"github.com/dpclsh/dpclsh/ppc"
 )
 
@@ -63,6 +64,11 @@ type JobConfig struct {
 	DiskQuotaMB int
 
 	Progress *Progress // counters for a progress display (nil: none)
+
+	// Shard makes this process one of a sharded run's (shard_run.go): it creates and runs
+	// only the ranks of its psets, and only process 0's Stdout and Stderr get output. Every
+	// process of the run launches the same JobConfig. nil: one process, no exchanges.
+	Shard shard.Exchanger
 }
 
 // ProcEntry is one row of the MPIR proctable.
@@ -97,6 +103,8 @@ type Job struct {
 	closed  bool
 
 	progressSteps uint64 // windows since launch, for Progress sampling
+
+	sh *shardRun // this process's part of a sharded job; nil: the whole job is here
 }
 
 // Launch loads the executable once and creates every rank's process, sharing the image's
@@ -122,14 +130,29 @@ func Launch(cfg JobConfig) (*Job, error) {
 		return nil, err
 	}
 	sb.quota.limit = int64(cfg.DiskQuotaMB) << 20
-	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS,
-		fe: newFrontEnd(cfg, part.Tasks())}
+	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS}
+	var console Console
+	if cfg.Shard != nil {
+		if cfg.Stopped {
+			sb.close()
+			return nil, opErrorf("launch", "a sharded job cannot launch stopped: tools do not run across shards yet")
+		}
+		j.sh = newShardRun(cfg.Shard, part)
+		console = shardConsole{j.sh}
+		if cfg.Shard.Rank() != 0 {
+			cfg.Stdout, cfg.Stderr = io.Discard, io.Discard
+		}
+	}
+	j.fe = newFrontEnd(cfg, part.Tasks())
+	if console == nil {
+		console = j.fe
+	}
 	j.ionode = make([]*IONode, part.IONodes())
 	j.ioSeq = make([]uint64, len(j.ionode))
 	j.intr = make(chan struct{}, 1)
 	stdin := newStdinPump(cfg.Stdin, j.intr)
 	for i := range j.ionode {
-		j.ionode[i] = newIONode(i, sb, j.fe, stdin)
+		j.ionode[i] = newIONode(i, sb, console, stdin)
 	}
 	if err := j.createNodes(); err != nil {
 		sb.close()
@@ -202,6 +225,9 @@ func (j *Job) createNodes() error {
 		p.Ranks.Store(int64(len(j.nodes)))
 	}
 	for r := range j.nodes {
+		if j.sh != nil && !j.sh.owns(j.part, r) {
+			continue
+		}
 		seed := splitmix(j.cfg.Seed ^ uint64(r)<<32)
 		cpu, err := j.img.NewProcess(ppc.ProcessConfig{Args: argv, Env: j.cfg.Env, Seed: seed})
 		if err != nil {
@@ -217,11 +243,11 @@ func (j *Job) createNodes() error {
 			layout: layout, rng: splitmix(seed), memLimit: uint64(j.cfg.MemoryMB) << 20, pool: pool}
 		io.attach(r)
 		j.nodes[r] = n
+		j.live++
 		if p := j.cfg.Progress; p != nil {
 			p.Loaded.Store(int64(r + 1))
 		}
 	}
-	j.live = len(j.nodes)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package bgl
 
 import (
 	"container/heap"
+	"fmt"
 	"runtime"
 	"sync"
 	"weak"
@@ -136,6 +137,10 @@ func init() {
 // itself a message at its current time. Delivering it, between windows, runs the call in
 // the engine; until the call completes the node stays blocked and is not run.
 func mpiEnter(n *node, j *Job, num abi.Sysno, a Args) Result {
+	if j.sh != nil {
+		j.refuse(n, fmt.Sprintf("%s at pc 0x%08x", mpiCallName(num), n.proc.pc))
+		return Result{}
+	}
 	c := &mpiCall{num: num, addr: a[0]}
 	req := &shipReq{num: num}
 	req.done = func(p *Proc, _ shipReply) Result { return engineOf(j).step(j, n, c, req) }

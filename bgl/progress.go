@@ -34,6 +34,9 @@ func (j *Job) sampleProgress(full bool) {
 	var instr uint64
 	running := 0
 	for _, n := range j.nodes {
+		if n == nil {
+			continue
+		}
 		instr += n.cpu.Count.Instructions
 		if n.state == nodeRunning && !n.held || n.state == nodeBlocked && !n.held {
 			running++

@@ -24,8 +24,11 @@ type RunResult struct {
 	// PrivateBytes sums what every rank's memory costs beyond the pages it shares
 	// copy-on-write (page tables and private pages), measured at the end.
 	PrivateBytes uint64
-	// Stdout and Stderr hold each rank's output when JobConfig.Capture is set.
+	// Stdout and Stderr hold each rank's output when JobConfig.Capture is set (in a
+	// sharded run, on process 0).
 	Stdout, Stderr [][]byte
+	// Shards is every process's account of a sharded run, on process 0 (nil otherwise).
+	Shards []ShardStats
 }
 
 // ExitStatus is the job's status as srun reports it: the highest rank status.
@@ -74,9 +77,17 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 	stop()
 	res.TimeNS = j.Now()
 	for _, n := range j.nodes {
+		if n == nil {
+			continue
+		}
 		res.Instructions += n.cpu.Count.Instructions
 		res.Translated += n.cpu.TranslatedInstructions()
 		res.PrivateBytes += uint64(n.cpu.Mem.Stats().PrivateBytes)
+	}
+	if j.sh != nil && res.Stop != StopError {
+		if err := j.sh.totals(res); err != nil {
+			return res, errorf("run %s: %w", cfg.Exe, err)
+		}
 	}
 	if cfg.Capture {
 		res.Stdout, res.Stderr = make([][]byte, j.Size()), make([][]byte, j.Size())
@@ -85,6 +96,9 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 		}
 	}
 	res.Wall = time.Since(start)
+	if res.Stop == StopError {
+		return res, errorf("run %s: %w", cfg.Exe, j.Err())
+	}
 	if res.Stop == StopPaused {
 		return res, errorf("run %s: %w at virtual time %d ns", cfg.Exe, context.Cause(ctx), res.TimeNS)
 	}

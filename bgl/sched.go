@@ -23,9 +23,10 @@ const (
 	StopTime                         // RunUntil's virtual time was reached
 	StopPaused                       // Pause was called
 	StopIdle                         // nothing can move: the live nodes are all held
+	StopError                        // a sharded run cannot go on (Job.Err says why)
 )
 
-var stopReasonNames = map[StopReason]string{StopDone: "done", StopTime: "time", StopPaused: "paused", StopIdle: "idle"}
+var stopReasonNames = map[StopReason]string{StopDone: "done", StopTime: "time", StopPaused: "paused", StopIdle: "idle", StopError: "error"}
 
 func (r StopReason) String() string { return stopReasonNames[r] }
 
@@ -38,6 +39,9 @@ func (j *Job) RunUntil(limit uint64) StopReason {
 		return StopDone
 	}
 	defer func() { j.sampleProgress(j.live == 0) }()
+	if j.sh != nil {
+		return j.runSharded(limit)
+	}
 	for {
 		if j.pause.Swap(false) {
 			select {
@@ -135,7 +139,7 @@ func (j *Job) step(limit uint64) StopReason {
 func (j *Job) runnable() []*node {
 	var out []*node
 	for _, n := range j.nodes {
-		if n.runnable() {
+		if n != nil && n.runnable() {
 			out = append(out, n)
 		}
 	}
@@ -198,7 +202,11 @@ func (j *Job) deliver(m *message) (Event, bool) {
 			}
 			j.live--
 			n.io.detach(n.rank)
-			j.fe.rankDone(n.rank)
+			if j.sh != nil {
+				j.sh.rankEnded(n.rank)
+			} else {
+				j.fe.rankDone(n.rank)
+			}
 		}
 		return m.event, true
 	}
@@ -239,7 +247,7 @@ func (j *Job) dispatch(events []Event) {
 		for _, fn := range j.onEvent {
 			fn(ev)
 		}
-		io := j.nodes[ev.Rank].io
+		io := j.ionode[j.part.IONodeOfRank(ev.Rank)]
 		if io.daemon != nil {
 			io.daemon.Event(j.Debug(io.Index), ev)
 		}

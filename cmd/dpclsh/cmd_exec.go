@@ -104,9 +104,9 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: env,
 		Nodes: *nodes, PerIO: *perIO, Partition: block, Place: place, Label: *label, Workdir: *workdir, Seed: *seed, MemoryMB: *memory, DiskQuotaMB: *quota,
-		Stdin: stdin, Stdout: stdout, Stderr: stderr, Interp: *interp,
+		Stdin: stdin, Stdout: stdout, Stderr: stderr, Interp: *interp, Shard: shardOf(ctx),
 	}
-	if *progress || !*quiet && isTerminal(stderr) {
+	if cfg.Shard == nil && (*progress || !*quiet && isTerminal(stderr)) {
 		p := &bgl.Progress{}
 		pl := script.StartProgress(stderr, p, "run")
 		cfg.Progress, cfg.Stdout, cfg.Stderr = p, pl.Writer(stdout), pl.Writer(stderr)
@@ -126,6 +126,9 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *stats {
 		fmt.Fprintf(stderr, "dpclsh exec: %s\ndpclsh exec: wall %.2f s, %.1f%% of instructions translated\n",
 			res.Summary(), res.Wall.Seconds(), 100*float64(res.Translated)/float64(max(res.Instructions, 1)))
+		for _, s := range res.Shards {
+			fmt.Fprintf(stderr, "dpclsh exec: %v\n", s)
+		}
 	}
 	return res.ExitStatus()
 }

@@ -8,6 +8,7 @@
 //	dpclsh -v ...                       verbose errors (Lua traceback, Go stacks)
 //	dpclsh test [PATH...]               run Lua test files (default examples/**/*_test.lua)
 //	dpclsh --help                       lists the other subcommands (exec, disasm, comm)
+//	mpiexec -n P dpclsh --shards exec ... exec spread over P processes (a -tags mpi build)
 //
 // Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with n.
 //

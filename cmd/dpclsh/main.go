@@ -19,6 +19,9 @@ const (
 
 func main() {
 	setMemoryLimit()
+	if len(os.Args) > 1 && os.Args[1] == shardsFlag {
+		os.Exit(runShards(os.Args[2:]))
+	}
 	os.Exit(runChecked(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
