@@ -63,6 +63,11 @@ type JobConfig struct {
 	DiskQuotaMB int
 
 	Progress *Progress // counters for a progress display (nil: none)
+
+	// Drive, when set, runs the launched and started job in Run's place (RunContext): a
+	// job that tools may attach to while it runs is driven by whoever serves them. It
+	// returns as Run does; a Pause from RunContext's context must end it.
+	Drive func(j *Job) StopReason
 }
 
 // ProcEntry is one row of the MPIR proctable.
@@ -233,6 +238,18 @@ func (j *Job) Image() *ppc.Image { return j.img }
 
 // Size returns the number of ranks.
 func (j *Job) Size() int { return len(j.nodes) }
+
+// Config returns the configuration the job was launched with, defaults filled in, without
+// its streams and its driver: what a tool attaching to the job needs to know of it.
+func (j *Job) Config() JobConfig {
+	c := j.cfg
+	c.Stdin, c.Stdout, c.Stderr, c.Progress, c.Drive = nil, nil, nil, nil, nil
+	c.Image, c.Exe = nil, j.exe
+	c.Args = append([]string(nil), c.Args...)
+	c.Env = append([]string(nil), c.Env...)
+	c.Place = append([]int(nil), c.Place...)
+	return c
+}
 
 // Now returns the virtual time (ns) the machine has reached.
 func (j *Job) Now() uint64 { return j.now }
