@@ -84,6 +84,7 @@ type Job struct {
 	part   *Partition
 	img    *ppc.Image
 	exe    string // absolute path
+	tool   string // the tool attached in this process (SetTool)
 	nodes  []*node
 	ionode []*IONode
 	sb     *sandbox

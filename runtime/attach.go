@@ -27,9 +27,13 @@ type attachment struct {
 // job that runs in this process without one, where the job stands now. The job must not
 // be driven elsewhere while the tool is attached: the App drives it (Step).
 func AttachJob(job *bgl.Job, o AttachOptions) (*App, error) {
+	if err := job.SetTool("dpcl"); err != nil {
+		return nil, errorf("attach: %w", err)
+	}
 	cfg := job.Config()
 	a, err := attach(localJob{job}, cfg.Exe, cfg.Args, cfg.Env, cfg.Nodes, cfg.PerIO, o)
 	if err != nil {
+		job.SetTool("")
 		return nil, err
 	}
 	a.Job, a.attach.job = job, job
@@ -153,6 +157,9 @@ func (a *App) release() {
 		a.m.SetDaemon(io, nil)
 	}
 	a.m.SetSymbolizer(nil)
+	if a.attach.job != nil {
+		a.attach.job.SetTool("")
+	}
 }
 
 // lostErr is why a remote job is out of reach, if it is.

@@ -28,10 +28,11 @@ type Publisher struct {
 	quantum   uint64
 	accepted  chan net.Conn
 	closeOnce chan struct{}
+	server    *jobServer // the job's side, made on the job's first run
 }
 
 // Publish starts accepting tools on ln; notices (a tool attached, detached, was refused)
-// go to log. Close stops it.
+// go to log. Close stops it. A Publisher serves one job.
 func Publish(ln net.Listener, secret []byte, log io.Writer) *Publisher {
 	if log == nil {
 		log = io.Discard
@@ -85,27 +86,37 @@ func (p *Publisher) admit(c net.Conn) {
 	}
 }
 
-// Drive runs the job (bgl.JobConfig.Drive), serving each tool that attaches; ctx ends it
-// as it ends RunContext.
+// Drive runs the job to its end (bgl.JobConfig.Drive), serving each tool that attaches;
+// ctx ends it as it ends RunContext.
 func (p *Publisher) Drive(ctx context.Context) func(j *bgl.Job) bgl.StopReason {
-	return func(j *bgl.Job) bgl.StopReason {
-		s := &jobServer{p: p, j: j}
+	return func(j *bgl.Job) bgl.StopReason { return p.RunUntil(ctx, j, ^uint64(0)) }
+}
+
+// RunUntil runs the job until virtual time limit as bgl.Job.RunUntil does, in quanta at
+// whose ends a tool that came attaches; the job then advances only as the tool asks,
+// until it detaches. A job that already has a tool in this process is not run.
+func (p *Publisher) RunUntil(ctx context.Context, j *bgl.Job, limit uint64) bgl.StopReason {
+	s := p.server
+	if s == nil {
+		s = &jobServer{p: p, j: j}
 		j.OnEvent(s.onEvent)
-		for {
-			select {
-			case c := <-p.accepted:
-				s.serve(ctx, c)
-			default:
-			}
-			if ctx.Err() != nil {
-				j.Pause()
-			}
-			if j.Done() {
-				return j.Run()
-			}
-			if r := j.RunUntil((j.Now()/p.quantum + 1) * p.quantum); r != bgl.StopTime {
-				return r
-			}
+		p.server = s
+	}
+	for {
+		select {
+		case c := <-p.accepted:
+			s.serve(ctx, c)
+		default:
+		}
+		if ctx.Err() != nil {
+			j.Pause()
+		}
+		if j.Done() {
+			return j.RunUntil(limit)
+		}
+		end := min(limit, (j.Now()/p.quantum+1)*p.quantum)
+		if r := j.RunUntil(end); r != bgl.StopTime || end == limit {
+			return r
 		}
 	}
 }

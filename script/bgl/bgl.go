@@ -28,6 +28,7 @@ status; 128+S for a rank killed by signal S); memory_mb is each node's memory (d
 result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
 streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
 and result.instructions measure the run.`, Fn: bglRun},
+			{Name: "launch", Doc: bglLaunchDoc, Fn: bglLaunch},
 		},
 		Init: func(_ *script.Session, mod *lua.LTable) {
 			mod.RawSetString("max_nodes", lua.LNumber(machine.MaxNodes))

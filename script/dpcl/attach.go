@@ -4,21 +4,23 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/dpclsh/dpclsh/bgl"
 	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/runtime"
 	"github.com/dpclsh/dpclsh/script"
+	scriptbgl "github.com/dpclsh/dpclsh/script/bgl"
 	lua "github.com/yuin/gopher-lua"
 )
 
-const dpclAttachDoc = `dpcl.attach(addr [, {secret_file =, topology =, costs =, clocks =}]) -> Application
-Attaches the tool to a job that runs without one, started by
+const dpclAttachDoc = `dpcl.attach(addr | job [, {secret_file =, topology =, costs =, clocks =}]) -> Application
+Attaches the tool to a job that runs without one, started in another process by
   dpclsh exec --listen 127.0.0.1:PORT --secret-file F PROG.elf ARGS
-(DPCL's attach to a running POE job through the MPIR proctable): the tool's I/O-node daemons
+or in this session by bgl.launch (pass the job itself: no socket, no secret) (DPCL's attach to a running POE job through the MPIR proctable): the tool's I/O-node daemons
 and tree start where the job stands, and app:points, app:install, h:activate, probe.send,
 app:sample, app:watch... work on it while it runs. The secret is read from secret_file (hex,
 at least 16 bytes), else from DPCLSH_COMM_SECRET; a job given another refuses the tool.
 When the tool attaches is the job's choice: at the end of the 10 us quantum of virtual time
-it is running; from then on the job advances only while this session waits (app:wait,
+it is running (a job of this session: where job:run left it); from then on the job advances only while this session waits (app:wait,
 dpcl.poll, dpcl.sleep, the idle REPL), exactly as a job the tool launched.
 app:detach() (also app:close() and the session's end) removes every probe and leaves the
 job running to its end, its output unchanged. If this process dies, the job runs on.
@@ -41,7 +43,13 @@ The virtual time (ns) the tool attached to this job at; nil when the tool launch
 var attachFields = []string{"topology", "costs", "clocks"}
 
 func dpclAttach(L *lua.LState) int {
-	addr := L.CheckString(1)
+	var job *scriptbgl.Job
+	if ud, ok := L.Get(1).(*lua.LUserData); ok {
+		job, _ = ud.Value.(*scriptbgl.Job)
+	}
+	if job == nil && L.Get(1).Type() != lua.LTString {
+		L.ArgError(1, "an address (\"host:port\") or a job of bgl.launch expected, got "+script.Describe(L.Get(1)))
+	}
 	var lo runtime.Options
 	secretFile := ""
 	if t, ok := L.Get(2).(*lua.LTable); ok {
@@ -67,11 +75,20 @@ func dpclAttach(L *lua.LState) int {
 	} else if L.Get(2) != lua.LNil {
 		L.ArgError(2, "options table expected")
 	}
-	secret, err := netreduce.LoadSecret(secretFile)
-	if err != nil {
-		L.RaiseError("dpcl.attach: %v", err)
+	o := runtime.AttachOptions{Topology: lo.Topology, Costs: lo.Costs, Clocks: lo.Clocks}
+	var app *runtime.App
+	var err error
+	if job != nil {
+		var m *bgl.Job
+		if m, err = job.Machine(); err == nil {
+			app, err = runtime.AttachJob(m, o)
+		}
+	} else {
+		var secret []byte
+		if secret, err = netreduce.LoadSecret(secretFile); err == nil {
+			app, err = runtime.Attach(L.CheckString(1), secret, o)
+		}
 	}
-	app, err := runtime.Attach(addr, secret, runtime.AttachOptions{Topology: lo.Topology, Costs: lo.Costs, Clocks: lo.Clocks})
 	if err != nil {
 		L.RaiseError("dpcl.attach: %s", script.ErrorText(err, "runtime"))
 	}
