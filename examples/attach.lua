@@ -20,9 +20,12 @@ function M.run(o)
   local app = dpcl.attach(job)
   local at = app:attached()
   out(string.format("attached at %.3f virtual ms to %d ranks", at / 1e6, app.size))
-  local calls, messages = 0, 0
+  local calls, messages, times = 0, 0, {}
   local h = app:install(app:points("MPI_Allreduce", "entry"), probe.send(1),
-    {filter = "sum", callback = function(m) calls = calls + m.value; messages = messages + 1 end})
+    {filter = "sum", callback = function(m)
+      calls, messages = calls + m.value, messages + 1
+      times[messages] = m.time
+    end})
   h:activate()
   while messages < (o.messages or 3) do dpcl.poll(0.00005) end   -- 50 virtual us at a time
   app:detach()
@@ -30,8 +33,10 @@ function M.run(o)
     calls, messages, job:now() / 1e6, h.state))
   local status = job:wait()                    -- the job runs on without the tool
   out(string.format("the job ended with status %d at %.3f virtual ms", status, job:now() / 1e6))
+  local end_ns = job:now()
   job:close()
-  return {attached_at = at, calls = calls, messages = messages, state = h.state, status = status}
+  return {attached_at = at, calls = calls, messages = messages, times = times, state = h.state,
+    status = status, end_ns = end_ns}
 end
 
 if arg and arg[0] and arg[0]:match("attach%.lua$") then

@@ -10,6 +10,18 @@ function TestAttachCountsAndDetaches(t)
   t:eq(r.status, 0)
 end
 
+-- The job chooses the moment of the attach (where job:run left it); from there on the
+-- job advances only as the tool waits, so two runs give the same messages at the same
+-- virtual times, and the same end.
+function TestAttachIsReproducible(t)
+  local o = {nodes = 16, iters = 100, messages = 3, quiet = true, out = function() end}
+  local a, b = attach.run(o), attach.run(o)
+  t:eq(a.attached_at, b.attached_at)
+  t:eq(#a.times, #b.times)
+  for i, at in ipairs(a.times) do t:eq(b.times[i], at, "message " .. i) end
+  t:eq(a.end_ns, b.end_ns)
+end
+
 function TestAttachedJobIsTheToolsToRun(t)
   local job = bgl.launch("examples/apps/bin/jacobi.elf", {nodes = 8, per_io = 8, args = {"32", "20"}, quiet = true})
   local app = dpcl.attach(job)

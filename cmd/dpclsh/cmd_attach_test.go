@@ -123,6 +123,10 @@ func TestAttachToRunningJob(t *testing.T) {
 			t.Errorf("job's stderr lacks %q:\n%s", s, stderr.String())
 		}
 	}
+	// The job chose the moment: the end of one of its 10 us quanta.
+	if m := regexp.MustCompile(`attached at virtual time (\d+)0000 ns`).FindString(stderr.String()); m == "" {
+		t.Errorf("the attach is not at a quantum's end:\n%s", stderr.String())
+	}
 	plain := exec.CommandContext(ctx, binary, append([]string{"exec"}, attachJob...)...)
 	plain.Dir = root
 	want2, err := plain.Output()
