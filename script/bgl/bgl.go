@@ -12,7 +12,8 @@ import (
 func init() {
 	script.RegisterModule(script.Module{
 		Name: "bgl",
-		Doc: `bgl — the simulated Blue Gene/L machine without a tool: partitions and plain runs.
+		Doc: `bgl — the simulated Blue Gene/L machine without a tool: partitions, plain runs, and
+jobs a tool may attach to while they run (bgl.launch; dpcl.attach).
 Ranks map to compute nodes in order, compute node n to I/O node n // per_io; every file
 call is shipped to the I/O node and confined to the working directory.`,
 		Funcs: []script.Function{
