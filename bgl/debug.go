@@ -266,6 +266,20 @@ func (d *Debug) ClearFault(addr uint32) {
 	delete(d.io.faults, addr)
 }
 
+// SetTool records that a tool in this process has attached to the job and drives it
+// (who names the tool; "" when it detached): whoever launched the job must not run it
+// meanwhile. A second tool is refused.
+func (j *Job) SetTool(who string) error {
+	if who != "" && j.tool != "" {
+		return errorf("the job already has a tool attached (%s)", j.tool)
+	}
+	j.tool = who
+	return nil
+}
+
+// Tool names the tool attached to the job in this process, "" when there is none.
+func (j *Job) Tool() string { return j.tool }
+
 // SetDaemon puts a tool daemon in I/O node io's slot (nil empties it).
 func (j *Job) SetDaemon(io int, dm Daemon) { j.ionode[io].daemon = dm }
 

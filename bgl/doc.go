@@ -256,6 +256,21 @@
 // [C] describes it (bisection-bound at scale). examples/bench/coll_cost.lua measures
 // both against the ranks.
 //
+// A job tools attach to while it runs (dpclsh exec --listen, bgl.launch with listen): bgl
+// offers the mechanism, the tool's runtime the protocol. JobConfig.Drive runs the started
+// job in Run's place; the driver (runtime.Publisher) runs it with RunUntil in quanta of
+// 10 virtual us and attaches a tool that came meanwhile only at a quantum's end, so the
+// moment of the attach is a virtual time the job chose, never the middle of a window.
+// While a tool is attached the machine advances only inside the tool's run requests: the
+// driver then calls RunUntil for the time the tool asked and nothing else, so, from the
+// attach on, the job sees the tool exactly where a tool that launched it would be seen.
+// A rank waiting for host input (stdin) holds the scheduler, so a tool attaches once the
+// input came. Job.Config is what a tool learns of the job (its program's absolute path,
+// arguments, environment, partition and placement); SetTool records that a tool of the
+// same process drives the job, so that its owner does not run it meanwhile. Without a
+// daemon in its slot an I/O node answers ais_send with ENOTCONN, so a probe a dropped
+// tool left in place costs its cycles and nothing else.
+//
 // Errors: those the package makes start "bgl: " and are an *Error (wrapping the cause) or
 // one of its own types carrying the rank, address or position it concerns; each has
 // Package and Unprefixed, which the Lua host uses to name the Lua function instead.

@@ -69,6 +69,10 @@ type JobConfig struct {
 	// only the ranks of its psets, and only process 0's Stdout and Stderr get output. Every
 	// process of the run launches the same JobConfig. nil: one process, no exchanges.
 	Shard shard.Exchanger
+	// Drive, when set, runs the launched and started job in Run's place (RunContext): a
+	// job that tools may attach to while it runs is driven by whoever serves them. It
+	// returns as Run does; a Pause from RunContext's context must end it.
+	Drive func(j *Job) StopReason
 }
 
 // ProcEntry is one row of the MPIR proctable.
@@ -85,6 +89,7 @@ type Job struct {
 	part   *Partition
 	img    *ppc.Image
 	exe    string // absolute path
+	tool   string // the tool attached in this process (SetTool)
 	nodes  []*node
 	ionode []*IONode
 	sb     *sandbox
@@ -259,6 +264,18 @@ func (j *Job) Image() *ppc.Image { return j.img }
 
 // Size returns the number of ranks.
 func (j *Job) Size() int { return len(j.nodes) }
+
+// Config returns the configuration the job was launched with, defaults filled in, without
+// its streams and its driver: what a tool attaching to the job needs to know of it.
+func (j *Job) Config() JobConfig {
+	c := j.cfg
+	c.Stdin, c.Stdout, c.Stderr, c.Progress, c.Drive = nil, nil, nil, nil, nil
+	c.Image, c.Exe = nil, j.exe
+	c.Args = append([]string(nil), c.Args...)
+	c.Env = append([]string(nil), c.Env...)
+	c.Place = append([]int(nil), c.Place...)
+	return c
+}
 
 // Now returns the virtual time (ns) the machine has reached.
 func (j *Job) Now() uint64 { return j.now }

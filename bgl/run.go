@@ -73,7 +73,11 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 	if ctx.Err() != nil {
 		j.Pause()
 	}
-	res.Stop = j.Run()
+	if cfg.Drive != nil {
+		res.Stop = cfg.Drive(j)
+	} else {
+		res.Stop = j.Run()
+	}
 	stop()
 	res.TimeNS = j.Now()
 	for _, n := range j.nodes {

@@ -57,8 +57,12 @@ const (
 // daemon per I/O node, the reduction tree whose leaves are the ranks, and the probes.
 // An App is used from one goroutine (the session's); the machine advances only in Step.
 type App struct {
-	opts   Options
+	opts Options
+	// Job is the machine when it runs in this process (nil when the tool attached to a job
+	// in another process); the tool drives it through m either way.
 	Job    *bgl.Job
+	m      machine
+	attach *attachment // how the tool attached, nil when it launched the job (attach.go)
 	Prog   *probes.Program
 	tree   *toolTree
 	region ppc.Region
@@ -79,6 +83,10 @@ type App struct {
 	handles []*Handle
 	phases  []*Phase  // periodic snippets, in creation order
 	modules []*Module // C probe modules, in loading order
+	// profiles and watches are the sampling profiles and watchpoints made, so that Detach
+	// can stop them all.
+	profiles []*Profile
+	watches  []*WatchHandle
 
 	byStream      map[uint32]*Handle
 	rejected      []Rejected // packets the daemons dropped, for the next batch
@@ -118,7 +126,19 @@ func Launch(o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{opts: o, Job: job, Prog: probes.NewProgram(img), region: job.Image().InstrRegion, points: map[uint32]*pointState{},
+	a, err := newApp(o, localJob{job}, img)
+	if err != nil {
+		job.Close()
+		return nil, err
+	}
+	a.Job = job
+	return a, nil
+}
+
+// newApp puts the tool on machine m running img: the variable window, the tree with a
+// daemon in every I/O node's slot, and the listeners.
+func newApp(o Options, m machine, img *ppc.Image) (*App, error) {
+	a := &App{opts: o, m: m, Prog: probes.NewProgram(img), region: img.InstrRegion, points: map[uint32]*pointState{},
 		ended: map[int]bgl.Event{}, byStream: map[uint32]*Handle{},
 		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
 	a.quantum = o.QuantumNS
@@ -128,16 +148,14 @@ func Launch(o Options) (*App, error) {
 	a.slots = probes.NewSlots(a.region.Start, varArea)
 	g, err := a.slots.Alloc("dpcl_guard", probes.Int)
 	if err != nil {
-		job.Close()
 		return nil, err
 	}
 	a.guard, a.next = g.Addr, a.region.Start+varArea
 	if err := a.buildTree(); err != nil {
-		job.Close()
 		return nil, err
 	}
-	job.OnEvent(a.onEvent)
-	job.SetSymbolizer(codeNames{a})
+	m.OnEvent(a.onEvent)
+	m.SetSymbolizer(codeNames{a})
 	return a, nil
 }
 
@@ -159,14 +177,14 @@ func loadImage(path string) (*ppc.Image, error) {
 // buildTree makes the tool's tree (leaves = ranks, level 2 = the I/O-node daemons, the
 // topology's levels above) and puts a daemon in each I/O node's slot.
 func (a *App) buildTree() error {
-	ios, counts := ioGroups(a.Job.Partition())
+	ios, counts := ioGroups(a.m.Partition())
 	topo, err := jobTopology(a.opts.Topology, counts, a.opts.PerIO)
 	if err != nil {
 		return err
 	}
 	a.tree = newToolTree(topo, ios, a.opts.Costs, func(io int, n *netreduce.Node) *Daemon {
-		d := NewDaemon(io, a.opts.Nodes, a.Job.Debug(io), a.region.Contains, n)
-		a.Job.SetDaemon(io, slot{a, d})
+		d := NewDaemon(io, a.opts.Nodes, a.m.Debug(io), a.region.Contains, n)
+		a.m.SetDaemon(io, slot{a, d})
 		return d
 	})
 	a.tree.skewClocks(a.opts.Clocks)
@@ -193,6 +211,9 @@ func (s slot) Packet(_ *bgl.Debug, p bgl.Packet) {
 func (s slot) Event(_ *bgl.Debug, ev bgl.Event) { s.d.Event(ev) }
 
 func (a *App) onEvent(ev bgl.Event) {
+	if a.attach != nil && a.attach.detached {
+		return // a job this tool attached to and left; its listener cannot be removed
+	}
 	if ev.Kind == bgl.EventExit || ev.Kind == bgl.EventFault {
 		a.ended[ev.Rank] = ev
 		a.kills = append(a.kills, ev)
@@ -202,23 +223,32 @@ func (a *App) onEvent(ev bgl.Event) {
 		ev.Note = a.whereNote(ev.PC)
 	}
 	a.events = append(a.events, ev)
-	a.Job.Pause()
+	a.m.Pause()
 }
 
 // Size is the number of ranks.
 func (a *App) Size() int { return a.opts.Nodes }
 
 // IONodeOf is the I/O node serving rank.
-func (a *App) IONodeOf(rank int) int { return a.Job.Partition().IONodeOfRank(rank) }
+func (a *App) IONodeOf(rank int) int { return a.m.Partition().IONodeOfRank(rank) }
 
 // Env is the environment every rank sees (a copy of Options.Env).
 func (a *App) Env() []string { return append([]string(nil), a.opts.Env...) }
+
+// Now is the virtual time (ns) the machine has reached.
+func (a *App) Now() uint64 { return a.m.Now() }
+
+// Partition is the job's partition.
+func (a *App) Partition() *bgl.Partition { return a.m.Partition() }
+
+// Image is the program the job runs.
+func (a *App) Image() *ppc.Image { return a.m.Image() }
 
 // Exe is the executable's path as given.
 func (a *App) Exe() string { return a.opts.Exe }
 
 // Proctable is the MPIR proctable.
-func (a *App) Proctable() []bgl.ProcEntry { return a.Job.Proctable() }
+func (a *App) Proctable() []bgl.ProcEntry { return a.m.Proctable() }
 
 // Var allocates a probe variable: one slot per process, at the same address on all.
 func (a *App) Var(t probes.Type) (*probes.Var, error) {
@@ -243,11 +273,14 @@ func (a *App) Close() error {
 	if a.closed {
 		return nil
 	}
+	if a.attach != nil {
+		return a.Detach()
+	}
 	a.closed = true
 	for _, h := range a.handles {
 		a.tree.Close(h.stream)
 	}
-	return a.Job.Close()
+	return a.m.Close()
 }
 
 // Started reports whether Start was called.

@@ -13,7 +13,7 @@ type codeNames struct{ a *App }
 
 func (c codeNames) Locate(addr uint32) (ppc.Location, bool) {
 	if !c.a.region.Contains(addr) {
-		return c.a.Job.Image().Locate(addr)
+		return c.a.m.Image().Locate(addr)
 	}
 	if loc, ok := c.a.locateTrampoline(addr); ok {
 		return loc, true
@@ -32,7 +32,7 @@ func (a *App) locateTrampoline(addr uint32) (ppc.Location, bool) {
 			continue
 		}
 		if addr >= tr.Resume {
-			loc, _ := a.Job.Image().Locate(ps.pt.Addr)
+			loc, _ := a.m.Image().Locate(ps.pt.Addr)
 			loc.At = ps.pt.Addr
 			loc.Note = fmt.Sprintf("displaced into the trampoline at 0x%08x", tr.Base)
 			return loc, true

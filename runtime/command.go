@@ -168,7 +168,7 @@ func (a *App) command(c *Command, ranks []int) (*Answer, error) {
 	for _, r := range ranks {
 		set.Add(r)
 	}
-	ans, rep := a.tree.Command(c, set, int64(a.Job.Now()))
+	ans, rep := a.tree.Command(c, set, int64(a.m.Now()))
 	a.lastCmd = rep
 	a.released(ans.Freed)
 	return ans, nil

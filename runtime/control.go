@@ -49,7 +49,7 @@ func (a *App) Start() error {
 		return errorf("start: the job has already started")
 	}
 	a.started = true
-	a.Job.Start()
+	a.m.Start()
 	return nil
 }
 
@@ -80,10 +80,10 @@ func (a *App) Terminate() error {
 	live := a.liveRanks(nil)
 	for _, r := range live {
 		io := a.IONodeOf(r)
-		if err := a.Job.Debug(io).Stop(r); err != nil {
+		if err := a.m.Debug(io).Stop(r); err != nil {
 			return errorf("terminate: %w", err)
 		}
-		ev := bgl.Event{Kind: bgl.EventExit, Rank: r, Time: a.Job.Now(), Signal: 9, Status: 128 + 9}
+		ev := bgl.Event{Kind: bgl.EventExit, Rank: r, Time: a.m.Now(), Signal: 9, Status: 128 + 9}
 		a.ended[r] = ev
 		a.kills = append(a.kills, ev)
 		a.tree.Kill(r, int64(ev.Time))
@@ -165,16 +165,22 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 		return nil, errorf("the application is closed")
 	}
 	b := &Batch{Reason: bgl.StopIdle}
+	if err := a.lostErr(); err != nil {
+		return nil, err
+	}
 	if a.started && !a.terminated {
 		b.Reason = a.run(ctx, limit)
 		for i := 0; a.Done() && b.Reason == bgl.StopPaused && i < 2; i++ {
 			// The last exit paused the machine: let it hand over what is still on the
 			// way from the ranks (it does so once no rank is left).
-			b.Reason = a.Job.RunUntil(^uint64(0))
+			b.Reason = a.m.RunUntil(^uint64(0))
 		}
 	}
+	if err := a.lostErr(); err != nil {
+		return nil, err
+	}
 	a.dropEnded()
-	until := int64(a.Job.Now())
+	until := int64(a.m.Now())
 	if b.Reason == bgl.StopDone || b.Reason == bgl.StopIdle {
 		a.tree.Quiesce()
 		until = math.MaxInt64
@@ -193,11 +199,11 @@ func (a *App) Step(ctx context.Context, limit uint64) (*Batch, error) {
 // time: a quantum, not every window, bounds how late a callback runs after its message
 // reached the front-end.
 func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
-	stop := context.AfterFunc(ctx, a.Job.Pause)
+	stop := context.AfterFunc(ctx, a.m.Pause)
 	defer stop()
 	for {
-		end := min(limit, a.Job.Now()+a.quantum, a.phaseDue())
-		r := a.Job.RunUntil(end)
+		end := min(limit, a.m.Now()+a.quantum, a.phaseDue())
+		r := a.m.RunUntil(end)
 		if r == bgl.StopTime || r == bgl.StopPaused {
 			a.advanceTree()
 		}
@@ -209,7 +215,7 @@ func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
 			return r
 		case end == limit:
 			return bgl.StopTime
-		case ctx.Err() != nil || a.tree.Ready(int64(a.Job.Now())):
+		case ctx.Err() != nil || a.tree.Ready(int64(a.m.Now())):
 			return bgl.StopPaused
 		}
 	}
@@ -218,7 +224,7 @@ func (a *App) run(ctx context.Context, limit uint64) bgl.StopReason {
 // advanceTree runs the tool's tree up to the machine's clock: every message due before
 // it is handled, and timeout waves that expired close.
 func (a *App) advanceTree() {
-	now := int64(a.Job.Now())
+	now := int64(a.m.Now())
 	a.tree.Advance(now)
 	if a.timeouts > 0 {
 		a.tree.Tick(now)

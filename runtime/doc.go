@@ -189,6 +189,25 @@
 //     and walked as the program's own, "[displaced into the trampoline at 0xBASE]", since
 //     it runs with the program's registers. Trampoline memory of no current point (a
 //     one-shot snippet's, one replaced and not yet freed) is "a probe trampoline at 0x...".
+//   - Attach (attach*.go, machine.go): the App drives a machine interface, the bgl.Job
+//     methods it uses with the debug interface behind an interface, so that the job may
+//     be in this process (Launch, AttachJob) or in another (Attach). Publisher is the
+//     job's side: it accepts a tool that proves the secret with netreduce's handshake,
+//     answers one byte (refused or accepted) and, at the end of the job's current quantum
+//     (the job's choice of the attach moment), sends the proctable and how the job was
+//     launched; the tool loads the program from the proctable's path. The job then
+//     stands still between requests (gob-encoded, one reply each): debug calls, sampling,
+//     and runs to a virtual time, whose reply carries the packets and events the machine
+//     handed the tool, in order; the job pauses at the window end of every event, as a
+//     tool's listener pausing it in-process does, and the tool replays them to its
+//     daemons and listeners, so an attached App behaves as a launched one from the attach
+//     on (a round trip per quantum and per debug call is the price). Ranks that ended
+//     before the attach leave the tree at once. Detach removes every handle, phase,
+//     watch and profile through the usual commands and empties the daemon slots; a tool
+//     that drops without detaching has its breakpoints, watches, holds and sampling undone
+//     by the job, whose probes stay (their sends get ENOTCONN) and which runs on. An
+//     attached App's Close detaches; it never ends the job. Fault reports the job prints
+//     name the program's code only (the tool's Symbolizer stays with the tool).
 //
 // Errors: those the package makes start "runtime: " and are an *Error (wrapping the cause) or
 // one of its own types carrying the rank, address or position it concerns; each has

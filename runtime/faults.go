@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"github.com/dpclsh/dpclsh/bgl"
-	"github.com/dpclsh/dpclsh/probes"
-)
+import "github.com/dpclsh/dpclsh/probes"
 
 // faultTable is the fault fixups in force on every node: a probe's access to program
 // memory that may fault -> where its snippet recovers (probes.FaultFix). The machine's
@@ -36,7 +33,7 @@ func (a *App) redirectFaults(base, size uint32, fixes []probes.Fixup) error {
 	for _, f := range fixes {
 		a.faults[f.At] = f.Resume
 	}
-	return a.Job.Exec(func(d *bgl.Debug) error {
+	return a.m.Exec(func(d ioDebug) error {
 		for _, at := range drop {
 			d.ClearFault(at)
 		}

@@ -50,7 +50,7 @@ func (a *App) Phase(period time.Duration, e *probes.Exp, o PhaseOptions) (*Phase
 		return nil, err
 	}
 	h.state, h.active = "active", true
-	p := &Phase{Handle: h, Period: period, next: a.Job.Now() + uint64(period), active: true}
+	p := &Phase{Handle: h, Period: period, next: a.m.Now() + uint64(period), active: true}
 	if o.End != nil {
 		if p.End, err = a.Install(exitPts, o.End, o.InstallOptions); err != nil {
 			return p, errorf("phase: on_end: %w", err)
@@ -104,7 +104,7 @@ func (p *Phase) setActive(on bool) error {
 		return errorf("%s: phase %d is %s", verb, h.ID, h.state)
 	}
 	if on && !p.active {
-		p.next = h.app.Job.Now() + uint64(p.Period)
+		p.next = h.app.m.Now() + uint64(p.Period)
 	}
 	p.active, h.active = on, on
 	h.state = map[bool]string{true: "active", false: "installed"}[on]
@@ -143,7 +143,7 @@ func (a *App) phaseDue() uint64 {
 // firePhases runs every active phase that is due now, in creation order. A firing that
 // fails on every rank fails the phase (the reasons are in its stats).
 func (a *App) firePhases() {
-	now := a.Job.Now()
+	now := a.m.Now()
 	for _, p := range a.phases {
 		if !p.active || p.next > now {
 			continue

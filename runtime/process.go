@@ -31,7 +31,7 @@ func (a *App) Process(rank int) (*Process, error) {
 	return &Process{app: a, Rank: rank}, nil
 }
 
-func (p *Process) debug() *bgl.Debug { return p.app.Job.Debug(p.app.IONodeOf(p.Rank)) }
+func (p *Process) debug() ioDebug { return p.app.m.Debug(p.app.IONodeOf(p.Rank)) }
 
 // Status is the node's state: "created" (the job has not started; held at its entry),
 // "running", "blocked", "exited" or "faulted", and whether the debug interface holds it.

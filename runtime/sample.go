@@ -37,24 +37,26 @@ func (a *App) Sample(hz, depth int, ctx *contexts.Set) (*Profile, error) {
 		ctx = contexts.All(a.Size())
 	}
 	period := uint64(abi.ClockHz / hz)
-	if err := a.Job.SetSampling(period, depth, ctx.Contains); err != nil {
+	if err := a.m.SetSampling(period, depth, ctx.Contains); err != nil {
 		return nil, errorf("sample: %w", err)
 	}
-	return &Profile{app: a, Period: period, ranks: ctx, stacks: map[string]*probes.StackSample{}}, nil
+	p := &Profile{app: a, Period: period, ranks: ctx, stacks: map[string]*probes.StackSample{}}
+	a.profiles = append(a.profiles, p)
+	return p, nil
 }
 
 // Stop ends the sampling; the samples taken stay in the profile.
 func (p *Profile) Stop() {
 	if !p.stopped {
 		p.collect()
-		p.app.Job.SetSampling(0, 0, nil)
+		p.app.m.SetSampling(0, 0, nil)
 		p.stopped = true
 	}
 }
 
 // collect merges the samples taken since the last collection.
 func (p *Profile) collect() {
-	for _, s := range p.app.Job.TakeSamples() {
+	for _, s := range p.app.m.TakeSamples() {
 		var key []byte
 		for _, pc := range s.Stack {
 			key = binary.BigEndian.AppendUint32(key, pc)

@@ -26,7 +26,7 @@ func (a *App) Watch(addr, size uint32, read, write bool, ctx *contexts.Set) (*Wa
 		ctx = contexts.All(a.Size())
 	}
 	w := bgl.Watch{Addr: addr, Size: size, Read: read, Write: write}
-	err := a.Job.Exec(func(d *bgl.Debug) error {
+	err := a.m.Exec(func(d ioDebug) error {
 		first, end := d.Ranks()
 		for r := first; r < end; r++ {
 			if ctx.Contains(r) {
@@ -40,7 +40,9 @@ func (a *App) Watch(addr, size uint32, read, write bool, ctx *contexts.Set) (*Wa
 	if err != nil {
 		return nil, errorf("watch 0x%x: %w", addr, err)
 	}
-	return &WatchHandle{app: a, w: w, ctx: ctx}, nil
+	h := &WatchHandle{app: a, w: w, ctx: ctx}
+	a.watches = append(a.watches, h)
+	return h, nil
 }
 
 // Addr is the watched address.
@@ -52,7 +54,7 @@ func (h *WatchHandle) Remove() error {
 		return errorf("remove: the watch of 0x%x is already removed", h.w.Addr)
 	}
 	h.removed = true
-	return h.app.Job.Exec(func(d *bgl.Debug) error {
+	return h.app.m.Exec(func(d ioDebug) error {
 		first, end := d.Ranks()
 		for r := first; r < end; r++ {
 			if h.ctx.Contains(r) {

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/dpclsh/dpclsh/netreduce"
@@ -52,7 +50,7 @@ func runComm(ctx context.Context, args []string, _ io.Reader, _, stderr io.Write
 		fmt.Fprintln(stderr, "dpclsh comm: --fe and --rank are required")
 		return exitUsage
 	}
-	secret, err := commSecret(secretFile)
+	secret, err := netreduce.LoadSecret(secretFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh comm: %v\n", err)
 		return exitUsage
@@ -63,26 +61,6 @@ func runComm(ctx context.Context, args []string, _ io.Reader, _, stderr io.Write
 		return exitError
 	}
 	return exitOK
-}
-
-func commSecret(file string) ([]byte, error) {
-	text := os.Getenv(netreduce.SecretEnv)
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		text = string(b)
-	}
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return nil, fmt.Errorf("no shared secret: set %s or give --secret-file", netreduce.SecretEnv)
-	}
-	secret, err := hex.DecodeString(text)
-	if err != nil || len(secret) < 16 {
-		return nil, fmt.Errorf("the shared secret must be at least 16 bytes of hex")
-	}
-	return secret, nil
 }
 
 // tcpTransport serves netreduce.new{transport = "tcp", listen =, manual =, timeout_s =,

@@ -6,17 +6,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"runtime/debug"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/netreduce"
+	"github.com/dpclsh/dpclsh/runtime"
 	"github.com/dpclsh/dpclsh/script"
 )
 
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -43,6 +46,13 @@ func init() {
   --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
                    ranks ended, virtual time, simulated instructions per second)
   --progress       the progress line even when stderr is not a terminal
+  --listen H:P     publish the job's MPIR proctable and debug interface on H:P (port 0:
+                   any; the address is printed on stderr) so that a tool attaches to it
+                   while it runs: dpcl.attach("H:P", {secret_file = FILE}) in another
+                   dpclsh. The tool attaches at the end of the job's current 10 us quantum
+                   of virtual time; the job's output is the same with or without it.
+  --secret-file F  the secret a tool must prove (hex, at least 16 bytes; default: the
+                   DPCLSH_COMM_SECRET environment variable); others are refused
 
 A rank killed by a signal gets one line on stderr naming the code and its callers (from
 the ELF's symbols and DWARF lines; build with -g for file:line), wrapped here:
@@ -56,7 +66,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -75,6 +85,8 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")
 	progress := fs.Bool("progress", false, "the progress line even when stderr is not a terminal")
 	interp := fs.Bool("interp", false, "run the interpreter only, never translated code")
+	listen := fs.String("listen", "", "publish the job on HOST:PORT for tools to attach")
+	secretFile := fs.String("secret-file", "", "file holding the secret attaching tools must prove (hex)")
 	var envs envFlags
 	envs.register(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
@@ -112,6 +124,18 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		cfg.Progress, cfg.Stdout, cfg.Stderr = p, pl.Writer(stdout), pl.Writer(stderr)
 		defer pl.Stop()
 	}
+	if *listen != "" {
+		pub, err := publishJob(*listen, *secretFile, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
+			return exitUsage
+		}
+		defer pub.Close()
+		cfg.Drive = pub.Drive(ctx)
+	} else if *secretFile != "" {
+		fmt.Fprintf(stderr, "dpclsh exec: --secret-file goes with --listen\n%s", execUsage)
+		return exitUsage
+	}
 	res, err := bgl.RunContext(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
@@ -131,6 +155,21 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return res.ExitStatus()
+}
+
+// publishJob listens on addr for tools that know the secret and says where on stderr.
+func publishJob(addr, secretFile string, stderr io.Writer) (*runtime.Publisher, error) {
+	secret, err := netreduce.LoadSecret(secretFile)
+	if err != nil {
+		return nil, fmt.Errorf("--listen: %w", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("--listen: %w", err)
+	}
+	pub := runtime.Publish(ln, secret, stderr)
+	fmt.Fprintf(stderr, "dpclsh: tools attach at %s\n", pub.Addr())
+	return pub, nil
 }
 
 // setMemoryLimit gives the collector a soft limit of 3/4 of physical memory unless

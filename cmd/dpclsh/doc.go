@@ -58,4 +58,10 @@
 //   - The REPL prints a one-line banner; Ctrl-C closes the completion menu before the
 //     editor sees it, so it clears the line in every state; the job's output is written
 //     through the session's current writer (the editor's while the prompt is shown).
+//   - exec --listen (cmd_exec.go) runs the job through a runtime.Publisher: the address
+//     tools attach at, and whether one attached, detached, dropped or was refused, go to
+//     stderr; stdout is the job's alone, the same bytes as without --listen. The secret
+//     comes from --secret-file or DPCLSH_COMM_SECRET (netreduce.LoadSecret, as for comm),
+//     never from the command line, and there is no default: an open debug interface
+//     needs one.
 package main

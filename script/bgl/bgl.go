@@ -12,7 +12,8 @@ import (
 func init() {
 	script.RegisterModule(script.Module{
 		Name: "bgl",
-		Doc: `bgl — the simulated Blue Gene/L machine without a tool: partitions and plain runs.
+		Doc: `bgl — the simulated Blue Gene/L machine without a tool: partitions, plain runs, and
+jobs a tool may attach to while they run (bgl.launch; dpcl.attach).
 Ranks map to compute nodes in order, compute node n to I/O node n // per_io; every file
 call is shipped to the I/O node and confined to the working directory.`,
 		Funcs: []script.Function{
@@ -28,6 +29,7 @@ status; 128+S for a rank killed by signal S); memory_mb is each node's memory (d
 result.stderr[rank] are per rank (0-based); result.output and result.errors are the merged
 streams in the documented order; result.faults lists {rank=, pc=, signal=}; result.time_ns
 and result.instructions measure the run.`, Fn: bglRun},
+			{Name: "launch", Doc: bglLaunchDoc, Fn: bglLaunch},
 		},
 		Init: func(_ *script.Session, mod *lua.LTable) {
 			mod.RawSetString("max_nodes", lua.LNumber(machine.MaxNodes))

@@ -113,7 +113,7 @@ the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},
 			{Name: "env", Doc: appEnvDoc, Fn: appEnv},
-		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods, appSampleMethods)...),
+		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods, appSampleMethods, appAttachMethods)...),
 		Meta: []script.Function{
 			{Name: "__len", Doc: "#app -> number of ranks", Fn: func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))
@@ -183,7 +183,7 @@ func dpclLaunch(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("dpcl.launch: %s", script.ErrorText(err, "runtime"))
 	}
-	la.app, la.size, la.part = app, app.Size(), app.Job.Partition()
+	la.app, la.size, la.part = app, app.Size(), app.Partition()
 	st := dpclOf(L)
 	st.apps = append(st.apps, la)
 	st.startIdle()

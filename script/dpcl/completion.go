@@ -14,7 +14,7 @@ func (a *luaApp) CompletionNames(method, partial string) ([]string, bool) {
 	}
 	var names []string
 	if method == "global" {
-		for _, sym := range a.app.Job.Image().Symbols {
+		for _, sym := range a.app.Image().Symbols {
 			if sym.Kind == ppc.SymObject {
 				names = append(names, sym.Name)
 			}

@@ -80,7 +80,7 @@ func appLastCommand(L *lua.LState) int {
 
 // appNow returns the machine's virtual time.
 func appNow(L *lua.LState) int {
-	L.Push(lua.LNumber(checkApp1(L).Job.Now()))
+	L.Push(lua.LNumber(checkApp1(L).Now()))
 	return 1
 }
 

@@ -111,4 +111,18 @@
 //     sends its values with the format's number and the front-end formats them. The
 //     value of an aggregation is computed before its key, so that a time read there is
 //     taken first thing in the probe.
+//   - Attach (attach.go): dpcl.attach(addr) is runtime.Attach over loopback or a network,
+//     with the secret of netreduce.LoadSecret (secret_file, else DPCLSH_COMM_SECRET), the
+//     handshake `dpclsh comm` uses; dpcl.attach(job) is runtime.AttachJob on a job of
+//     this session's bgl.launch. Either way the application joins the session's list
+//     like a launched one (dpcl.poll, dpcl.sleep, the idle REPL and app:wait advance it)
+//     and is already running (app:start is an error). The moment of the attach is the
+//     job's: the end of the 10 us quantum it was running when the tool came (for a job of
+//     this session, where job:run left it), reported by app:attached() in virtual ns.
+//     From then on the job advances only while this session waits, as a launched one, so
+//     a script's callbacks, message times and order after the attach are reproducible
+//     given that moment. app:detach() removes every probe, phase, replacement, watch and
+//     profile the tool made and closes the application; app:close() and the session's
+//     end do the same for an attached job (never ending it). What the job prints goes
+//     where the job sends it (exec's stdout, or the session for bgl.launch).
 package dpcl

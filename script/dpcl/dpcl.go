@@ -89,7 +89,7 @@ Advances every running application by up to virtual_s (default 0.001) virtual se
 running the callbacks of what arrives; returns how many callbacks ran.`, Fn: dpclPoll},
 			{Name: "sleep", Doc: `dpcl.sleep(virtual_s)
 Advances every running application by virtual_s virtual seconds, running callbacks.`, Fn: dpclSleep},
-		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs, dpclTraceFuncs)...),
+		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs, dpclTraceFuncs, dpclAttachFuncs)...),
 	})
 }
 
@@ -253,7 +253,7 @@ func dpclPoll(L *lua.LState) int {
 		if a.closed() {
 			continue
 		}
-		_, n, err := st.advance(st.s.Context(), a, a.app.Job.Now()+uint64(secs*1e9))
+		_, n, err := st.advance(st.s.Context(), a, a.app.Now()+uint64(secs*1e9))
 		if err != nil {
 			return script.Raise(L, err)
 		}
@@ -274,7 +274,7 @@ func dpclSleep(L *lua.LState) int {
 		if a.closed() {
 			continue
 		}
-		limit := a.app.Job.Now() + uint64(secs*1e9)
+		limit := a.app.Now() + uint64(secs*1e9)
 		for {
 			b, _, err := st.advance(st.s.Context(), a, limit)
 			if err != nil {
@@ -308,7 +308,7 @@ func (st *dpclState) startIdle() {
 					continue
 				}
 				sctx, cancel := st.stepContext(ctx)
-				b, err := a.app.Step(sctx, a.app.Job.Now()+1_000_000)
+				b, err := a.app.Step(sctx, a.app.Now()+1_000_000)
 				cancel()
 				if err != nil {
 					return

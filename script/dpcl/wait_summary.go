@@ -26,7 +26,7 @@ func (st *dpclState) printWaitSummary(a *luaApp) {
 	}
 	slices.Sort(ids)
 	out := st.s.Stderr()
-	fmt.Fprintf(out, "app:wait stopped at virtual %s ms; its probes:\n", msText(float64(a.app.Job.Now())))
+	fmt.Fprintf(out, "app:wait stopped at virtual %s ms; its probes:\n", msText(float64(a.app.Now())))
 	for _, id := range ids {
 		h, ok := a.handles[id].Value.(*runtime.Handle)
 		if !ok {
