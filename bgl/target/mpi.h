@@ -572,6 +572,25 @@ int MPI_Is_thread_main(int *flag);
 int MPI_Get_library_version(char *version, int *resultlen);
 /* ---- end of the environment section ---- */
 
+/* ---- intercommunicators and more communicator constructors (libmpi_inter.c) ---- */
+/* An intercommunicator collective's root argument in the root's own group: MPI_ROOT at
+ * the root, MPI_PROC_NULL at the others. */
+#define MPI_ROOT (-4)
+/* MPI_Comm_split_type: on Blue Gene/L a compute node's memory is one rank's own (each
+ * rank runs on a node of its own), so MPI_COMM_TYPE_SHARED gives each rank a
+ * communicator of itself. */
+#define MPI_COMM_TYPE_SHARED 1
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+	int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+/* ---- end of the intercommunicator section ---- */
+
 #ifdef __cplusplus
 }
 #endif
