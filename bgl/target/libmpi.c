@@ -24,6 +24,9 @@ static int mpi_initialized, mpi_finalized;
 #define DPCL_INTER_BIT 0x20000000
 #define IS_INTER(c) (((c) & DPCL_INTER_BIT) != 0)
 static int ic_create(MPI_Comm comm, int n, const int *w, MPI_Comm *newcomm);
+/* Datatype attributes (libmpi_tattr.c) follow MPI_Type_dup and MPI_Type_free. */
+static int tattrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
+static int tattrs_delete_all(MPI_Datatype type);
 
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
@@ -33,6 +36,7 @@ static int ic_create(MPI_Comm comm, int n, const int *w, MPI_Comm *newcomm);
 #include "libmpi_info.c"
 #include "libmpi_attr.c"
 #include "libmpi_inter.c"
+#include "libmpi_tattr.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {

@@ -224,6 +224,8 @@ MPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recv
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcount), W(type), W(op), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 	if (!is_user_op(op) && is_derived(type))
 		return dtc_no_op("MPI_Reduce_scatter_block", op, type);
 	if (is_user_op(op))

@@ -376,6 +376,23 @@ static int ic_reduce_scatter(const char *call, const void *sendbuf, void *recvbu
 	return rc;
 }
 
+/* ic_reduce_scatter_block is ic_reduce_scatter with recvcount for every local rank. */
+static int ic_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+	MPI_Comm comm)
+{
+	const char *call = "MPI_Reduce_scatter_block";
+	int size, i, rc, *counts;
+
+	if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
+		return rc;
+	counts = (int *)dt_alloc(call, sizeof(int) * (long)size);
+	for (i = 0; i < size; i++)
+		counts[i] = recvcount;
+	rc = ic_reduce_scatter(call, sendbuf, recvbuf, counts, type, op, comm);
+	free(counts);
+	return rc;
+}
+
 /* The rooted gathers and scatters: the root exchanges with every rank of the other group. */
 static int ic_gatherv(const char *call, const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
 	const int *recvcounts, const int *displs, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -568,12 +585,40 @@ MPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 }
 
 /* MPI_Comm_split_type: each rank of a Blue Gene/L job has its compute node's memory to
- * itself, so the shared-memory domain of MPI_COMM_TYPE_SHARED is the rank alone. */
+ * itself, so the shared-memory domain of MPI_COMM_TYPE_SHARED is the rank alone. That
+ * node is the one hardware resource MPI 4.0's splits know ("mpi_shared_memory"):
+ * MPI_COMM_TYPE_HW_GUIDED with another or no mpi_hw_resource_type gives MPI_COMM_NULL, and
+ * MPI_COMM_TYPE_HW_UNGUIDED gives the node when it is smaller than comm, naming it in info. */
 MPI_FN int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-	(void)info;
-	if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED)
-		lib_error("MPI_Comm_split_type", MPI_ERR_ARG, "invalid split_type %d: MPI_COMM_TYPE_SHARED or MPI_UNDEFINED",
-			split_type);
-	return MPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : dpcl_rank(), key, newcomm);
+	const char *call = "MPI_Comm_split_type", *node = "mpi_shared_memory";
+	char value[MPI_MAX_INFO_VAL + 1];
+	int color = dpcl_rank(), flag = 0, size, rc;
+
+	switch (split_type) {
+	case MPI_UNDEFINED:
+		color = MPI_UNDEFINED;
+		break;
+	case MPI_COMM_TYPE_SHARED:
+		break;
+	case MPI_COMM_TYPE_HW_GUIDED:
+		if (info != MPI_INFO_NULL)
+			MPI_Info_get(info, "mpi_hw_resource_type", MPI_MAX_INFO_VAL, value, &flag);
+		if (!flag || strcmp(value, node) != 0)
+			color = MPI_UNDEFINED;
+		break;
+	case MPI_COMM_TYPE_HW_UNGUIDED:
+		if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
+			return rc;
+		if (size <= 1)
+			color = MPI_UNDEFINED;
+		break;
+	default:
+		return lib_return(call, comm, MPI_ERR_ARG, "invalid split_type: not MPI_COMM_TYPE_SHARED, _HW_GUIDED, _HW_UNGUIDED or MPI_UNDEFINED");
+	}
+	rc = MPI_Comm_split(comm, color, key, newcomm);
+	if (rc == MPI_SUCCESS && split_type == MPI_COMM_TYPE_HW_UNGUIDED && *newcomm != MPI_COMM_NULL &&
+		info != MPI_INFO_NULL)
+		MPI_Info_set(info, "mpi_hw_resource_type", node);
+	return rc;
 }

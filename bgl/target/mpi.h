@@ -580,6 +580,9 @@ int MPI_Get_library_version(char *version, int *resultlen);
  * rank runs on a node of its own), so MPI_COMM_TYPE_SHARED gives each rank a
  * communicator of itself. */
 #define MPI_COMM_TYPE_SHARED 1
+/* MPI 4.0's hardware splits: the one resource type is "mpi_shared_memory", the node. */
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
 	int tag, MPI_Comm *newintercomm);
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
@@ -589,6 +592,22 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+/* Attributes on datatypes (libmpi_tattr.c), and the basic elements a status counts. */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+	void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+	void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)1)
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+	MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 /* ---- end of the intercommunicator section ---- */
 
 #ifdef __cplusplus
