@@ -62,8 +62,11 @@ func init() {
 	mpiOps[abi.HcMPIInterInfo] = mpiOpSpec{"MPI_Comm_remote_size", startInterInfo, nil}
 	mpiOps[abi.HcMPICommRemoteGroup] = mpiOpSpec{"MPI_Comm_remote_group", startRemoteGroup, nil}
 	mpiOps[abi.HcMPIGroupStage] = mpiOpSpec{"MPI_Comm_create_group", startGroupStage, nil}
+	// A nonblocking collective (mpi_icoll.go) whose blocking form is MPI_Comm_dup: the
+	// duplicate is made when the last member enters, its handle written at completion.
+	mpiOps[abi.HcMPICommIdup] = mpiOpSpec{"MPI_Comm_idup", startIcoll, nil}
 	for _, h := range []abi.Sysno{abi.HcMPIIntercommMake, abi.HcMPIIntercommMerge, abi.HcMPIInterInfo,
-		abi.HcMPICommRemoteGroup, abi.HcMPIGroupStage} {
+		abi.HcMPICommRemoteGroup, abi.HcMPIGroupStage, abi.HcMPICommIdup} {
 		mpiCommWord[h] = 0
 	}
 }

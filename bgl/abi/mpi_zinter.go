@@ -19,6 +19,9 @@ const (
 	// {comm, n, members (world ranks), tag, out}: the hidden communicator MPI_Comm_create_group
 	// duplicates; the same (comm, members, tag) names the same one
 	HcMPIGroupStage Sysno = 0x71c4
+	// {comm, newcomm, request}: MPI_Comm_dup as a nonblocking collective; newcomm is
+	// written when the request completes
+	HcMPICommIdup Sysno = 0x71c5
 )
 
 var mpiInterHypercalls = []Hypercall{
@@ -27,6 +30,7 @@ var mpiInterHypercalls = []Hypercall{
 	{HcMPIIntercommMake, "dpcl_mpi_intercomm_make", 1, "int", "MPI_Intercomm_create's last step: one handle for both groups"},
 	{HcMPIIntercommMerge, "dpcl_mpi_intercomm_merge", 1, "int", "MPI_Intercomm_merge's last step: one intracommunicator for both groups"},
 	{HcMPIGroupStage, "dpcl_mpi_group_stage", 1, "int", "MPI_Comm_create_group: the hidden communicator of a group's members"},
+	{HcMPICommIdup, "dpcl_mpi_comm_idup", 1, "int", "MPI_Comm_idup"},
 }
 
 // init runs after mpi_requests.go's (files initialise in name order), so the table stays in
@@ -37,6 +41,8 @@ func init() {
 	MPIBlockWords[HcMPIIntercommMake] = 4
 	MPIBlockWords[HcMPIIntercommMerge] = 4
 	MPIBlockWords[HcMPIGroupStage] = 5
+	MPIBlockWords[HcMPICommIdup] = 3
+	MPIIcollBlocking[HcMPICommIdup] = HcMPICommDup
 	for _, h := range mpiInterHypercalls {
 		Hypercalls = append(Hypercalls, h)
 		hypercallByNum[h.Num] = h

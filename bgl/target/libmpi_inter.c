@@ -573,13 +573,18 @@ MPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Co
 	return rc;
 }
 
-/* MPI_Comm_idup duplicates at once (a duplicate's members meet as in MPI_Comm_dup) and
- * returns a request that is already complete. */
+/* MPI_Comm_idup is a nonblocking collective: the engine makes the duplicate when the
+ * last member enters and writes its handle when the request completes (the error handler
+ * is MPI_COMM_WORLD's default then; attributes are not copied). An intercommunicator is
+ * duplicated at the call, with a request that is already complete. */
 MPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-	int rc = MPI_Comm_dup(comm, newcomm);
+	unsigned long b[] = {W(comm), W(newcomm), W(request)};
+	int rc;
 
-	if (rc != MPI_SUCCESS)
+	if (!IS_INTER(comm))
+		return dpcl_mpi_comm_idup((long)b);
+	if ((rc = MPI_Comm_dup(comm, newcomm)) != MPI_SUCCESS)
 		return rc;
 	return MPI_Isend(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, request);
 }
