@@ -627,3 +627,35 @@ MPI_FN int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info 
 		MPI_Info_set(info, "mpi_hw_resource_type", node);
 	return rc;
 }
+
+/* Communicator hints: the machine's MPI acts on none, so MPI_Comm_set_info keeps none (as
+ * MPICH ignores keys it does not know) and MPI_Comm_get_info returns an empty info; the
+ * _with_info duplicates are MPI_Comm_dup and MPI_Comm_idup. */
+MPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+	int size;
+
+	(void)info;
+	return MPI_Comm_size(comm, &size); /* only checks comm */
+}
+
+MPI_FN int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+	int size, rc = MPI_Comm_size(comm, &size);
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	return MPI_Info_create(info_used);
+}
+
+MPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	(void)info;
+	return MPI_Comm_dup(comm, newcomm);
+}
+
+MPI_FN int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
+{
+	(void)info;
+	return MPI_Comm_idup(comm, newcomm, request);
+}
