@@ -136,11 +136,12 @@ MPI_FN int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
 {
 	int rc = MPI_SUCCESS, i;
 
+	/* An attribute keeps its keyval alive after MPI_Type_free_keyval. */
+	if ((i = tattr_find(type, type_keyval)) >= 0)
+		return tattr_delete("MPI_Type_delete_attr", i);
 	if (tkeyval_get("MPI_Type_delete_attr", type_keyval, &rc) == NULL)
 		return rc;
-	if ((i = tattr_find(type, type_keyval)) < 0)
-		return lib_return("MPI_Type_delete_attr", MPI_COMM_WORLD, MPI_ERR_ARG, "the datatype has no such attribute");
-	return tattr_delete("MPI_Type_delete_attr", i);
+	return lib_return("MPI_Type_delete_attr", MPI_COMM_WORLD, MPI_ERR_KEYVAL, "the datatype has no attribute with this keyval");
 }
 
 /* tattrs_copy gives newtype (made by MPI_Type_dup) what the copy callbacks of oldtype's
