@@ -43,7 +43,7 @@ static int ic_get(const char *call, MPI_Comm comm, struct ic *ic)
 	int inter, rc = ic_info(comm, ic, &inter);
 
 	if (rc == MPI_SUCCESS && !inter)
-		lib_error(call, MPI_ERR_COMM, "communicator %d is not an intercommunicator", comm);
+		return lib_return(call, comm, MPI_ERR_COMM, "not an intercommunicator");
 	return rc;
 }
 
@@ -142,23 +142,29 @@ MPI_FN int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 	return ic_info(comm, &ic, flag);
 }
 
+/* On an intracommunicator the remote group is the group itself, as MPICH 4.0 answers. */
 MPI_FN int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
 	struct ic ic;
-	int rc = ic_get("MPI_Comm_remote_size", comm, &ic);
+	int inter, rc = ic_info(comm, &ic, &inter);
 
-	if (rc == MPI_SUCCESS)
-		*size = ic.remote_size;
-	return rc;
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!inter)
+		return MPI_Comm_size(comm, size);
+	*size = ic.remote_size;
+	return MPI_SUCCESS;
 }
 
 MPI_FN int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
 	struct ic ic;
-	int rc = ic_get("MPI_Comm_remote_group", comm, &ic);
+	int inter, rc = ic_info(comm, &ic, &inter);
 
 	if (rc != MPI_SUCCESS)
 		return rc;
+	if (!inter)
+		return MPI_Comm_group(comm, group);
 	return group_new("MPI_Comm_remote_group", ic.remote_size, ic_remote("MPI_Comm_remote_group", comm,
 		ic.remote_size), group);
 }

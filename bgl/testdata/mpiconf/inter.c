@@ -2,7 +2,8 @@
  * and rank 0 against the rest), their sizes, remote groups and point-to-point ranks, every
  * collective with MPI_ROOT and MPI_PROC_NULL, MPI_Intercomm_merge with either group high
  * and with a tie, MPI_Comm_dup, _split, _create and _compare of an intercommunicator; then
- * MPI_Comm_create_group, MPI_Comm_split_type and MPI_Comm_idup. */
+ * MPI_Comm_create_group, MPI_Comm_split_type and MPI_Comm_idup, and
+ * MPI_Comm_remote_size and _group of an intracommunicator. */
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -311,6 +312,15 @@ int main(int argc, char **argv)
 	MPI_Comm_size(c, &s);
 	MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, c);
 	say("idup: size %d, sum %d", s, sum);
+	MPI_Comm_free(&c);
+
+	/* An intracommunicator's remote group is itself, as MPICH 4.0 answers. */
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, 0, &c);
+	MPI_Comm_remote_size(c, &s);
+	MPI_Comm_remote_group(c, &even);
+	MPI_Group_size(even, &r);
+	say("remote size of an intracommunicator: %d, its remote group's %d", s, r);
+	MPI_Group_free(&even);
 	MPI_Comm_free(&c);
 	MPI_Finalize();
 	return 0;
