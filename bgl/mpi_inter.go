@@ -65,8 +65,9 @@ func init() {
 	// A nonblocking collective (mpi_icoll.go) whose blocking form is MPI_Comm_dup: the
 	// duplicate is made when the last member enters, its handle written at completion.
 	mpiOps[abi.HcMPICommIdup] = mpiOpSpec{"MPI_Comm_idup", startIcoll, nil}
+	mpiOps[abi.HcMPIIntercommIdup] = mpiOpSpec{"MPI_Comm_idup", startIcoll, nil}
 	for _, h := range []abi.Sysno{abi.HcMPIIntercommMake, abi.HcMPIIntercommMerge, abi.HcMPIInterInfo,
-		abi.HcMPICommRemoteGroup, abi.HcMPIGroupStage, abi.HcMPICommIdup} {
+		abi.HcMPICommRemoteGroup, abi.HcMPIGroupStage, abi.HcMPICommIdup, abi.HcMPIIntercommIdup} {
 		mpiCommWord[h] = 0
 	}
 }

@@ -22,6 +22,9 @@ const (
 	// {comm, newcomm, request}: MPI_Comm_dup as a nonblocking collective; newcomm is
 	// written when the request completes
 	HcMPICommIdup Sysno = 0x71c5
+	// {local comm, remote n, remote members, newintercomm, request}: MPI_Comm_idup of an
+	// intercommunicator, HcMPIIntercommMake as a nonblocking collective of local comm
+	HcMPIIntercommIdup Sysno = 0x71c6
 )
 
 var mpiInterHypercalls = []Hypercall{
@@ -31,6 +34,7 @@ var mpiInterHypercalls = []Hypercall{
 	{HcMPIIntercommMerge, "dpcl_mpi_intercomm_merge", 1, "int", "MPI_Intercomm_merge's last step: one intracommunicator for both groups"},
 	{HcMPIGroupStage, "dpcl_mpi_group_stage", 1, "int", "MPI_Comm_create_group: the hidden communicator of a group's members"},
 	{HcMPICommIdup, "dpcl_mpi_comm_idup", 1, "int", "MPI_Comm_idup"},
+	{HcMPIIntercommIdup, "dpcl_mpi_intercomm_idup", 1, "int", "MPI_Comm_idup of an intercommunicator"},
 }
 
 // init runs after mpi_requests.go's (files initialise in name order), so the table stays in
@@ -43,6 +47,8 @@ func init() {
 	MPIBlockWords[HcMPIGroupStage] = 5
 	MPIBlockWords[HcMPICommIdup] = 3
 	MPIIcollBlocking[HcMPICommIdup] = HcMPICommDup
+	MPIBlockWords[HcMPIIntercommIdup] = 5
+	MPIIcollBlocking[HcMPIIntercommIdup] = HcMPIIntercommMake
 	for _, h := range mpiInterHypercalls {
 		Hypercalls = append(Hypercalls, h)
 		hypercallByNum[h.Num] = h

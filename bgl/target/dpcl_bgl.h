@@ -90,6 +90,7 @@
 #define DPCL_HC_MPI_INTERCOMM_MERGE 0x71c3 /* MPI_Intercomm_merge's last step: one intracommunicator for both groups */
 #define DPCL_HC_MPI_GROUP_STAGE 0x71c4 /* MPI_Comm_create_group: the hidden communicator of a group's members */
 #define DPCL_HC_MPI_COMM_IDUP 0x71c5 /* MPI_Comm_idup */
+#define DPCL_HC_MPI_INTERCOMM_IDUP 0x71c6 /* MPI_Comm_idup of an intercommunicator */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -630,6 +631,13 @@ static inline int dpcl_mpi_comm_idup(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_IDUP, args, 0, &lo);
+}
+
+/* MPI_Comm_idup of an intercommunicator */
+static inline int dpcl_mpi_intercomm_idup(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INTERCOMM_IDUP, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

@@ -581,18 +581,28 @@ MPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Co
 
 /* MPI_Comm_idup is a nonblocking collective: the engine makes the duplicate when the
  * last member enters and writes its handle when the request completes (the error handler
- * is MPI_COMM_WORLD's default then; attributes are not copied). An intercommunicator is
- * duplicated at the call, with a request that is already complete. */
+ * is MPI_COMM_WORLD's default then; attributes are not copied). An intercommunicator's is
+ * its local group's nonblocking collective, paired with the remote group's at completion. */
 MPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
 	unsigned long b[] = {W(comm), W(newcomm), W(request)};
-	int rc;
+	unsigned long ib[5];
+	struct ic ic;
+	int *rw, rc;
 
 	if (!IS_INTER(comm))
 		return dpcl_mpi_comm_idup((long)b);
-	if ((rc = MPI_Comm_dup(comm, newcomm)) != MPI_SUCCESS)
+	if ((rc = ic_get("MPI_Comm_idup", comm, &ic)) != MPI_SUCCESS)
 		return rc;
-	return MPI_Isend(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, request);
+	rw = ic_remote("MPI_Comm_idup", comm, ic.remote_size);
+	ib[0] = W(ic.local);
+	ib[1] = W(ic.remote_size);
+	ib[2] = W(rw);
+	ib[3] = W(newcomm);
+	ib[4] = W(request);
+	rc = dpcl_mpi_intercomm_idup((long)ib); /* the engine reads the members now */
+	free(rw);
+	return rc;
 }
 
 /* MPI_Comm_split_type: each rank of a Blue Gene/L job has its compute node's memory to
