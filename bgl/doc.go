@@ -146,9 +146,12 @@
 // (libmpi_groups.c); each communicator has its own matching and collective context;
 // Comm_create_group (a collective of the group's members only: the engine names one
 // hidden communicator per parent, group and tag, which the members duplicate),
-// Comm_idup (a duplicate made at the call; its request is complete), Comm_split_type
+// Comm_idup (a nonblocking collective whose blocking form is Comm_dup: the handle is
+// written when Wait or Test completes it), Comm_set_info/get_info and
+// Comm_(i)dup_with_info (no hint is acted on, so none is kept), Comm_split_type
 // (MPI_COMM_TYPE_SHARED: a BG/L compute node's memory is its one rank's, so each rank's
-// shared-memory communicator is itself); intercommunicators (mpi_inter.go,
+// shared-memory communicator is itself; HW_GUIDED knows "mpi_shared_memory", the node);
+// intercommunicators (mpi_inter.go,
 // libmpi_inter.c): Intercomm_create over a peer communicator and leader tag,
 // Intercomm_merge (the high = false group first; on a tie the group whose rank 0 has the
 // lower world rank, as MPICH), Comm_remote_size/remote_group/test_inter, Comm_dup/split/
