@@ -161,7 +161,23 @@
 // every type, MPI_PROC_NULL anywhere a rank goes); communicators and groups (COMM_SELF,
 // Comm_dup/split/create/free/compare/group, Group_incl/excl/translate_ranks/compare/
 // free and the set operations union/intersection/difference/range_incl/range_excl
-// (libmpi_groups.c); each communicator has its own matching and collective context); collectives
+// (libmpi_groups.c); each communicator has its own matching and collective context;
+// Comm_create_group (a collective of the group's members only: the engine names one
+// hidden communicator per parent, group and tag, which the members duplicate),
+// Comm_idup (a nonblocking collective whose blocking form is Comm_dup: the handle is
+// written when Wait or Test completes it), Comm_set_info/get_info and
+// Comm_(i)dup_with_info (no hint is acted on, so none is kept), Comm_split_type
+// (MPI_COMM_TYPE_SHARED: a BG/L compute node's memory is its one rank's, so each rank's
+// shared-memory communicator is itself; HW_GUIDED knows "mpi_shared_memory", the node);
+// intercommunicators (mpi_inter.go,
+// libmpi_inter.c): Intercomm_create over a peer communicator and leader tag,
+// Intercomm_merge (the high = false group first; on a tie the group whose rank 0 has the
+// lower world rank, as MPICH), Comm_remote_size/remote_group/test_inter, Comm_dup/split/
+// create/compare/free of one, point-to-point ranks naming the remote group, and Barrier,
+// Bcast, Reduce, Allreduce, Reduce_scatter, Gather(v), Scatter(v), Allgather(v) and
+// Alltoall(v/w) with MPI_ROOT and MPI_PROC_NULL, built in libmpi from point-to-point
+// calls on a hidden twin intercommunicator and the local group's collectives, as MPICH
+// builds them, so they cost what those messages cost); collectives
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
 // Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it; the
 // blocking Reduce_scatter_block and Alltoallw (predefined per-peer types); the
@@ -176,7 +192,9 @@
 // constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,
 // get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
 // (MPICH's combiner values; a derived type in the contents comes back duplicated),
-// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); derived types
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); datatype attributes
+// (Type_create_keyval and the rest, copied by Type_dup, deleted by Type_free) and
+// Get_elements(_x) (libmpi_tattr.c); derived types
 // are packed and unpacked in libmpi around every call that takes a datatype, point to
 // point and every collective, either side or both, in place too (libmpi_dtcoll.c): the
 // engine moves bytes; a predefined operation on a derived type is MPI_ERR_OP, as in
@@ -224,8 +242,8 @@
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
-// correct programs, so they are absent rather than wrong; intercommunicators, graph topologies,
-// Comm_split_type, hvector/hindexed/resized types, one-sided, MPI-IO, threads. Synchronous
+// correct programs, so they are absent rather than wrong; nonblocking collectives on
+// intercommunicators, graph topologies, one-sided, MPI-IO, threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 //

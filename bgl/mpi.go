@@ -79,9 +79,11 @@ type mpiEngine struct {
 	world    *mpiComm
 	comms    map[uint32]*mpiComm // by handle; MPI_COMM_SELF is per rank (mpiRank.self)
 	nextComm uint32
-	seq      uint64 // sequence of the engine's wake messages
-	blocked  int    // ranks blocked in an MPI call
-	scanned  bool   // faults from before the engine existed were looked for
+	pending  map[string][]pendingComm // half-made intercommunicators and merges (mpi_inter.go)
+	stages   map[string]uint32        // MPI_Comm_create_group's hidden communicators
+	seq      uint64                   // sequence of the engine's wake messages
+	blocked  int                      // ranks blocked in an MPI call
+	scanned  bool                     // faults from before the engine existed were looked for
 	ended    *MPIEnd
 }
 

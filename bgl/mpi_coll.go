@@ -91,6 +91,9 @@ func startColl(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 	if err != nil {
 		return false, err
 	}
+	if comm.peer != nil { // libmpi builds the intercommunicator collectives it has
+		return false, mpiErrorf(mpiErrComm, "%s on %s: not available on an intercommunicator", mpiCallName(c.num), commName(comm))
+	}
 	root := -1
 	if spec.root >= 0 {
 		root = int(int32(c.w[spec.root]))

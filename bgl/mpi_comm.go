@@ -22,13 +22,16 @@ const (
 	mpiUndefined = -3
 )
 
-// mpiComm is a communicator: its members' world ranks in communicator rank order.
+// mpiComm is a communicator: its members' world ranks in communicator rank order. An
+// intercommunicator (mpi_inter.go) is two of these, one per group, each the other's peer:
+// ranks and sizes are the local group's, point-to-point ranks the peer's.
 type mpiComm struct {
 	id    uint32
 	name  string
 	world []int // nil: MPI_COMM_WORLD (the identity)
 	pos   map[int]int
 	size  int
+	inter
 }
 
 func newComm(id uint32, name string, world []int) *mpiComm {
@@ -89,6 +92,10 @@ func (e *mpiEngine) comm(n *node, h uint32) (*mpiComm, int, error) {
 		return nil, 0, mpiErrorf(mpiErrComm, "invalid communicator %d (no such communicator)", int32(h))
 	}
 	me, ok := c.rankOf(n.rank)
+	if !ok && c.peer != nil {
+		c = c.peer // the intercommunicator as the other group sees it
+		me, ok = c.rankOf(n.rank)
+	}
 	if !ok {
 		return nil, 0, mpiErrorf(mpiErrComm, "invalid communicator %d: rank %d is not a member", h, n.rank)
 	}
@@ -102,6 +109,9 @@ func (e *mpiEngine) comm(n *node, h uint32) (*mpiComm, int, error) {
 func commName(c *mpiComm) string {
 	if c.name != "" {
 		return c.name
+	}
+	if c.peer != nil {
+		return fmt.Sprintf("intercommunicator %d", c.id)
 	}
 	return fmt.Sprintf("communicator %d", c.id)
 }
@@ -173,6 +183,18 @@ func compareComms(a, b *mpiComm) uint32 {
 	if a == b {
 		return 0
 	}
+	if (a.peer == nil) != (b.peer == nil) {
+		return 3
+	}
+	r := compareMembers(a, b)
+	if a.peer != nil {
+		r = max(r, compareMembers(a.peer, b.peer)) // both groups must agree
+	}
+	return r
+}
+
+// compareMembers is MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL for two member lists.
+func compareMembers(a, b *mpiComm) uint32 {
 	wa, wb := a.members(), b.members()
 	if slices.Equal(wa, wb) {
 		return 1

@@ -20,6 +20,9 @@ func init() {
 	mpiOps[abi.HcMPIAlltoallw] = mpiOpSpec{"MPI_Alltoallw", startColl, pollColl}
 	for i, b := range abi.MPIIcollBlocking {
 		name := mpiOps[b].name
+		if len(name) < 5 {
+			continue // a later file names it (MPI_Comm_idup of an intercommunicator, mpi_inter.go)
+		}
 		mpiOps[i] = mpiOpSpec{"MPI_I" + string(name[4]+'a'-'A') + name[5:], startIcoll, nil}
 	}
 }

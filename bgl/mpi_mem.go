@@ -50,8 +50,8 @@ func msgWhat(bytes uint32, comm *mpiComm, peer int) string {
 	if peer == mpiProcNull {
 		return "a send to MPI_PROC_NULL"
 	}
-	r, _ := comm.rankOf(peer)
-	return fmt.Sprintf("a message of %d bytes to %s", bytes, rankDesc(comm, r))
+	r, _ := comm.remote().rankOf(peer)
+	return fmt.Sprintf("a message of %d bytes to %s", bytes, rankDesc(comm.remote(), r))
 }
 
 func recvWhat(comm *mpiComm, src int) string {
@@ -61,6 +61,6 @@ func recvWhat(comm *mpiComm, src int) string {
 	case mpiProcNull:
 		return "a receive request from MPI_PROC_NULL"
 	}
-	r, _ := comm.rankOf(src)
-	return "a receive request from " + rankDesc(comm, r)
+	r, _ := comm.remote().rankOf(src)
+	return "a receive request from " + rankDesc(comm.remote(), r)
 }

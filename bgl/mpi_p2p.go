@@ -136,10 +136,10 @@ func (e *mpiEngine) progress(n *node, t uint64) error {
 
 // deliverMsg completes receive q with message m, copying the data to the receiver.
 func deliverMsg(n *node, q *mpiReq, m *mpiMsg) error {
-	src, _ := q.comm.rankOf(m.src)
+	src, _ := q.comm.remote().rankOf(m.src)
 	if uint32(len(m.data)) > q.cap {
 		return mpiErrorf(mpiErrTruncate, "message of %d bytes from %s (tag %d) truncated: the receive buffer holds %d",
-			len(m.data), rankDesc(q.comm, src), m.tag, q.cap)
+			len(m.data), rankDesc(q.comm.remote(), src), m.tag, q.cap)
 	}
 	if errno := n.proc.copyOut(q.buf, m.data); errno != 0 {
 		return mpiErrorf(mpiErrBuffer, "receive buffer at 0x%08x: %v", q.buf, errno)
@@ -223,7 +223,9 @@ func (e *mpiEngine) p2pArgs(j *Job, n *node, c *mpiCall, recv bool) (p2pArgs, er
 }
 
 // commPeer turns a communicator rank argument into a world rank, keeping the wildcards.
+// On an intercommunicator the rank is in the remote group.
 func commPeer(comm *mpiComm, peer int, recv bool) (int, error) {
+	comm = comm.remote()
 	switch {
 	case peer == mpiProcNull, recv && peer == mpiAnySource:
 		return peer, nil

@@ -156,7 +156,7 @@ func (e *mpiEngine) probe(n *node, c *mpiCall, now uint64) (mpiStatus, bool, err
 	pat := mpiReq{comm: comm, src: int32(src), tag: int32(c.w[1])}
 	for _, m := range e.ranks[n.rank].unexpected {
 		if pat.matches(m) {
-			r, _ := comm.rankOf(m.src)
+			r, _ := comm.remote().rankOf(m.src)
 			return mpiStatus{src: int32(r), tag: m.tag, count: uint32(len(m.data))}, true, nil
 		}
 	}

@@ -15,6 +15,7 @@ const (
 	mpiErrComm     = 5
 	mpiErrRank     = 6
 	mpiErrRoot     = 7
+	mpiErrGroup    = 8
 	mpiErrOp       = 9
 	mpiErrArg      = 12
 	mpiErrTruncate = 14
@@ -25,7 +26,7 @@ const (
 
 var mpiErrNames = map[int]string{mpiErrBuffer: "MPI_ERR_BUFFER", mpiErrCount: "MPI_ERR_COUNT",
 	mpiErrType: "MPI_ERR_TYPE", mpiErrTag: "MPI_ERR_TAG", mpiErrComm: "MPI_ERR_COMM",
-	mpiErrRank: "MPI_ERR_RANK", mpiErrRoot: "MPI_ERR_ROOT", mpiErrOp: "MPI_ERR_OP",
+	mpiErrRank: "MPI_ERR_RANK", mpiErrRoot: "MPI_ERR_ROOT", mpiErrGroup: "MPI_ERR_GROUP", mpiErrOp: "MPI_ERR_OP",
 	mpiErrArg: "MPI_ERR_ARG", mpiErrTruncate: "MPI_ERR_TRUNCATE", mpiErrOther: "MPI_ERR_OTHER",
 	mpiErrRequest: "MPI_ERR_REQUEST", mpiErrNoMem: "MPI_ERR_NO_MEM"}
 

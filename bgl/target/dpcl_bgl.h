@@ -84,6 +84,13 @@
 #define DPCL_HC_MPI_IREDUCE_SCATTER_BLOCK 0x71b2 /* MPI_Ireduce_scatter_block */
 #define DPCL_HC_MPI_ALLTOALLW 0x71b3 /* MPI_Alltoallw */
 #define DPCL_HC_MPI_IALLTOALLW 0x71b4 /* MPI_Ialltoallw */
+#define DPCL_HC_MPI_INTER_INFO 0x71c0 /* an intercommunicator's remote size, hidden communicators and side */
+#define DPCL_HC_MPI_COMM_REMOTE_GROUP 0x71c1 /* MPI_Comm_remote_group: the remote group's world ranks */
+#define DPCL_HC_MPI_INTERCOMM_MAKE 0x71c2 /* MPI_Intercomm_create's last step: one handle for both groups */
+#define DPCL_HC_MPI_INTERCOMM_MERGE 0x71c3 /* MPI_Intercomm_merge's last step: one intracommunicator for both groups */
+#define DPCL_HC_MPI_GROUP_STAGE 0x71c4 /* MPI_Comm_create_group: the hidden communicator of a group's members */
+#define DPCL_HC_MPI_COMM_IDUP 0x71c5 /* MPI_Comm_idup */
+#define DPCL_HC_MPI_INTERCOMM_IDUP 0x71c6 /* MPI_Comm_idup of an intercommunicator */
 
 #define DPCL_COUNTER_INSTRUCTIONS 0
 #define DPCL_COUNTER_CYCLES 1
@@ -582,6 +589,55 @@ static inline int dpcl_mpi_ialltoallw(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLW, args, 0, &lo);
+}
+
+/* an intercommunicator's remote size, hidden communicators and side */
+static inline int dpcl_mpi_inter_info(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INTER_INFO, args, 0, &lo);
+}
+
+/* MPI_Comm_remote_group: the remote group's world ranks */
+static inline int dpcl_mpi_comm_remote_group(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_REMOTE_GROUP, args, 0, &lo);
+}
+
+/* MPI_Intercomm_create's last step: one handle for both groups */
+static inline int dpcl_mpi_intercomm_make(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INTERCOMM_MAKE, args, 0, &lo);
+}
+
+/* MPI_Intercomm_merge's last step: one intracommunicator for both groups */
+static inline int dpcl_mpi_intercomm_merge(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INTERCOMM_MERGE, args, 0, &lo);
+}
+
+/* MPI_Comm_create_group: the hidden communicator of a group's members */
+static inline int dpcl_mpi_group_stage(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_GROUP_STAGE, args, 0, &lo);
+}
+
+/* MPI_Comm_idup */
+static inline int dpcl_mpi_comm_idup(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_IDUP, args, 0, &lo);
+}
+
+/* MPI_Comm_idup of an intercommunicator */
+static inline int dpcl_mpi_intercomm_idup(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INTERCOMM_IDUP, args, 0, &lo);
 }
 
 #endif /* DPCL_BGL_H */

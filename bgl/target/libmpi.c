@@ -20,6 +20,14 @@
 
 static int mpi_initialized, mpi_finalized;
 
+/* An intercommunicator's handle has this bit set (libmpi_inter.c). */
+#define DPCL_INTER_BIT 0x20000000
+#define IS_INTER(c) (((c) & DPCL_INTER_BIT) != 0)
+static int ic_create(MPI_Comm comm, int n, const int *w, MPI_Comm *newcomm);
+/* Datatype attributes (libmpi_tattr.c) follow MPI_Type_dup and MPI_Type_free. */
+static int tattrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
+static int tattrs_delete_all(MPI_Datatype type);
+
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
 #include "libmpi_topo.c"
@@ -27,6 +35,8 @@ static int mpi_initialized, mpi_finalized;
 #include "libmpi_err.c"
 #include "libmpi_info.c"
 #include "libmpi_attr.c"
+#include "libmpi_inter.c"
+#include "libmpi_tattr.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
@@ -85,7 +95,7 @@ MPI_FN int MPI_Get_version(int *version, int *subversion)
 MPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	unsigned long b[] = {W(comm), W(color), W(key), W(newcomm)};
-	int rc = dpcl_mpi_comm_split((long)b);
+	int rc = IS_INTER(comm) ? ic_split("MPI_Comm_split", comm, color, key, newcomm) : dpcl_mpi_comm_split((long)b);
 
 	if (rc == MPI_SUCCESS)
 		inherit_eh(comm, *newcomm);
@@ -95,7 +105,7 @@ MPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 MPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
 	unsigned long b[] = {W(comm), W(newcomm)};
-	int rc = dpcl_mpi_comm_dup((long)b), i = cart_find(comm);
+	int rc = IS_INTER(comm) ? ic_dup(comm, newcomm) : dpcl_mpi_comm_dup((long)b), i = cart_find(comm);
 
 	if (rc != MPI_SUCCESS)
 		return rc;

@@ -181,11 +181,13 @@ MPI_FN int MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
 	int rc = MPI_SUCCESS, i;
 
+	/* An attribute keeps its keyval alive after MPI_Comm_free_keyval (MPI 3.1, 6.7.2), so
+	 * it can still be deleted through the keyval's old value. */
+	if ((i = attr_find(comm, keyval)) >= 0)
+		return attr_delete("MPI_Comm_delete_attr", i);
 	if (keyval_get("MPI_Comm_delete_attr", comm, keyval, &rc) == NULL)
 		return rc;
-	if ((i = attr_find(comm, keyval)) < 0)
-		return lib_return("MPI_Comm_delete_attr", comm, MPI_ERR_KEYVAL, "no attribute with this keyval");
-	return attr_delete("MPI_Comm_delete_attr", i);
+	return lib_return("MPI_Comm_delete_attr", comm, MPI_ERR_KEYVAL, "no attribute with this keyval");
 }
 
 /* attrs_copy runs the copy callbacks of old's attributes for its duplicate dup. */

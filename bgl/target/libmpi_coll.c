@@ -11,6 +11,8 @@ MPI_FN int MPI_Barrier(MPI_Comm comm)
 {
 	unsigned long b[] = {W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_barrier(comm);
 	return dpcl_mpi_barrier((long)b);
 }
 
@@ -20,6 +22,8 @@ MPI_FN int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm
 	char *packed;
 	int bytes, rank, rc;
 
+	if (IS_INTER(comm))
+		return ic_bcast(buf, count, type, root, comm);
 	if (!is_derived(type))
 		return dpcl_mpi_bcast((long)b);
 	packed = dt_pack("MPI_Bcast", buf, count, type, &bytes);
@@ -41,6 +45,8 @@ MPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
 	int rank, rc;
 	char *tmp;
 
+	if (IS_INTER(comm))
+		return ic_reduce(sendbuf, recvbuf, count, type, op, root, comm);
 	if (!is_user_op(op) && is_derived(type))
 		return dtc_no_op("MPI_Reduce", op, type);
 	if (!is_user_op(op))
@@ -60,6 +66,8 @@ MPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_allreduce(sendbuf, recvbuf, count, type, op, comm);
 	if (is_user_op(op))
 		return user_reduce("MPI_Allreduce", sendbuf, recvbuf, count, type, op, comm, 0, 0);
 	if (is_derived(type))
@@ -73,6 +81,8 @@ MPI_FN int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(root), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_gatherv("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, NULL, NULL, recvcount, recvtype, root, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_gather("MPI_Gather", b, 0);
 	return dpcl_mpi_gather((long)b);
@@ -84,6 +94,8 @@ MPI_FN int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
 		W(displs), W(recvtype), W(root), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, 0, recvtype, root, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_gatherv("MPI_Gatherv", b, 0);
 	return dpcl_mpi_gatherv((long)b);
@@ -95,6 +107,8 @@ MPI_FN int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendty
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_allgatherv("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_gather("MPI_Allgather", b, 1);
 	return dpcl_mpi_allgather((long)b);
@@ -106,6 +120,8 @@ MPI_FN int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(root), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_scatterv("MPI_Scatter", sendbuf, NULL, NULL, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_scatter("MPI_Scatter", b);
 	return dpcl_mpi_scatter((long)b);
@@ -118,6 +134,8 @@ MPI_FN int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int d
 	unsigned long b[] = {W(sendbuf), W(sendcounts), W(displs), W(sendtype), W(recvbuf),
 		W(recvcount), W(recvtype), W(root), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_scatterv("MPI_Scatterv", sendbuf, sendcounts, displs, 0, sendtype, recvbuf, recvcount, recvtype, root, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_scatterv("MPI_Scatterv", b);
 	return dpcl_mpi_scatterv((long)b);
@@ -129,6 +147,8 @@ MPI_FN int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
 		W(displs), W(recvtype), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_gatherv("MPI_Allgatherv", b, 1);
 	return dpcl_mpi_allgatherv((long)b);
@@ -140,6 +160,8 @@ MPI_FN int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_alltoallv("MPI_Alltoall", sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_alltoall("MPI_Alltoall", b);
 	return dpcl_mpi_alltoall((long)b);
@@ -152,6 +174,8 @@ MPI_FN int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int 
 	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtype), W(recvbuf),
 		W(recvcounts), W(rdispls), W(recvtype), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_alltoallv("MPI_Alltoallv", sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm);
 	if (DERIVED2(sendtype, recvtype))
 		return dtc_alltoallv("MPI_Alltoallv", b);
 	return dpcl_mpi_alltoallv((long)b);
@@ -162,6 +186,8 @@ MPI_FN int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recv
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcounts), W(type), W(op), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, type, op, comm);
 	if (!is_user_op(op) && is_derived(type))
 		return dtc_no_op("MPI_Reduce_scatter", op, type);
 	if (is_user_op(op))
@@ -198,6 +224,8 @@ MPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recv
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcount), W(type), W(op), W(comm)};
 
+	if (IS_INTER(comm))
+		return ic_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 	if (!is_user_op(op) && is_derived(type))
 		return dtc_no_op("MPI_Reduce_scatter_block", op, type);
 	if (is_user_op(op))
@@ -224,6 +252,8 @@ MPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int 
 		W(recvcounts), W(rdispls), W(recvtypes), W(comm)};
 	int n = dtc_size(comm);
 
+	if (IS_INTER(comm))
+		return ic_alltoallw_typed(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	if (sendbuf != MPI_IN_PLACE)
 		alltoallw_types("MPI_Alltoallw", sendtypes, n);
 	alltoallw_types("MPI_Alltoallw", recvtypes, n);

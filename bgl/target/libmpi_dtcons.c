@@ -165,7 +165,7 @@ MPI_FN int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 	d->committed = !is_derived(oldtype) || dt_get("MPI_Type_dup", oldtype)->committed;
 	dt_record(d, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 1, &oldtype);
-	return MPI_SUCCESS;
+	return tattrs_copy(oldtype, *newtype);
 }
 
 /* dt_check_query ends the job for a datatype handle a query cannot describe. */

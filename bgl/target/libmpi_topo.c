@@ -189,6 +189,8 @@ MPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	unsigned long b[4];
 
 	group_get("MPI_Comm_create", group, &n, &w);
+	if (IS_INTER(comm))
+		return ic_create(comm, n, w, newcomm);
 	b[0] = W(comm);
 	b[1] = W(n);
 	b[2] = W(w);

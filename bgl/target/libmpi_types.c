@@ -266,10 +266,13 @@ MPI_FN int MPI_Type_commit(MPI_Datatype *type)
 MPI_FN int MPI_Type_free(MPI_Datatype *type)
 {
 	struct dtype *d;
+	int rc;
 
 	if (type == NULL || !is_derived(*type))
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "not a derived datatype");
 	d = dt_get("MPI_Type_free", *type);
+	if ((rc = tattrs_delete_all(*type)) != MPI_SUCCESS)
+		return rc;
 	free(d->blk);
 	free(d->ints);
 	free(d->aints);
