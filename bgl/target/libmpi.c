@@ -27,6 +27,7 @@ static int mpi_initialized, mpi_finalized;
 #include "libmpi_err.c"
 #include "libmpi_info.c"
 #include "libmpi_attr.c"
+#include "libmpi_win.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
