@@ -10,21 +10,21 @@
  * does. Request-based operations (Rput, Rget...) are only allowed in a passive-target
  * epoch: each is flushed when issued and returns a request already complete. */
 
-enum { MAX_WINS = 256 };
-
 struct win {
 	MPI_Win h;
 	void *base;
 	MPI_Aint size;
 	int disp_unit, flavor, model, owns;
 };
-static struct win wins[MAX_WINS];
+/* The live windows, in a table that grows as a program creates more. */
+static struct win *wins;
+static int nwins;
 
 static struct win *win_find(MPI_Win h)
 {
 	int i;
 
-	for (i = 0; h != MPI_WIN_NULL && i < MAX_WINS; i++)
+	for (i = 0; i < nwins; i++)
 		if (wins[i].h == h)
 			return &wins[i];
 	return NULL;
@@ -33,7 +33,7 @@ static struct win *win_find(MPI_Win h)
 /* win_get returns the window, or NULL after reporting an invalid handle in *rc. */
 static struct win *win_get(const char *call, MPI_Win h, int *rc)
 {
-	struct win *w = win_find(h);
+	struct win *w = h == MPI_WIN_NULL ? NULL : win_find(h);
 	char what[64];
 
 	if (w != NULL)
@@ -46,16 +46,21 @@ static struct win *win_get(const char *call, MPI_Win h, int *rc)
 static int win_new(const char *call, void *base, MPI_Aint size, int disp_unit, int flavor, int owns,
 	MPI_Comm comm, MPI_Win *win)
 {
-	struct win *w = NULL;
+	struct win *w = win_find(MPI_WIN_NULL);
 	MPI_Comm dup;
-	int rc, i;
+	int rc;
 	unsigned long b[5];
 
-	for (i = 0; w == NULL && i < MAX_WINS; i++)
-		if (wins[i].h == MPI_WIN_NULL)
-			w = &wins[i];
-	if (w == NULL)
-		return lib_return(call, comm, MPI_ERR_NO_MEM, "too many windows");
+	if (w == NULL) {
+		struct win *more = realloc(wins, (nwins * 2 + 16) * sizeof *wins);
+
+		if (more == NULL)
+			return lib_return(call, comm, MPI_ERR_NO_MEM, "no memory for another window");
+		memset(more + nwins, 0, (nwins + 16) * sizeof *wins);
+		wins = more;
+		w = &wins[nwins];
+		nwins = nwins * 2 + 16;
+	}
 	if ((rc = MPI_Comm_dup(comm, &dup)) != MPI_SUCCESS)
 		return rc;
 	b[0] = W(dup), b[1] = W(base), b[2] = W(size), b[3] = W(disp_unit), b[4] = W(flavor);
@@ -64,7 +69,8 @@ static int win_new(const char *call, void *base, MPI_Aint size, int disp_unit, i
 		return rc;
 	}
 	/* The creation's errors are the communicator's; the window's own start fatal. */
-	MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL);
+	if (comm_eh_of(dup) != MPI_ERRORS_ARE_FATAL)
+		MPI_Comm_set_errhandler(dup, MPI_ERRORS_ARE_FATAL);
 	*w = (struct win){dup, base, size, disp_unit, flavor, MPI_WIN_UNIFIED, owns};
 	*win = dup;
 	return MPI_SUCCESS;
