@@ -125,7 +125,7 @@ func startRMA(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, erro
 	}
 	w, me, err := e.win(n, c.w[1])
 	if err != nil {
-		return false, err
+		return false, callError(name, err)
 	}
 	target := int(int32(c.w[2]))
 	if target == mpiProcNull {
