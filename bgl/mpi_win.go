@@ -218,15 +218,21 @@ func (w *mpiWin) targetRange(t int, addr, size uint32) error {
 	m := &w.mem[t]
 	end := uint64(addr) + uint64(size)
 	if w.flavor == winFlavorDynamic {
-		for _, r := range m.regions {
-			if addr >= r[0] && end <= uint64(r[0])+uint64(r[1]) {
-				return nil
+		// The range may run across adjacent regions (MPICH allows it).
+		for pos := uint64(addr); pos < end; {
+			next := pos
+			for _, r := range m.regions {
+				if pos >= uint64(r[0]) && pos < uint64(r[0])+uint64(r[1]) {
+					next = uint64(r[0]) + uint64(r[1])
+					break
+				}
 			}
+			if next == pos {
+				return mpiErrorf(mpiErrRMARange, "0x%08x+%d is in no region rank %d attached to the dynamic window", addr, size, t)
+			}
+			pos = next
 		}
-		if size == 0 {
-			return nil
-		}
-		return mpiErrorf(mpiErrRMARange, "0x%08x+%d is in no region rank %d attached to the dynamic window", addr, size, t)
+		return nil
 	}
 	if size == 0 {
 		return nil

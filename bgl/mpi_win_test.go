@@ -28,7 +28,8 @@ func runMPIWin(t *testing.T) string {
 // and not before; Post/Start/Complete/Wait delivers by Wait; accumulates, fetch-and-op
 // and compare-and-swap from every rank are atomic, with derived datatypes at the target;
 // errors on a window with MPI_ERRORS_RETURN return their classes (MPI_ERR_RMA_RANGE,
-// MPI_ERR_RMA_SYNC, and MPI_ERR_RMA_FLAVOR for a shared window wider than a node).
+// MPI_ERR_RMA_SYNC, and MPI_ERR_RMA_FLAVOR for a shared window wider than a node); a Put
+// may run across adjacent regions of a dynamic window, not past them.
 func TestMPIWinSemantics(t *testing.T) {
 	out := runMPIWin(t)
 	for _, want := range []string{
@@ -44,6 +45,8 @@ func TestMPIWinSemantics(t *testing.T) {
 		"errors: rank 1 put past the window: 55",
 		"errors: rank 2 unlock without a lock: 50",
 		"errors: rank 0 shared window over 3 ranks: 58",
+		"dynamic: rank 1 put past the regions: 55",
+		"dynamic: rank 0 regions hold 5 6 7 8",
 	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("no line %q in\n%s", want, out)

@@ -8,6 +8,8 @@
  *             rank under shared locks, derived datatypes on both sides;
  *   errors:   with MPI_ERRORS_RETURN on the window, a Put past the window, an unlock
  *             without a lock and a shared window over 3 ranks return their classes;
+ *   dynamic:  a Put across two adjacent regions attached to a dynamic window lands; one
+ *             past them returns MPI_ERR_RMA_RANGE;
  *   cost:     the virtual time an unlock completing a 4096-byte Put takes. */
 #include <mpi.h>
 #include <stdio.h>
@@ -128,6 +130,33 @@ static void errors(void)
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+static void dynamic(void)
+{
+	int buf[4] = {0}, src[5] = {5, 6, 7, 8, 9}, rc;
+	MPI_Aint at;
+	MPI_Win win;
+
+	MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+	MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+	MPI_Win_attach(win, buf, 2 * sizeof(int));
+	MPI_Win_attach(win, buf + 2, 2 * sizeof(int));
+	MPI_Get_address(buf, &at);
+	MPI_Bcast(&at, 1, MPI_AINT, 0, MPI_COMM_WORLD);
+	if (rank == 1) {
+		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+		MPI_Put(src, 4, MPI_INT, 0, at, 4, MPI_INT, win);
+		rc = MPI_Put(src, 5, MPI_INT, 0, at, 5, MPI_INT, win);
+		MPI_Win_unlock(0, win);
+		printf("dynamic: rank 1 put past the regions: %d\n", rc);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0)
+		printf("dynamic: rank 0 regions hold %d %d %d %d\n", buf[0], buf[1], buf[2], buf[3]);
+	MPI_Win_detach(win, buf);
+	MPI_Win_detach(win, buf + 2);
+	MPI_Win_free(&win);
+}
+
 static void cost(void)
 {
 	static char buf[4096], src[4096];
@@ -155,6 +184,7 @@ int main(int argc, char **argv)
 	pscw();
 	atomics();
 	errors();
+	dynamic();
 	cost();
 	MPI_Finalize();
 	return 0;
