@@ -243,9 +243,37 @@
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
 // correct programs, so they are absent rather than wrong; nonblocking collectives on
-// intercommunicators, graph topologies, one-sided, MPI-IO, threads. Synchronous
+// intercommunicators, graph topologies, MPI-IO, threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
+// One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,
+// Win_allocate, Win_allocate_shared, Win_create_dynamic with Win_attach/detach,
+// Win_free, Win_get_group, Win_shared_query, names, attributes (WIN_BASE, WIN_SIZE,
+// WIN_DISP_UNIT, WIN_CREATE_FLAVOR, WIN_MODEL: MPI_WIN_UNIFIED) and keyvals, error
+// handlers (a window's starts as MPI_ERRORS_ARE_FATAL); Put, Get, Accumulate,
+// Get_accumulate, Fetch_and_op, Compare_and_swap (predefined operations, MPI_REPLACE and
+// MPI_NO_OP) and Rput/Rget/Raccumulate/Rget_accumulate, with derived datatypes on the
+// origin, result and target sides (libmpi flattens each into blocks of predefined types
+// the engine reads and writes in place); Win_fence, Post/Start/Complete/Wait/Test,
+// Lock/Unlock (exclusive, shared, MPI_MODE_NOCHECK), Lock_all/Unlock_all,
+// Flush(_all/_local/_local_all) and Win_sync. A window's handle is a private duplicate
+// of its communicator. An operation is checked and its origin data copied when issued;
+// the target's memory is written, and fetched data written to the origin, by the engine
+// at the call that completes it: the fence that ends the epoch (after every member
+// entered), the Unlock, Unlock_all or Flush of the origin, its Complete (once every
+// target of its Start posted), or Win_free. Operations complete in issue order, one at a
+// time, so accumulates to an element are atomic. Win_lock blocks until the lock is
+// granted (MPI allows it); Win_wait until every origin of the Post group completed.
+// A request-based operation, valid only in a passive-target epoch, is flushed when issued
+// and its request is complete. A Blue Gene/L node's shared-memory domain is its one
+// rank: Win_allocate_shared over more ranks fails with MPI_ERR_RMA_FLAVOR (58), and a
+// window's memory is never another rank's to load or store. Costs follow the
+// point-to-point model: a call that completes operations pays, for each origin, a torus
+// round trip to its farthest target (2 x (TorusLatencyNS + hops x TorusHopNS)) plus
+// TorusNSPerByte per byte moved; a fence or free is a barrier (BarrierNS) plus the
+// largest member's completion; Complete pays at least a round trip (its targets learn
+// of it); a lock, issuing an operation and Win_sync cost MPICallNS like any call. Range, rank, lock-type and epoch errors are
+// MPI_ERR_RMA_RANGE, MPI_ERR_RANK, MPI_ERR_LOCKTYPE and MPI_ERR_RMA_SYNC.
 //
 // MPI costs (virtual ns; constants in mpi.go and mpi_cost.go). Sources: [A] Adiga et
 // al., "Blue Gene/L torus interconnection network", IBM J. Res. Dev. 49(2/3), 2005;

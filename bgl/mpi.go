@@ -85,6 +85,7 @@ type mpiEngine struct {
 	blocked  int                      // ranks blocked in an MPI call
 	scanned  bool                     // faults from before the engine existed were looked for
 	ended    *MPIEnd
+	wins     map[uint32]*mpiWin // one-sided windows, by handle (mpi_win.go)
 }
 
 // mpiEngines maps a job, weakly, to its engine: the engine comes into being with the first

@@ -84,6 +84,12 @@
 #define DPCL_HC_MPI_IREDUCE_SCATTER_BLOCK 0x71b2 /* MPI_Ireduce_scatter_block */
 #define DPCL_HC_MPI_ALLTOALLW 0x71b3 /* MPI_Alltoallw */
 #define DPCL_HC_MPI_IALLTOALLW 0x71b4 /* MPI_Ialltoallw */
+#define DPCL_HC_MPI_WIN_CREATE 0x71e0 /* MPI_Win_create and the other constructors: every member's base, size and displacement unit */
+#define DPCL_HC_MPI_WIN_FREE 0x71e1 /* MPI_Win_free: operations still pending are completed first */
+#define DPCL_HC_MPI_WIN_FENCE 0x71e2 /* MPI_Win_fence: every member's operations reach their targets */
+#define DPCL_HC_MPI_WIN_ATTACH 0x71e3 /* MPI_Win_attach and MPI_Win_detach of a dynamic window */
+#define DPCL_HC_MPI_RMA 0x71e4 /* MPI_Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap */
+#define DPCL_HC_MPI_WIN_SYNC 0x71e5 /* passive (lock, flush) and general active (post, start, complete, wait) synchronisation */
 #define DPCL_HC_MPI_INTER_INFO 0x71c0 /* an intercommunicator's remote size, hidden communicators and side */
 #define DPCL_HC_MPI_COMM_REMOTE_GROUP 0x71c1 /* MPI_Comm_remote_group: the remote group's world ranks */
 #define DPCL_HC_MPI_INTERCOMM_MAKE 0x71c2 /* MPI_Intercomm_create's last step: one handle for both groups */
@@ -589,6 +595,48 @@ static inline int dpcl_mpi_ialltoallw(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_IALLTOALLW, args, 0, &lo);
+}
+
+/* MPI_Win_create and the other constructors: every member's base, size and displacement unit */
+static inline int dpcl_mpi_win_create(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WIN_CREATE, args, 0, &lo);
+}
+
+/* MPI_Win_free: operations still pending are completed first */
+static inline int dpcl_mpi_win_free(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WIN_FREE, args, 0, &lo);
+}
+
+/* MPI_Win_fence: every member's operations reach their targets */
+static inline int dpcl_mpi_win_fence(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WIN_FENCE, args, 0, &lo);
+}
+
+/* MPI_Win_attach and MPI_Win_detach of a dynamic window */
+static inline int dpcl_mpi_win_attach(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WIN_ATTACH, args, 0, &lo);
+}
+
+/* MPI_Put, Get, Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap */
+static inline int dpcl_mpi_rma(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_RMA, args, 0, &lo);
+}
+
+/* passive (lock, flush) and general active (post, start, complete, wait) synchronisation */
+static inline int dpcl_mpi_win_sync(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_WIN_SYNC, args, 0, &lo);
 }
 
 /* an intercommunicator's remote size, hidden communicators and side */

@@ -37,6 +37,7 @@ static int tattrs_delete_all(MPI_Datatype type);
 #include "libmpi_attr.c"
 #include "libmpi_inter.c"
 #include "libmpi_tattr.c"
+#include "libmpi_win.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {

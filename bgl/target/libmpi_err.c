@@ -212,6 +212,10 @@ static const char *const err_strings[] = {
 	[MPI_ERR_SIZE] = "Invalid size argument",
 	[MPI_ERR_DISP] = "Invalid displacement argument",
 	[MPI_ERR_ASSERT] = "Invalid assert argument",
+	[MPI_ERR_RMA_RANGE] = "Target memory is not part of the window",
+	[MPI_ERR_RMA_ATTACH] = "Memory cannot be attached",
+	[MPI_ERR_RMA_SHARED] = "Memory cannot be shared",
+	[MPI_ERR_RMA_FLAVOR] = "Passed window has incorrect flavor for the called function",
 };
 
 enum { NPREDEF_ERR = sizeof err_strings / sizeof err_strings[0] };

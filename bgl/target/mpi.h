@@ -613,6 +613,112 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
 /* ---- end of the intercommunicator section ---- */
+/* One-sided communication (libmpi_win.c; the engine's mpi_win*.go). A window's handle is
+ * that of a private duplicate of its communicator. Operations complete, and reach the
+ * target's memory, at the synchronisation call that ends their epoch: fence, unlock,
+ * flush, complete. A Blue Gene/L node's shared-memory domain is its one rank, so
+ * MPI_Win_allocate_shared needs a communicator of one rank. */
+typedef int MPI_Win;
+#define MPI_WIN_NULL ((MPI_Win)0)
+#define MPI_REPLACE ((MPI_Op)13)
+#define MPI_NO_OP ((MPI_Op)14)
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL 12
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+#define MPI_ERR_RMA_RANGE 55
+#define MPI_ERR_RMA_ATTACH 56
+#define MPI_ERR_RMA_SHARED 57
+#define MPI_ERR_RMA_FLAVOR 58
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int keyval, void *extra_state,
+	void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int keyval, void *attribute_val,
+	void *extra_state);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function *)1)
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+	MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int MPI_Win_set_name(MPI_Win win, const char *name);
+int MPI_Win_get_name(MPI_Win win, char *name, int *resultlen);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
+	int *keyval, void *extra_state);
+int MPI_Win_free_keyval(int *keyval);
+int MPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int keyval);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+	MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+	MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+	MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+	MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+	MPI_Request *request);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+/* ---- end of the one-sided section ---- */
 
 #ifdef __cplusplus
 }

@@ -49,14 +49,15 @@ type Toolchain struct {
 	// the intercommunicator helpers other tests use. MPICH has every function, so its
 	// build needs none of this (and links position-independent executables).
 	Flags []string
-	// Conf is what configure adds to MPITestConf for this MPI: MPICH has one-sided
-	// communication (HAVE_MPI_WIN_CREATE: the harness's window helpers), the machine not.
+	// Conf is what configure adds to MPITestConf for this MPI: both have one-sided
+	// communication (HAVE_MPI_WIN_CREATE: the harness's window helpers).
 	Conf string
 }
 
 // BGL is `dpclsh cc` of the dpclsh binary at path.
 func BGL(dpclsh string) Toolchain {
-	return Toolchain{Name: "bgl", CC: []string{dpclsh, "cc"}, Flags: []string{"-O2", "-g", "-fno-pie"}}
+	return Toolchain{Name: "bgl", CC: []string{dpclsh, "cc"}, Flags: []string{"-O2", "-g", "-fno-pie"},
+		Conf: "#define HAVE_MPI_WIN_CREATE 1\n"}
 }
 
 // Native is MPICH's mpicc.

@@ -24,7 +24,7 @@ var ciSubset = []string{
 	"datatype/contents 1", "datatype/gaddress 1",
 	"group/groupcreate 4", "group/gtranks 8",
 	"topo/cartmap1 4", "topo/dims1 4",
-	"rma/winname 2", "rma/getgroup 4",
+	"rma/winname 2", "rma/getgroup 4", "rma/test1 2", "rma/test2 2",
 	"io/rdwrord 4", "io/getextent 2",
 }
 
