@@ -211,7 +211,11 @@
 // the interpreter only; TranslatedInstructions counts what ran translated. The tests run
 // every program of testdata/exec in both modes in lockstep with budgets that cut blocks
 // anywhere (TestTranslatedMatchesInterpreter), random blocks both ways
-// (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages.
+// (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages. With
+// DPCL_TEST_INTERP=1 (read by test code only, internal/oracletest) the tests of ppc, bgl
+// and cmd/dpclsh make every CPU an interpreting one, and the qemu and MPICH differential
+// tests check that none of their instructions ran translated: .ci/run runs them so after
+// the default pass.
 // Translated code returns to Go at least every nativeSlice (65,536) instructions, so a
 // guest spinning under a large budget cannot hold off the collector.
 // examples/bench/mips.sh 5, medians of wall-clock MIPS in one run (2-core box, load 1.8
