@@ -227,14 +227,19 @@
 // subset only), 1.36 s interpreted, qemu-ppc 0.51 s [2.0]; 64-rank CoMD (13^3 cells,
 // 2.56 G instructions, 3 runs) 22.3 s translated, 74.9% so (24.7%, 30.9 s before), 35.0 s
 // interpreted [1.2-3.6]; jacobi 97.6% translated (32.3% before), cg 96.1% (11.4%). What
-// falls back now is mostly the tails of blocks whose load missed the 16-entry victim page
-// cache (lwz, lfs, lfdu: a quarter of 64-rank CoMD's instructions; 64 entries make it
-// 88% translated and serial CoMD 99%), then divwu, mulhwu and subfc.
+// fell back then was mostly the tails of blocks whose load missed the victim page cache,
+// 16 entries at the time (lwz, lfs, lfdu). The cache has 64 entries since; side by side
+// (5 alternating runs each, medians; the box shared, load 33-55): serial CoMD 89.0% ->
+// 99.2% translated, 1.15 -> 0.88 CPU s; 64-rank CoMD 81.4% -> 97.9% translated,
+// 24.9 -> 19.5 CPU s, 74.4 -> 53.4 s wall; fib and loop, which live in a page or two,
+// unchanged within the noise (cpuMIPS fib 1232 and 1080, loop 2112 and 2204; qemu-ppc
+// 997 and 1427). The cost is 1.1 KiB more per CPU (75 MiB at 65,536 ranks) and a longer
+// flush when a Memory changes shape. Next in line are divwu, mulhwu and subfc.
 //
 // Writing a page drops its predecoded code (a store into the code being run ends the
 // block, so the new bytes run next); writing a shared page copies it for the writer,
 // whose block caches are flushed, and leaves everyone else's code alone. Each CPU keeps a
-// one-entry read and write page cache in front of the table and a 16-entry victim cache
+// one-entry read and write page cache in front of the table and a 64-entry victim cache
 // behind them, so a program moving between its stack, data and heap pages rarely walks
 // the table.
 //
