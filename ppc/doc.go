@@ -191,7 +191,7 @@
 // never unmapped.
 // Floating point (native_fp*.go, native_sse_amd64.go): lfs/lfd/stfs/stfd in every
 // addressing form and stfiwx (lfs and stfs convert bit for bit as singleToDouble and
-// doubleToSingle do), fadd/fsub/fmul/fdiv and their single forms in SSE2, fmadd/fmsub/
+// doubleToSingle do), fadd/fsub/fmul/fdiv/fsqrt and their single forms in SSE2, fmadd/fmsub/
 // fnmadd/fnmsub and single forms in FMA3 when CPUID says the host has it (otherwise they
 // stay interpreted: a separate multiply and add would round twice), frsp, fctiw/fctiwz,
 // fcmpu/fcmpo, fsel, fmr/fneg/fabs/fnabs, mffs, mtfsf, mtfsfi, mtfsb0/mtfsb1, each with the
@@ -203,8 +203,11 @@
 // tininess after rounding, the interpreter before) or in the top binade (in a directed mode
 // the interpreter's overflow is that of the result rounded to nearest), a single-precision
 // result whose double was halfway between two singles (rounding twice could differ), and
-// fnmadd/fnmsub in a directed mode (the interpreter rounds the negated exact value). The
-// rest (fres, frsqrte, fsqrt, mcrfs) stays interpreted. TestTranslatedFPEdges runs those
+// fnmadd/fnmsub in a directed mode (the interpreter rounds the negated exact value).
+// fres and frsqrte compute qemu's values as the interpreter does, 1/x rounded to double
+// then single and 1/sqrt(x) rounded at each step, in SSE2 when rounding to nearest; in a
+// directed mode they leave (the interpreter steps the twice-rounded value by the sign of
+// the last error). mcrfs stays interpreted. TestTranslatedFPEdges runs those
 // exits one instruction per block in every rounding mode; random blocks mix floating point
 // over signed zeros, infinities, quiet and signalling NaNs, denormals and range ends.
 // DefaultTranslation (on) is what NewCPU gives; CPU.SetTranslation(false) runs one CPU in
