@@ -153,7 +153,10 @@
 // budget it covers, with no breakpoint set, to runNative, which runs the block's
 // translation to amd64 machine code, made on its first run and shared like the block.
 // The translator covers the integer forms compilers emit most: add/addi/addis/addic/
-// subf/subfic/neg/mullw/mulli without OE, the logical forms, extsb/extsh/cntlzw,
+// subf/subfic/neg/mullw/mulli (add, subf, neg and mullw with OE too: XER[OV] and SO from
+// the host's overflow flag, which x86 sets exactly as PowerPC's signed overflow; the OE
+// forms of the carry chain and the divides stay interpreted), the logical forms,
+// extsb/extsh/cntlzw,
 // rlwinm/rlwimi/rlwnm, slw/srw/srawi, their Rc forms (CR0 from the result and XER[SO]),
 // cmp/cmpi/cmpl/cmpli, mflr/mtlr/mfctr/mtctr, mfcr/mtcrf, byte/half/word loads and stores
 // in every addressing form, the floating point listed below, and b/bc/bclr/bcctr closing
