@@ -43,6 +43,7 @@ func TestCXXRuntime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	oracletest.CheckInterpreted(t, "runtime.cpp", res.Translated)
 	if out.String() != wantOut || errb.String() != wantErr || res.ExitStatus() != wantStatus {
 		t.Errorf("differs from qemu\n--- qemu (status %d)\n%s%s--- dpclsh (status %d)\n%s%s",
 			wantStatus, wantOut, wantErr, res.ExitStatus(), out.String(), errb.String())

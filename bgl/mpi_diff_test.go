@@ -10,6 +10,7 @@ import (
 
 	"github.com/dpclsh/dpclsh/bgl"
 	"github.com/dpclsh/dpclsh/internal/mpioracle"
+	"github.com/dpclsh/dpclsh/internal/oracletest"
 )
 
 // An mpiSuite is a folder of MPI programs: C, C++ or Fortran sources with a MANIFEST, their PowerPC builds
@@ -33,6 +34,7 @@ func simRun(t *testing.T, exe string, ranks int, args []string, expect mpioracle
 	if err != nil {
 		t.Fatalf("%s on %d ranks: %v\n%s", exe, ranks, err, stderr.String())
 	}
+	oracletest.CheckInterpreted(t, fmt.Sprintf("%s on %d ranks", exe, ranks), res.Translated)
 	status := res.ExitStatus()
 	if expect.Kind == mpioracle.ExpectSignal && status == 128+expect.Code {
 		status = expect.Code

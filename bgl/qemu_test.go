@@ -76,6 +76,7 @@ func TestDifferentialQEMU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			oracletest.CheckInterpreted(t, tc.prog, res.Translated)
 			if out.String() != wantOut {
 				t.Errorf("stdout differs from qemu\n--- qemu\n%s\n--- dpclsh\n%s", wantOut, out.String())
 			}

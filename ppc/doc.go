@@ -153,7 +153,10 @@
 // budget it covers, with no breakpoint set, to runNative, which runs the block's
 // translation to amd64 machine code, made on its first run and shared like the block.
 // The translator covers the integer forms compilers emit most: add/addi/addis/addic/
-// subf/subfic/neg/mullw/mulli without OE, the logical forms, extsb/extsh/cntlzw,
+// subf/subfic/neg/mullw/mulli (add, subf, neg and mullw with OE too: XER[OV] and SO from
+// the host's overflow flag, which x86 sets exactly as PowerPC's signed overflow; the OE
+// forms of the carry chain and the divides stay interpreted), the logical forms,
+// extsb/extsh/cntlzw,
 // rlwinm/rlwimi/rlwnm, slw/srw/srawi, their Rc forms (CR0 from the result and XER[SO]),
 // cmp/cmpi/cmpl/cmpli, mflr/mtlr/mfctr/mtctr, mfcr/mtcrf, byte/half/word loads and stores
 // in every addressing form, the floating point listed below, and b/bc/bclr/bcctr closing
@@ -191,7 +194,7 @@
 // never unmapped.
 // Floating point (native_fp*.go, native_sse_amd64.go): lfs/lfd/stfs/stfd in every
 // addressing form and stfiwx (lfs and stfs convert bit for bit as singleToDouble and
-// doubleToSingle do), fadd/fsub/fmul/fdiv and their single forms in SSE2, fmadd/fmsub/
+// doubleToSingle do), fadd/fsub/fmul/fdiv/fsqrt and their single forms in SSE2, fmadd/fmsub/
 // fnmadd/fnmsub and single forms in FMA3 when CPUID says the host has it (otherwise they
 // stay interpreted: a separate multiply and add would round twice), frsp, fctiw/fctiwz,
 // fcmpu/fcmpo, fsel, fmr/fneg/fabs/fnabs, mffs, mtfsf, mtfsfi, mtfsb0/mtfsb1, each with the
@@ -203,15 +206,22 @@
 // tininess after rounding, the interpreter before) or in the top binade (in a directed mode
 // the interpreter's overflow is that of the result rounded to nearest), a single-precision
 // result whose double was halfway between two singles (rounding twice could differ), and
-// fnmadd/fnmsub in a directed mode (the interpreter rounds the negated exact value). The
-// rest (fres, frsqrte, fsqrt, mcrfs) stays interpreted. TestTranslatedFPEdges runs those
+// fnmadd/fnmsub in a directed mode (the interpreter rounds the negated exact value).
+// fres and frsqrte compute qemu's values as the interpreter does, 1/x rounded to double
+// then single and 1/sqrt(x) rounded at each step, in SSE2 when rounding to nearest; in a
+// directed mode they leave (the interpreter steps the twice-rounded value by the sign of
+// the last error). mcrfs stays interpreted. TestTranslatedFPEdges runs those
 // exits one instruction per block in every rounding mode; random blocks mix floating point
 // over signed zeros, infinities, quiet and signalling NaNs, denormals and range ends.
 // DefaultTranslation (on) is what NewCPU gives; CPU.SetTranslation(false) runs one CPU in
 // the interpreter only; TranslatedInstructions counts what ran translated. The tests run
 // every program of testdata/exec in both modes in lockstep with budgets that cut blocks
 // anywhere (TestTranslatedMatchesInterpreter), random blocks both ways
-// (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages.
+// (FuzzTranslatedBlock, TestTranslatedRandomBlocks) and accesses across pages. With
+// DPCL_TEST_INTERP=1 (read by test code only, internal/oracletest) the tests of ppc, bgl
+// and cmd/dpclsh make every CPU an interpreting one, and the qemu and MPICH differential
+// tests check that none of their instructions ran translated: .ci/run runs them so after
+// the default pass.
 // Translated code returns to Go at least every nativeSlice (65,536) instructions, so a
 // guest spinning under a large budget cannot hold off the collector.
 // examples/bench/mips.sh 5, medians of wall-clock MIPS in one run (2-core box, load 1.8
@@ -223,14 +233,19 @@
 // subset only), 1.36 s interpreted, qemu-ppc 0.51 s [2.0]; 64-rank CoMD (13^3 cells,
 // 2.56 G instructions, 3 runs) 22.3 s translated, 74.9% so (24.7%, 30.9 s before), 35.0 s
 // interpreted [1.2-3.6]; jacobi 97.6% translated (32.3% before), cg 96.1% (11.4%). What
-// falls back now is mostly the tails of blocks whose load missed the 16-entry victim page
-// cache (lwz, lfs, lfdu: a quarter of 64-rank CoMD's instructions; 64 entries make it
-// 88% translated and serial CoMD 99%), then divwu, mulhwu and subfc.
+// fell back then was mostly the tails of blocks whose load missed the victim page cache,
+// 16 entries at the time (lwz, lfs, lfdu). The cache has 64 entries since; side by side
+// (5 alternating runs each, medians; the box shared, load 33-55): serial CoMD 89.0% ->
+// 99.2% translated, 1.15 -> 0.88 CPU s; 64-rank CoMD 81.4% -> 97.9% translated,
+// 24.9 -> 19.5 CPU s, 74.4 -> 53.4 s wall; fib and loop, which live in a page or two,
+// unchanged within the noise (cpuMIPS fib 1232 and 1080, loop 2112 and 2204; qemu-ppc
+// 997 and 1427). The cost is 1.1 KiB more per CPU (75 MiB at 65,536 ranks) and a longer
+// flush when a Memory changes shape. Next in line are divwu, mulhwu and subfc.
 //
 // Writing a page drops its predecoded code (a store into the code being run ends the
 // block, so the new bytes run next); writing a shared page copies it for the writer,
 // whose block caches are flushed, and leaves everyone else's code alone. Each CPU keeps a
-// one-entry read and write page cache in front of the table and a 16-entry victim cache
+// one-entry read and write page cache in front of the table and a 64-entry victim cache
 // behind them, so a program moving between its stack, data and heap pages rarely walks
 // the table.
 //

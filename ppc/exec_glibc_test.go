@@ -3,6 +3,8 @@ package ppc
 import (
 	"bytes"
 	"testing"
+
+	"github.com/dpclsh/dpclsh/internal/oracletest"
 )
 
 // glibcSys is a test-only handler for the system calls a static glibc 2.36 program makes
@@ -73,6 +75,7 @@ func TestGlibcProgram(t *testing.T) {
 			t.Fatalf("stopped: %v %v at 0x%08x after %d instructions", st.Kind, st.Fault, c.PC, c.Count.Instructions)
 		}
 		if done, status := s.call(t, c); done {
+			oracletest.CheckInterpreted(t, path, c.TranslatedInstructions())
 			if status != want.status {
 				t.Errorf("status %d, qemu-ppc %d", status, want.status)
 			}

@@ -42,9 +42,11 @@ func runELF(t testing.TB, path string, args ...string) result {
 		switch st.Kind {
 		case StopSyscall:
 			if done, status := testSyscall(t, c, &out); done {
+				oracletest.CheckInterpreted(t, path, c.TranslatedInstructions())
 				return result{out.Bytes(), status}
 			}
 		case StopFault, StopTrap:
+			oracletest.CheckInterpreted(t, path, c.TranslatedInstructions())
 			return result{out.Bytes(), 128 + st.Fault.Signal()}
 		default:
 			t.Fatalf("%s: stopped: %v at pc 0x%08x", path, st.Kind, c.PC)

@@ -200,6 +200,21 @@ func (t *translator) cr0() {
 	t.crField(0, false)
 }
 
+// overflowToOV sets XER[OV], and XER[SO] with it, from the host overflow flag, as an OE
+// form does: x86's OF after add, sub, neg and the two-operand imul is PowerPC's signed
+// 32-bit overflow of add, subf, neg and mullw. Clobbers ecx and edx.
+func (t *translator) overflowToOV() {
+	t.movImm32(rCX, 0) // mov, not xor: the flags must survive
+	t.setcc(ccO, rCX)
+	t.shiftImm(shShl, rCX, 30)
+	t.load32(rDX, offXER)
+	t.aluImm(aluAnd, rDX, ^uint32(XerOV))
+	t.alu(aluOr, rDX, rCX)
+	t.shiftImm(shShl, rCX, 1)
+	t.alu(aluOr, rDX, rCX)
+	t.store32(offXER, rDX)
+}
+
 // carryToCA copies the host carry flag to XER[CA]. Clobbers ecx and edx.
 func (t *translator) carryToCA() {
 	t.sbb(rCX, rCX)
@@ -310,9 +325,6 @@ func (t *translator) arith(in *inst, op Op, rc bool) bool {
 		t.aluImm(aluAdd, rAX, imm)
 		t.setGPR(in.rt, rAX)
 	case opAdd, opSubf, opMullw:
-		if oe {
-			return false
-		}
 		t.getGPR(rAX, in.ra)
 		t.getGPR(rBX, in.rb)
 		switch op {
@@ -324,13 +336,16 @@ func (t *translator) arith(in *inst, op Op, rc bool) bool {
 		default:
 			t.imul(rAX, rBX)
 		}
+		if oe {
+			t.overflowToOV()
+		}
 		t.finishT(in, rc)
 	case opNeg:
-		if oe {
-			return false
-		}
 		t.getGPR(rAX, in.ra)
 		t.neg(rAX)
+		if oe {
+			t.overflowToOV()
+		}
 		t.finishT(in, rc)
 	case opAddic, opAddicDot:
 		t.getGPR(rAX, in.ra)

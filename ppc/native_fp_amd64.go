@@ -119,6 +119,18 @@ func (t *translator) fpInst(i int, in *inst, op Op) (ok, handled bool) {
 	case opFcmpu, opFcmpo:
 		t.fpCompare(i, in)
 		return true, true
+	case opFsqrt, opFsqrts:
+		t.setRounding()
+		t.loadSD(1, fprOff(in.rb))
+		t.sd(sseSqrt, 0, 1)
+		if op == opFsqrts {
+			t.midpointExit(i)
+			t.cvtSD2SS(0, 0)
+			t.cvtSS2SD(0, 0)
+		}
+		t.fpFinish(i, in, op == opFsqrts)
+	case opFres, opFrsqrte:
+		t.fpEstimate(i, in, op == opFres)
 	case opFrsp:
 		t.setRounding()
 		t.loadSD(0, fprOff(in.rb))
@@ -219,6 +231,30 @@ func (t *translator) fpArith(i int, in *inst, f fpArithForm) {
 		t.movqToXMM(0, rAX)
 	}
 	t.fpFinish(i, in, f.single)
+}
+
+// fpEstimate emits fres or frsqrte as the interpreter computes them (qemu's values, not
+// the 440's estimates): 1/x rounded to double and then to single, or sqrt(x) and its
+// reciprocal each rounded to double. Both roundings are the point, so there is no
+// midpoint exit, and the inexact flag of either makes the result inexact. Only to
+// nearest: in a directed mode the interpreter steps the twice-rounded value by the sign
+// of the last error, which SSE does not reproduce, so the block leaves.
+func (t *translator) fpEstimate(i int, in *inst, fres bool) {
+	t.testStateImm(offFPSCR, 3)
+	t.exitIf(ccNE, i)
+	t.setRounding()
+	t.loadSD(1, fprOff(in.rb))
+	if !fres {
+		t.sd(sseSqrt, 1, 1)
+	}
+	t.movImm64(rAX, 0x3ff0000000000000) // 1.0
+	t.movqToXMM(0, rAX)
+	t.sd(sseDiv, 0, 1)
+	if fres {
+		t.cvtSD2SS(0, 0)
+		t.cvtSS2SD(0, 0)
+	}
+	t.fpFinish(i, in, fres)
 }
 
 // midpointExit leaves when the double in xmm0 lies halfway between two singles: rounding

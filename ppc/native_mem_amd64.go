@@ -60,7 +60,7 @@ var memForms = func() map[Op]memForm {
 }()
 
 // memAccess emits instruction i, a load or store: the effective address in esi, the
-// page found through the CPU's victim page cache (the software TLB: 16 page numbers and
+// page found through the CPU's victim page cache (the software TLB: 64 page numbers and
 // page pointers per direction, direct-mapped). A miss, or an access that runs past the
 // page end, leaves the block before the instruction; the interpreter runs it and refills
 // the cache. The write side only ever holds private, writable pages without code, so a

@@ -26,8 +26,8 @@ var interpreterOnly = []Op{
 	// system calls, traps, barriers and cache hints end a block in the interpreter
 	opSc, opTwi, opTw, opIsync, opSync, opMbar,
 	opIcbt, opDcbst, opDcbf, opDcbtst, opDcbt, opDcba, opIcbi, opDcbz,
-	// estimates, square roots and FPSCR-field moves the interpreter rounds in software
-	opFres, opFrsqrte, opFsqrt, opFsqrts, opMcrfs, opMffscrn, opMffscrni, opMffsl,
+	// FPSCR-field moves, and the POWER9 forms that run as mffs
+	opMcrfs, opMffscrn, opMffscrni, opMffsl,
 	// the 440's multiply-accumulate extension
 	opMulhhwu, opMachhwu, opMulhhw, opMachhw, opNmachhw, opMachhwsu, opMachhws, opNmachhws,
 	opMulchwu, opMacchwu, opMulchw, opMacchw, opNmacchw, opMacchwsu, opMacchws, opNmacchws,

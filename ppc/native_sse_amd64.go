@@ -8,10 +8,11 @@ package ppc
 
 // SSE2 scalar double opcodes (the byte after 0F, with an F2 prefix).
 const (
-	sseAdd = 0x58
-	sseMul = 0x59
-	sseSub = 0x5c
-	sseDiv = 0x5e
+	sseAdd  = 0x58
+	sseMul  = 0x59
+	sseSub  = 0x5c
+	sseDiv  = 0x5e
+	sseSqrt = 0x51
 )
 
 // MXCSR exception flags.

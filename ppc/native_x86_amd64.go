@@ -17,8 +17,9 @@ const (
 	rDI = 7 // the guest state (*CPU), pinned for the whole block
 )
 
-// Condition codes for jcc, cmovcc.
+// Condition codes for jcc, cmovcc, setcc.
 const (
+	ccO  = 0x0 // overflow (OF)
 	ccB  = 0x2 // below (CF)
 	ccAE = 0x3
 	ccE  = 0x4 // equal (ZF)
@@ -130,6 +131,9 @@ func (a *x86) cmov(cc, dst, src byte) { a.byte1(0x0f, 0x40+cc, modrm(3, dst, src
 
 // sbb is sbb dst32, src32 (sbb r, r makes r = -CF).
 func (a *x86) sbb(dst, src byte) { a.byte1(0x19, modrm(3, src, dst)) }
+
+// setcc sets the low byte of r (eax..ebx: no REX prefix) to 1 when cc holds, else 0.
+func (a *x86) setcc(cc, r byte) { a.byte1(0x0f, 0x90+cc, modrm(3, 0, r)) }
 
 // cmc complements CF.
 func (a *x86) cmc() { a.byte1(0xf5) }

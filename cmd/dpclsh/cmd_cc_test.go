@@ -46,6 +46,7 @@ func TestCCBuildsTheApps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			oracletest.CheckInterpreted(t, e.Name, res.Translated)
 			lines := make([][]string, 7)
 			for r, o := range res.Stdout {
 				if s := strings.TrimSuffix(string(o), "\n"); s != "" {
@@ -191,6 +192,7 @@ func TestF77BuildsFixedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	oracletest.CheckInterpreted(t, "f77_ring", res.Translated)
 	lines := make([][]string, 2)
 	for r, o := range res.Stdout {
 		if s := strings.TrimSuffix(string(o), "\n"); s != "" {

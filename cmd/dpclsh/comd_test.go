@@ -166,6 +166,7 @@ func comdSim(t *testing.T, elf, work string, ranks int, args []string) []string 
 	if err != nil {
 		t.Fatalf("CoMD on %d simulated ranks: %v\n%s", ranks, err, stderr.String())
 	}
+	oracletest.CheckInterpreted(t, "CoMD on "+strconv.Itoa(ranks)+" ranks", res.Translated)
 	out := strings.Split(string(res.Stdout[0]), "\n")
 	if st := res.ExitStatus(); st != 0 {
 		t.Fatalf("CoMD on %d simulated ranks: status %d\n%s\n%s", ranks, st, strings.Join(out, "\n"), stderr.String())
