@@ -24,8 +24,10 @@ const appTypeName = "dpcl.Application"
 type luaApp struct {
 	app       *runtime.App
 	callbacks map[uint32]*lua.LFunction
-	on        map[string][]*lua.LFunction
-	handles   map[uint32]*lua.LUserData
+	// sinks take a handle's messages in Go instead (log:attach, trace_batch.go)
+	sinks   map[uint32]messageSink
+	on      map[string][]*lua.LFunction
+	handles map[uint32]*lua.LUserData
 	// counters and progress are the machine's counters and the line showing them, if any
 	// (progress_session.go); the job's output goes through the line.
 	counters *bgl.Progress
@@ -114,7 +116,7 @@ the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},
 			{Name: "env", Doc: appEnvDoc, Fn: appEnv},
-		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods, appSampleMethods)...),
+		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appEventLogMethods, appReplaceMethods, appWatchMethods, appSampleMethods)...),
 		Meta: []script.Function{
 			{Name: "__len", Doc: "#app -> number of ranks", Fn: func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))

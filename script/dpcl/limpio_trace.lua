@@ -5,12 +5,96 @@ local limpio = limpio
 local format, concat = string.format, table.concat
 
 local Trace = {}
-Trace.__index = Trace
 
-local FIELDS, EVENTS = 5, 50 -- func, start, end, count, peer; 250 values + 1 per message
--- p2p are the calls whose argument 1 is an element count and argument 3 the peer rank.
-local p2p = {MPI_Send = true, MPI_Recv = true, MPI_Isend = true, MPI_Irecv = true,
-  MPI_Ssend = true, MPI_Rsend = true, MPI_Bsend = true}
+-- A Trace reads its events from the Go log only when a script asks (tr.events): writing
+-- Perfetto JSON needs no Lua table per event.
+function Trace.__index(tr, k)
+  if k == "events" then
+    local n = tr.log:count()
+    if tr.cached ~= n then tr.event_list, tr.cached = tr.log:events(), n end
+    return tr.event_list
+  elseif k == "messages" then
+    return tr.log:messages()
+  end
+  return Trace[k]
+end
+
+-- calls are the MPI functions whose arguments a trace records: the argument positions
+-- (probe.arg) of the element count and datatype (bytes = count x the type's size, the
+-- low byte of a predefined type's handle in the machine's mpi.h), the peer (dest, source
+-- or root), tag, communicator and request (where MPI_Isend/MPI_Irecv put the handle; the
+-- first one MPI_Wait/MPI_Waitall complete, nreq of them), and MPI_Sendrecv's source and
+-- receive tag (rpeer, rtag). kind says which calls start ("send") and end ("recv",
+-- "irecv" at its wait, "sendrecv" both) a message's flow in tr:perfetto.
+local SEND = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, kind = "send"}
+local ISEND = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, req = 6, kind = "send"}
+local RECV = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, kind = "recv"}
+local IRECV = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, req = 6, kind = "irecv"}
+local ALLREDUCE = {count = 2, type = 3, comm = 5}
+local GATHER = {count = 1, type = 2, peer = 6, comm = 7}
+local ALLGATHER = {count = 1, type = 2, comm = 6}
+-- MPI_Sendrecv's arguments past the eighth are on the caller's stack, the first at 8(r1)
+-- at the entry (SysV PPC32).
+local function stack(off) return {stack = off} end
+local SENDRECV = {count = 1, type = 2, peer = 3, tag = 4, rpeer = stack(8), rtag = stack(12),
+  comm = stack(16), kind = "sendrecv"}
+local calls = {
+  MPI_Sendrecv = SENDRECV,
+  MPI_Sendrecv_replace = {count = 1, type = 2, peer = 3, tag = 4, rpeer = 5, rtag = 6, comm = 7,
+    kind = "sendrecv"},
+  MPI_Send = SEND, MPI_Ssend = SEND, MPI_Rsend = SEND, MPI_Bsend = SEND,
+  MPI_Isend = ISEND, MPI_Issend = ISEND, MPI_Ibsend = ISEND, MPI_Irsend = ISEND,
+  MPI_Recv = RECV, MPI_Irecv = IRECV,
+  MPI_Wait = {req = 0, one_request = true, kind = "wait"},
+  MPI_Waitall = {nreq = 0, req = 1, kind = "wait"},
+  MPI_Bcast = {count = 1, type = 2, peer = 3, comm = 4},
+  MPI_Reduce = {count = 2, type = 3, peer = 5, comm = 6},
+  MPI_Allreduce = ALLREDUCE, MPI_Scan = ALLREDUCE, MPI_Exscan = ALLREDUCE,
+  MPI_Gather = GATHER, MPI_Scatter = GATHER,
+  MPI_Allgather = ALLGATHER, MPI_Alltoall = ALLGATHER,
+  MPI_Barrier = {comm = 0},
+}
+
+-- CUR is the layout of what the entry probe keeps for the exit's record: the return
+-- address, then the arguments, each absent unless the function's layout has it.
+local CUR = {"lr", "bytes", "peer", "tag", "comm", "req", "nreq", "rpeer", "rtag"}
+
+-- arg reads an argument at the entry: a register's (probe.arg) or a stack slot's.
+local function arg(at)
+  if type(at) == "table" then return probe.load(probe.sp(), "int", at.stack) end
+  return probe.arg(at)
+end
+
+-- arguments builds the entry code that stores each function's arguments: one branch per
+-- layout, taken by the functions (probe.func() ids) that share it.
+local function arguments(fns, cur, f, absent)
+  local slot = {}
+  for i, name in ipairs(CUR) do slot[name] = cur[i - 1] end
+  local code = {}
+  -- rpeer and rtag are read only for the calls that always set them.
+  for i = 2, #CUR - 2 do code[#code + 1] = cur[i - 1]:assign(probe.int64(absent)) end
+  local ids, order = {}, {}
+  for i, fn in ipairs(fns) do
+    local c = calls[fn.name]
+    if c then
+      if not ids[c] then ids[c], order[#order + 1] = {}, c end
+      local id = ids[c]
+      id[#id + 1] = i - 1
+    end
+  end
+  for _, c in ipairs(order) do
+    local cond
+    for _, id in ipairs(ids[c]) do cond = cond and probe.lor(cond, f:eq(id)) or f:eq(id) end
+    local set = {}
+    if c.count then set[#set + 1] = slot.bytes:assign(arg(c.count) * (arg(c.type) % 256)) end
+    for _, name in ipairs({"peer", "tag", "comm", "req", "nreq", "rpeer", "rtag"}) do
+      if c[name] then set[#set + 1] = slot[name]:assign(arg(c[name])) end
+    end
+    if c.one_request then set[#set + 1] = slot.nreq:assign(1) end
+    code[#code + 1] = probe.when(cond, probe.seq(set))
+  end
+  return code
+end
 
 function limpio.trace(app, opts)
   opts = opts or {}
@@ -18,68 +102,52 @@ function limpio.trace(app, opts)
   if opts.path then limpio.check_write(opts.path, 1) end
   local max = opts.max_events or 100000
   local fns = app:functions("*")
-  local is_p2p
-  local f, tb = probe.func(), probe.timebase()
-  for i, fn in ipairs(fns) do
-    if p2p[fn.name] then
-      local c = f:eq(i - 1)
-      is_p2p = is_p2p and probe.lor(is_p2p, c) or c
-    end
+  local kinds = {}
+  for name, c in pairs(calls) do
+    if c.kind then kinds[name] = c.kind end
   end
+  local log = app:event_log(kinds)
+  -- A record is log.fields in order; a batch is as many records as probe.send's 256
+  -- values hold beside the two counts.
+  local at = {}
+  for i, name in ipairs(log.fields) do at[name] = i - 1 end
+  local FIELDS = #log.fields
+  local EVENTS = math.floor(254 / FIELDS)
+  local f, tb = probe.func(), probe.timebase()
   local exits = limpio.exit_points(app)
   local buf = app:array("int64", FIELDS * EVENTS, "limpio_trace")
   local ctr = app:array("int", 3, "limpio_trace_ctr") -- next slot, recorded, dropped
-  local cur = app:array("int64", 2, "limpio_trace_cur")  -- count and peer of the open call
+  local cur = app:array("int64", #CUR, "limpio_trace_cur") -- what the open call's entry read
   local timers = app:stack("int64", opts.depth or 16, "limpio_trace_timers")
-  local start = timers:push(tb)
-  if is_p2p then
-    start = probe.seq{timers:push(tb), probe.when(is_p2p,
-      probe.seq{cur[0]:assign(probe.arg(1)), cur[1]:assign(probe.arg(3))},
-      probe.seq{cur[0]:assign(0), cur[1]:assign(-1)})}
-  end
+  local start = {timers:push(tb), cur[0]:assign(probe.lr())}
+  for _, e in ipairs(arguments(fns, cur, f, log.absent)) do start[#start + 1] = e end
   local i = ctr[0]
-  local record = probe.seq{
-    buf[i]:assign(f), buf[i + 1]:assign(timers:pop()), buf[i + 2]:assign(tb),
-    buf[i + 3]:assign(cur[0]), buf[i + 4]:assign(cur[1]),
-    ctr[0]:assign(i + FIELDS), ctr[1]:assign(ctr[1] + 1),
-  }
+  local record = {buf[i + at.func]:assign(f), buf[i + at.start]:assign(timers:pop()),
+    buf[i + at.finish]:assign(tb)}
+  for k, name in ipairs(CUR) do record[#record + 1] = buf[i + at[name]]:assign(cur[k - 1]) end
+  record[#record + 1] = ctr[0]:assign(i + FIELDS)
+  record[#record + 1] = ctr[1]:assign(ctr[1] + 1)
   -- A batch is the buffer, how many of its values are in use, and the rank's dropped count.
   local flush = probe.seq{probe.send(buf, ctr[0], ctr[2]), ctr[0]:assign(0)}
   local finish = probe.seq{
-    probe.when(ctr[1]:lt(max), record, probe.seq{timers:pop(), ctr[2]:assign(ctr[2] + 1)}),
+    probe.when(ctr[1]:lt(max), probe.seq(record), probe.seq{timers:pop(), ctr[2]:assign(ctr[2] + 1)}),
     probe.when(ctr[0]:ge(FIELDS * EVENTS), flush),
   }
-  local tr = setmetatable({app = app, events = {}, messages = 0, fns = fns, buf = buf, ctr = ctr,
-    max_events = max, drops = {}}, Trace)
-  local function receive(m) tr:receive(m) end
+  local tr = setmetatable({app = app, log = log, fns = fns, buf = buf, ctr = ctr, max_events = max}, Trace)
   tr.hooks = limpio.hooks(app, {exclude = opts.exclude, context = opts.context,
-    warn = opts.warn, start = start, finish = finish, callback = receive})
+    warn = opts.warn, start = probe.seq(start), finish = finish})
+  log:attach(tr.hooks.finish)
   -- What is left in the buffer leaves at the rank's exit, after MPI_Finalize and whatever
   -- it excluded, while the rank still exists.
-  tr.at_exit = app:install(exits, flush, {context = opts.context, callback = receive})
+  tr.at_exit = app:install(exits, flush, {context = opts.context, print = false})
+  log:attach(tr.at_exit)
   tr.at_exit:activate()
   return tr
 end
 
--- receive unpacks one batch: the buffer's values, how many of them are in use, and how
--- many events the rank has dropped so far.
-function Trace:receive(m)
-  local v = m.values
-  local used, dropped = v[#v - 1], v[#v]
-  self.messages = self.messages + 1
-  if dropped > (self.drops[m.rank] or 0) then self.drops[m.rank] = dropped end
-  local ev = self.events
-  for k = 1, used, FIELDS do
-    ev[#ev + 1] = {rank = m.rank, func = self.app:func_name(v[k]), start = v[k + 1],
-      finish = v[k + 2], count = v[k + 3], peer = v[k + 4]}
-  end
-end
-
 -- dropped sums the events every rank left out past max_events, as its batches said.
 function Trace:dropped()
-  local n = 0
-  for _, d in pairs(self.drops) do n = n + d end
-  return n
+  return self.log:dropped()
 end
 
 -- write_lines writes lines to path, whole or not at all, joined in chunks (one concat of a
@@ -97,32 +165,24 @@ local function write_lines(path, lines, head, tail, sep)
   return limpio.write_file(path, parts, 2)
 end
 
-local function us(ticks) return ticks / dpcl.timebase_hz * 1e6 end
-
--- perfetto writes Chrome trace JSON: one thread (track) per rank, one complete slice per call.
+-- perfetto writes Chrome trace JSON in Go (log:perfetto): a process per I/O node, a track
+-- per rank, a slice per call with its arguments, a flow per point-to-point message.
 function Trace:perfetto(path)
-  local out, seen = {}, {}
-  for _, e in ipairs(self.events) do
-    if not seen[e.rank] then
-      seen[e.rank] = true
-      out[#out + 1] = format('{"name":"thread_name","ph":"M","pid":0,"tid":%d,"args":{"name":"rank %d"}}', e.rank, e.rank)
-    end
-    local args = ""
-    if e.peer >= 0 then args = format(',"args":{"count":%d,"peer":%d}', e.count, e.peer) end
-    out[#out + 1] = format('{"name":"%s","ph":"X","pid":0,"tid":%d,"ts":%.3f,"dur":%.3f%s}',
-      e.func, e.rank, us(e.start), us(e.finish - e.start), args)
-  end
-  local bytes = write_lines(path, out, '{"displayTimeUnit":"ns","traceEvents":[\n', "\n]}\n", ",\n")
-  return {events = #self.events, bytes = bytes, dropped = self:dropped(), messages = self.messages}
+  local ok, res = pcall(self.log.perfetto, self.log, path)
+  -- gopher-lua counts error levels from the error call itself: 3 is the user's call.
+  if not ok then error((tostring(res):gsub("^[%w_]+%.lua:%d+: ", "", 1)), 3) end
+  return res
 end
+
+local function opt(v) return v == nil and "" or v end
 
 function Trace:csv(path)
   local out = {}
   for i, e in ipairs(self.events) do
-    out[i] = format("%d,%s,%.9f,%.9f,%d,%d", e.rank, e.func, e.start / dpcl.timebase_hz,
-      e.finish / dpcl.timebase_hz, e.count, e.peer)
+    out[i] = format("%d,%s,%.9f,%.9f,%s,%s,%s,%s,%s", e.rank, e.func, e.start / dpcl.timebase_hz,
+      e.finish / dpcl.timebase_hz, opt(e.bytes), opt(e.peer), opt(e.tag), opt(e.comm), e.callsite)
   end
-  write_lines(path, out, "rank,function,start_s,end_s,count,peer\n", #out > 0 and "\n" or "")
+  write_lines(path, out, "rank,function,start_s,end_s,bytes,peer,tag,comm,callsite\n", #out > 0 and "\n" or "")
 end
 
 -- limpio.segment: heavy instrumentation on only between the from-th and to-th call of a
