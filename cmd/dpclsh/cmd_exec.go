@@ -16,7 +16,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -43,6 +43,11 @@ func init() {
   --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
                    ranks ended, virtual time, simulated instructions per second)
   --progress       the progress line even when stderr is not a terminal
+  --trace FILE     run under the tool (limpio.trace) and write a Chrome/Perfetto trace:
+                   a track per rank grouped by I/O node, a slice per MPI call with its
+                   bytes, peer, tag, communicator and callsite file:line, an arrow per
+                   point-to-point message; a summary line on stderr. Not with --label,
+                   --stats, --interp or --progress
 
 A rank killed by a signal gets one line on stderr naming the code and its callers (from
 the ELF's symbols and DWARF lines; build with -g for file:line), wrapped here:
@@ -56,7 +61,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -75,6 +80,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	quiet := fs.Bool("quiet", false, "no progress line, even on a terminal")
 	progress := fs.Bool("progress", false, "the progress line even when stderr is not a terminal")
 	interp := fs.Bool("interp", false, "run the interpreter only, never translated code")
+	trace := fs.String("trace", "", "run under the tool and write a Chrome/Perfetto trace of every MPI call to this JSON file")
 	var envs envFlags
 	envs.register(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
@@ -100,6 +106,17 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 		return exitUsage
+	}
+	if *trace != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if err := traceConflicts(set); err != nil {
+			fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
+			return exitUsage
+		}
+		return runTracedExec(tracedExec{exe: fs.Arg(0), trace: *trace, args: fs.Args()[1:], env: env,
+			nodes: *nodes, perIO: *perIO, partition: block, mapping: *mapping, workdir: *workdir,
+			seed: *seed, memoryMB: *memory, quota: *quota}, stdout, stderr)
 	}
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: env,
