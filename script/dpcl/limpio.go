@@ -52,3 +52,8 @@ var LimpioTable string
 //
 //go:embed limpio_trace.lua
 var LimpioTrace string
+
+// LimpioBytes is the source of limpio_bytes.lua (limpio.message_bytes), run after Limpio.
+//
+//go:embed limpio_bytes.lua
+var LimpioBytes string
