@@ -207,6 +207,21 @@ func TestTracePerfettoArgsNamesFlows(t *testing.T) {
 		t.Fatalf("exec --trace: status %d, stdout %q, stderr %q", st, stdout.String(), stderr.String())
 	}
 	names, flows = checkPerfetto(t, readPerfetto(t, path), "examples/apps/ring.c")
+	// ring moves 16 ints a message; calls that move no buffer have no bytes.
+	for _, e := range readPerfetto(t, path) {
+		b, has := e.Args["bytes"]
+		switch {
+		case e.Ph != "X":
+		case sendCalls[e.Name] || recvCalls[e.Name]:
+			if b != 64.0 {
+				t.Errorf("ring: %s on rank %d moves %v bytes, want 64", e.Name, *e.Tid, b)
+			}
+		case e.Name == "MPI_Init" || e.Name == "MPI_Wait" || e.Name == "MPI_Finalize":
+			if has {
+				t.Errorf("ring: %s on rank %d has bytes %v", e.Name, *e.Tid, b)
+			}
+		}
+	}
 	sends := names["MPI_Send"] + names["MPI_Isend"] + names["MPI_Sendrecv"]
 	if names["MPI_Sendrecv"] == 0 || flows != sends {
 		t.Errorf("ring: %d flows for %d sends", flows, sends)

@@ -1,6 +1,8 @@
 -- limpio_trace.lua: limpio.trace, timestamped MPI events buffered in each rank's memory (a
 -- probe array of EVENTS records) and sent by the rank in one message when the buffer fills
--- and when the rank reaches _exit: never one message per event. Loaded after limpio.lua.
+-- and when the rank reaches _exit: never one message per event. The batches are decoded
+-- in Go (app:event_log), which also writes the Perfetto JSON: no Lua runs per event.
+-- Loaded after limpio.lua and limpio_bytes.lua.
 local limpio = limpio
 local format, concat = string.format, table.concat
 
@@ -19,36 +21,35 @@ function Trace.__index(tr, k)
   return Trace[k]
 end
 
--- calls are the MPI functions whose arguments a trace records: the argument positions
--- (probe.arg) of the element count and datatype (bytes = count x the type's size, the
--- low byte of a predefined type's handle in the machine's mpi.h), the peer (dest, source
--- or root), tag, communicator and request (where MPI_Isend/MPI_Irecv put the handle; the
--- first one MPI_Wait/MPI_Waitall complete, nreq of them), and MPI_Sendrecv's source and
--- receive tag (rpeer, rtag). kind says which calls start ("send") and end ("recv",
--- "irecv" at its wait, "sendrecv" both) a message's flow in tr:perfetto.
-local SEND = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, kind = "send"}
-local ISEND = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, req = 6, kind = "send"}
-local RECV = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, kind = "recv"}
-local IRECV = {count = 1, type = 2, peer = 3, tag = 4, comm = 5, req = 6, kind = "irecv"}
-local ALLREDUCE = {count = 2, type = 3, comm = 5}
-local GATHER = {count = 1, type = 2, peer = 6, comm = 7}
-local ALLGATHER = {count = 1, type = 2, comm = 6}
+-- calls are the MPI functions whose arguments a trace records besides the bytes they move
+-- (limpio.message_bytes, sized as the report sizes them): the argument positions
+-- (probe.arg) of the peer (dest, source or root), tag, communicator and request (where
+-- MPI_Isend/MPI_Irecv put the handle; the first one MPI_Wait/MPI_Waitall complete, nreq of
+-- them), and MPI_Sendrecv's source and receive tag (rpeer, rtag). kind says which calls
+-- start ("send") and end ("recv", "irecv" at its wait, "sendrecv" both) a message's flow
+-- in tr:perfetto.
+local SEND = {peer = 3, tag = 4, comm = 5, kind = "send"}
+local ISEND = {peer = 3, tag = 4, comm = 5, req = 6, kind = "send"}
+-- A receive's bytes are its buffer's count x type (message_bytes counts sent bytes only):
+-- sized as MPI_Send's, whose count and type sit in the same arguments.
+local RECV = {peer = 3, tag = 4, comm = 5, kind = "recv", bytes_as = "MPI_Send"}
+local IRECV = {peer = 3, tag = 4, comm = 5, req = 6, kind = "irecv", bytes_as = "MPI_Send"}
+local ALLREDUCE = {comm = 5}
+local GATHER = {peer = 6, comm = 7}
+local ALLGATHER = {comm = 6}
 -- MPI_Sendrecv's arguments past the eighth are on the caller's stack, the first at 8(r1)
 -- at the entry (SysV PPC32).
 local function stack(off) return {stack = off} end
-local SENDRECV = {count = 1, type = 2, peer = 3, tag = 4, rpeer = stack(8), rtag = stack(12),
-  comm = stack(16), kind = "sendrecv"}
 local calls = {
-  MPI_Sendrecv = SENDRECV,
-  MPI_Sendrecv_replace = {count = 1, type = 2, peer = 3, tag = 4, rpeer = 5, rtag = 6, comm = 7,
-    kind = "sendrecv"},
+  MPI_Sendrecv = {peer = 3, tag = 4, rpeer = stack(8), rtag = stack(12), comm = stack(16), kind = "sendrecv"},
+  MPI_Sendrecv_replace = {peer = 3, tag = 4, rpeer = 5, rtag = 6, comm = 7, kind = "sendrecv"},
   MPI_Send = SEND, MPI_Ssend = SEND, MPI_Rsend = SEND, MPI_Bsend = SEND,
   MPI_Isend = ISEND, MPI_Issend = ISEND, MPI_Ibsend = ISEND, MPI_Irsend = ISEND,
   MPI_Recv = RECV, MPI_Irecv = IRECV,
   MPI_Wait = {req = 0, one_request = true, kind = "wait"},
   MPI_Waitall = {nreq = 0, req = 1, kind = "wait"},
-  MPI_Bcast = {count = 1, type = 2, peer = 3, comm = 4},
-  MPI_Reduce = {count = 2, type = 3, peer = 5, comm = 6},
+  MPI_Bcast = {peer = 3, comm = 4},
+  MPI_Reduce = {peer = 5, comm = 6},
   MPI_Allreduce = ALLREDUCE, MPI_Scan = ALLREDUCE, MPI_Exscan = ALLREDUCE,
   MPI_Gather = GATHER, MPI_Scatter = GATHER,
   MPI_Allgather = ALLGATHER, MPI_Alltoall = ALLGATHER,
@@ -65,35 +66,50 @@ local function arg(at)
   return probe.arg(at)
 end
 
--- arguments builds the entry code that stores each function's arguments: one branch per
--- layout, taken by the functions (probe.func() ids) that share it.
-local function arguments(fns, cur, f, absent)
-  local slot = {}
-  for i, name in ipairs(CUR) do slot[name] = cur[i - 1] end
-  local code = {}
-  -- rpeer and rtag are read only for the calls that always set them.
-  for i = 2, #CUR - 2 do code[#code + 1] = cur[i - 1]:assign(probe.int64(absent)) end
-  local ids, order = {}, {}
-  for i, fn in ipairs(fns) do
-    local c = calls[fn.name]
-    if c then
-      if not ids[c] then ids[c], order[#order + 1] = {}, c end
-      local id = ids[c]
-      id[#id + 1] = i - 1
+-- arguments_code is what the entry of name stores of its arguments in cur, and a key
+-- that is the same for every function whose code is the same.
+local function arguments_code(app, name, cur, absent)
+  local c = calls[name] or {}
+  local b = limpio.message_bytes(app, c.bytes_as or name)
+  local set, key = {}, {}
+  for i = 2, #CUR do
+    local field, e = CUR[i], nil
+    if field == "bytes" then
+      e = b or probe.int64(absent)
+    elseif field == "nreq" and c.one_request then
+      e = probe.int64(1)
+    elseif c[field] then
+      e = arg(c[field])
+    elseif field ~= "rpeer" and field ~= "rtag" then -- read only for the calls that set them
+      e = probe.int64(absent)
+    end
+    if e then
+      set[#set + 1] = cur[i - 1]:assign(e)
+      key[#key + 1] = set[#set]:tostring()
     end
   end
-  for _, c in ipairs(order) do
-    local cond
-    for _, id in ipairs(ids[c]) do cond = cond and probe.lor(cond, f:eq(id)) or f:eq(id) end
-    local set = {}
-    if c.count then set[#set + 1] = slot.bytes:assign(arg(c.count) * (arg(c.type) % 256)) end
-    for _, name in ipairs({"peer", "tag", "comm", "req", "nreq", "rpeer", "rtag"}) do
-      if c[name] then set[#set + 1] = slot[name]:assign(arg(c[name])) end
+  return probe.seq(set), table.concat(key, ";")
+end
+
+-- install_arguments installs, at the entry of every function names lists, the code that
+-- stores its arguments: one install per distinct code, at the entries of the functions
+-- that share it, so that no probe compares probe.func() against a list of ids.
+local function install_arguments(app, names, cur, absent, context)
+  local groups, order = {}, {}
+  for _, name in ipairs(names) do
+    local code, key = arguments_code(app, name, cur, absent)
+    if not groups[key] then
+      groups[key], order[#order + 1] = {code = code, points = {}}, key
     end
-    if c.one_request then set[#set + 1] = slot.nreq:assign(1) end
-    code[#code + 1] = probe.when(cond, probe.seq(set))
+    for _, p in ipairs(app:points(name, "entry")) do table.insert(groups[key].points, p) end
   end
-  return code
+  local handles = {}
+  for _, key in ipairs(order) do
+    local h = app:install(groups[key].points, groups[key].code, {context = context})
+    h:activate()
+    handles[#handles + 1] = h
+  end
+  return handles
 end
 
 function limpio.trace(app, opts)
@@ -119,8 +135,7 @@ function limpio.trace(app, opts)
   local ctr = app:array("int", 3, "limpio_trace_ctr") -- next slot, recorded, dropped
   local cur = app:array("int64", #CUR, "limpio_trace_cur") -- what the open call's entry read
   local timers = app:stack("int64", opts.depth or 16, "limpio_trace_timers")
-  local start = {timers:push(tb), cur[0]:assign(probe.lr())}
-  for _, e in ipairs(arguments(fns, cur, f, log.absent)) do start[#start + 1] = e end
+  local start = probe.seq{timers:push(tb), cur[0]:assign(probe.lr())}
   local i = ctr[0]
   local record = {buf[i + at.func]:assign(f), buf[i + at.start]:assign(timers:pop()),
     buf[i + at.finish]:assign(tb)}
@@ -135,7 +150,8 @@ function limpio.trace(app, opts)
   }
   local tr = setmetatable({app = app, log = log, fns = fns, buf = buf, ctr = ctr, max_events = max}, Trace)
   tr.hooks = limpio.hooks(app, {exclude = opts.exclude, context = opts.context,
-    warn = opts.warn, start = probe.seq(start), finish = finish})
+    warn = opts.warn, start = start, finish = finish})
+  tr.arguments = install_arguments(app, tr.hooks.names, cur, log.absent, opts.context)
   log:attach(tr.hooks.finish)
   -- What is left in the buffer leaves at the rank's exit, after MPI_Finalize and whatever
   -- it excluded, while the rank still exists.
@@ -268,12 +284,17 @@ program, one install each; probe.func() tells which function fired. Excluded nam
 MPIINSTR_EXCLUDE of the job's environment, dpcl.launch{env = {MPIINSTR_EXCLUDE = "a,b"}},
 comma-separated) are left out; a name the program lacks warns.]])
 sethelp(limpio.trace, [[limpio.trace(app, {exclude =, context =, max_events = 100000, path =}) -> Trace
-Timestamped MPI calls (rank, function, start, end, count and peer of point-to-point calls)
-buffered in each rank's memory and sent by the rank 50 at a time and at its exit (_exit). tr.events;
-tr:perfetto(path) -> {events =, bytes =, dropped =, messages =} writes Chrome/Perfetto JSON
-(a track per rank, a slice per call); tr:csv(path); tr:svg(path) a timeline; tr:dropped().
-Files are written whole or not at all (dpcl.write_file); a path that cannot be written
-raises "cannot write PATH: REASON" (path = is checked before the run).]])
+Timestamped MPI calls (rank, function, start, end, callsite, and the bytes, peer, tag and
+communicator of the calls that have them) buffered in each rank's memory and sent by the
+rank 21 at a time and at its exit (_exit), decoded in Go. tr.events (built when read);
+tr:perfetto(path) -> {events =, flows =, bytes =, dropped =, messages =} writes
+Chrome/Perfetto JSON: a process per I/O node, a thread per rank named with its node and
+torus coordinate, a slice per call whose args hold bytes, peer, tag, communicator and the
+callsite file:line, and an arrow (flow) from each point-to-point send to its receive
+(matched as MPI does: per source, tag and communicator, in order; an MPI_Irecv's at the
+MPI_Wait/MPI_Waitall that completed its request); tr:csv(path); tr:svg(path) a timeline;
+tr:dropped(). Files are written whole or not at all (dpcl.write_file); a path that cannot
+be written raises "cannot write PATH: REASON" (path = is checked before the run).]])
 sethelp(limpio.segment, [[limpio.segment(app, {boundary = "MPI_Barrier", from = k, to = m, on = fn(seg)}) -> Segment
 Counts the boundary's calls in each rank; seg:guard(exp) runs exp only from the entry of the
 k-th boundary call up to the entry of the m-th, decided in the rank. on(seg) installs the
