@@ -40,7 +40,12 @@ import _ "embed"
 //     MPI_Waitall whose requests cover the slot its handle went to (MPI_Waitany, Waitsome
 //     and Test* are not followed: the arrow then ends at the MPI_Irecv); a wildcard
 //     receive takes the matching message sent first. max_events is per rank; what is
-//     past it is counted, not recorded.
+//     past it is counted, not recorded. Measured with BenchmarkLimpioTrace (1,024 ranks,
+//     100 jacobi iterations, 1,105,920 events) on a 2-core host at load 23-57, CPU
+//     seconds of writing the trace: Lua 29.6 and 20.8; Go 1.05, 0.92 and 0.61 (wall
+//     9.7, 26.7 and 2.6 s); the run's CPU seconds, decoding included: 34.5 and 30.9
+//     before, 31.4, 25.9 and 20.9 after. The trace's own probes (an entry install per
+//     argument code, 12 stores a record) move jacobi's end from 3.12 to 3.67 virtual ms.
 //   - The exclude list comes from opts.exclude and MPIINSTR_EXCLUDE of the job's
 //     environment (dpcl.launch{env = ...}; dpclsh profile passes the host's
 //     MPIINSTR_EXCLUDE and --env).
