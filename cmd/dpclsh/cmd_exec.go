@@ -19,7 +19,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -53,6 +53,11 @@ func init() {
                    of virtual time; the job's output is the same with or without it.
   --secret-file F  the secret a tool must prove (hex, at least 16 bytes; default: the
                    DPCLSH_COMM_SECRET environment variable); others are refused
+  --trace FILE     run under the tool (limpio.trace) and write a Chrome/Perfetto trace:
+                   a track per rank grouped by I/O node, a slice per MPI call with its
+                   bytes, peer, tag, communicator and callsite file:line, an arrow per
+                   point-to-point message; a summary line on stderr. Not with --label,
+                   --stats, --interp, --progress or --listen
 
 A rank killed by a signal gets one line on stderr naming the code and its callers (from
 the ELF's symbols and DWARF lines; build with -g for file:line), wrapped here:
@@ -66,7 +71,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -87,6 +92,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	interp := fs.Bool("interp", false, "run the interpreter only, never translated code")
 	listen := fs.String("listen", "", "publish the job on HOST:PORT for tools to attach")
 	secretFile := fs.String("secret-file", "", "file holding the secret attaching tools must prove (hex)")
+	trace := fs.String("trace", "", "run under the tool and write a Chrome/Perfetto trace of every MPI call to this JSON file")
 	var envs envFlags
 	envs.register(fs)
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
@@ -112,6 +118,17 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 		return exitUsage
+	}
+	if *trace != "" {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if err := traceConflicts(set); err != nil {
+			fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
+			return exitUsage
+		}
+		return runTracedExec(tracedExec{exe: fs.Arg(0), trace: *trace, args: fs.Args()[1:], env: env,
+			nodes: *nodes, perIO: *perIO, partition: block, mapping: *mapping, workdir: *workdir,
+			seed: *seed, memoryMB: *memory, quota: *quota}, stdout, stderr)
 	}
 	cfg := bgl.JobConfig{
 		Exe: fs.Arg(0), Args: fs.Args()[1:], Env: env,

@@ -40,7 +40,8 @@ func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.W
 		return nil, err
 	}
 	for _, m := range []struct{ src, name string }{
-		{dpcl.Limpio, "limpio.lua"}, {dpcl.LimpioTable, "limpio_table.lua"},
+		{dpcl.Limpio, "limpio.lua"}, {dpcl.LimpioBytes, "limpio_bytes.lua"},
+		{dpcl.LimpioTable, "limpio_table.lua"},
 		{dpcl.LimpioTrace, "limpio_trace.lua"},
 	} {
 		if err := s.DoString(m.src, m.name); err != nil {

@@ -24,8 +24,10 @@ const appTypeName = "dpcl.Application"
 type luaApp struct {
 	app       *runtime.App
 	callbacks map[uint32]*lua.LFunction
-	on        map[string][]*lua.LFunction
-	handles   map[uint32]*lua.LUserData
+	// sinks take a handle's messages in Go instead (log:attach, trace_batch.go)
+	sinks   map[uint32]messageSink
+	on      map[string][]*lua.LFunction
+	handles map[uint32]*lua.LUserData
 	// counters are the machine's counters, which the progress line shows while one is
 	// (progress_session.go).
 	counters *bgl.Progress
@@ -113,7 +115,7 @@ the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},
 			{Name: "env", Doc: appEnvDoc, Fn: appEnv},
-		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appReplaceMethods, appWatchMethods, appSampleMethods, appAttachMethods)...),
+		}, slices.Concat(appDataMethods, appCModuleMethods, appModuleMethods, appServeMethods, appStackMethods, appEventLogMethods, appReplaceMethods, appWatchMethods, appSampleMethods, appAttachMethods)...),
 		Meta: []script.Function{
 			{Name: "__len", Doc: "#app -> number of ranks", Fn: func(L *lua.LState) int {
 				L.Push(lua.LNumber(checkApp1(L).Size()))

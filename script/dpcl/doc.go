@@ -55,6 +55,10 @@
 //   - limpio (limpio.go embeds limpio.lua, limpio_table.lua, limpio_trace.lua) is Lua over
 //     the public API too; the command loads it into each session after the prelude, under
 //     those chunk names, so its messages do not depend on where the files live.
+//     Its traces are the exception that Go decodes: app:event_log is a receiver whose
+//     log:attach(h) makes the dispatch hand h's messages to Go (a messageSink) before any
+//     Lua table is made of them, and log:perfetto writes the JSON by appending to a
+//     buffer; tr.events is built from the log only when a script reads it.
 //   - Performance modules (DynTG, modules.go, modules.lua, modules_source.lua) are Lua over
 //     the public API; Go lists a library's files, reads the line table (app:source_files,
 //     app:source_info) and keeps each application's module state on its object. The Lua

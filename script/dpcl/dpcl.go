@@ -135,6 +135,14 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 		fmt.Fprintf(st.s.Stderr(), "dpcl: rank %d: dropped a packet from pc 0x%08x: %s\n", r.Rank, r.PC, r.Reason)
 	}
 	for _, m := range b.Messages {
+		if sink := a.sinks[m.Handle.ID]; sink != nil {
+			// Decoded in Go: no Lua table is made of the message.
+			if err := sink.receive(m); err != nil {
+				fmt.Fprintf(st.s.Stderr(), "dpcl: probe %d: %v\n", m.Handle.ID, err)
+			}
+			n++
+			continue
+		}
 		fn := a.callbacks[m.Handle.ID]
 		if err := st.deliver(m.Handle, fn, messageTable(L, m)); err != nil {
 			return n, err

@@ -1,16 +1,116 @@
 -- limpio_trace.lua: limpio.trace, timestamped MPI events buffered in each rank's memory (a
 -- probe array of EVENTS records) and sent by the rank in one message when the buffer fills
--- and when the rank reaches _exit: never one message per event. Loaded after limpio.lua.
+-- and when the rank reaches _exit: never one message per event. The batches are decoded
+-- in Go (app:event_log), which also writes the Perfetto JSON: no Lua runs per event.
+-- Loaded after limpio.lua and limpio_bytes.lua.
 local limpio = limpio
 local format, concat = string.format, table.concat
 
 local Trace = {}
-Trace.__index = Trace
 
-local FIELDS, EVENTS = 5, 50 -- func, start, end, count, peer; 250 values + 1 per message
--- p2p are the calls whose argument 1 is an element count and argument 3 the peer rank.
-local p2p = {MPI_Send = true, MPI_Recv = true, MPI_Isend = true, MPI_Irecv = true,
-  MPI_Ssend = true, MPI_Rsend = true, MPI_Bsend = true}
+-- A Trace reads its events from the Go log only when a script asks (tr.events): writing
+-- Perfetto JSON needs no Lua table per event.
+function Trace.__index(tr, k)
+  if k == "events" then
+    local n = tr.log:count()
+    if tr.cached ~= n then tr.event_list, tr.cached = tr.log:events(), n end
+    return tr.event_list
+  elseif k == "messages" then
+    return tr.log:messages()
+  end
+  return Trace[k]
+end
+
+-- calls are the MPI functions whose arguments a trace records besides the bytes they move
+-- (limpio.message_bytes, sized as the report sizes them): the argument positions
+-- (probe.arg) of the peer (dest, source or root), tag, communicator and request (where
+-- MPI_Isend/MPI_Irecv put the handle; the first one MPI_Wait/MPI_Waitall complete, nreq of
+-- them), and MPI_Sendrecv's source and receive tag (rpeer, rtag). kind says which calls
+-- start ("send") and end ("recv", "irecv" at its wait, "sendrecv" both) a message's flow
+-- in tr:perfetto.
+local SEND = {peer = 3, tag = 4, comm = 5, kind = "send"}
+local ISEND = {peer = 3, tag = 4, comm = 5, req = 6, kind = "send"}
+-- A receive's bytes are its buffer's count x type (message_bytes counts sent bytes only):
+-- sized as MPI_Send's, whose count and type sit in the same arguments.
+local RECV = {peer = 3, tag = 4, comm = 5, kind = "recv", bytes_as = "MPI_Send"}
+local IRECV = {peer = 3, tag = 4, comm = 5, req = 6, kind = "irecv", bytes_as = "MPI_Send"}
+local ALLREDUCE = {comm = 5}
+local GATHER = {peer = 6, comm = 7}
+local ALLGATHER = {comm = 6}
+-- MPI_Sendrecv's arguments past the eighth are on the caller's stack, the first at 8(r1)
+-- at the entry (SysV PPC32).
+local function stack(off) return {stack = off} end
+local calls = {
+  MPI_Sendrecv = {peer = 3, tag = 4, rpeer = stack(8), rtag = stack(12), comm = stack(16), kind = "sendrecv"},
+  MPI_Sendrecv_replace = {peer = 3, tag = 4, rpeer = 5, rtag = 6, comm = 7, kind = "sendrecv"},
+  MPI_Send = SEND, MPI_Ssend = SEND, MPI_Rsend = SEND, MPI_Bsend = SEND,
+  MPI_Isend = ISEND, MPI_Issend = ISEND, MPI_Ibsend = ISEND, MPI_Irsend = ISEND,
+  MPI_Recv = RECV, MPI_Irecv = IRECV,
+  MPI_Wait = {req = 0, one_request = true, kind = "wait"},
+  MPI_Waitall = {nreq = 0, req = 1, kind = "wait"},
+  MPI_Bcast = {peer = 3, comm = 4},
+  MPI_Reduce = {peer = 5, comm = 6},
+  MPI_Allreduce = ALLREDUCE, MPI_Scan = ALLREDUCE, MPI_Exscan = ALLREDUCE,
+  MPI_Gather = GATHER, MPI_Scatter = GATHER,
+  MPI_Allgather = ALLGATHER, MPI_Alltoall = ALLGATHER,
+  MPI_Barrier = {comm = 0},
+}
+
+-- CUR is the layout of what the entry probe keeps for the exit's record: the return
+-- address, then the arguments, each absent unless the function's layout has it.
+local CUR = {"lr", "bytes", "peer", "tag", "comm", "req", "nreq", "rpeer", "rtag"}
+
+-- arg reads an argument at the entry: a register's (probe.arg) or a stack slot's.
+local function arg(at)
+  if type(at) == "table" then return probe.load(probe.sp(), "int", at.stack) end
+  return probe.arg(at)
+end
+
+-- arguments_code is what the entry of name stores of its arguments in cur, and a key
+-- that is the same for every function whose code is the same.
+local function arguments_code(app, name, cur, absent)
+  local c = calls[name] or {}
+  local b = limpio.message_bytes(app, c.bytes_as or name)
+  local set, key = {}, {}
+  for i = 2, #CUR do
+    local field, e = CUR[i], nil
+    if field == "bytes" then
+      e = b or probe.int64(absent)
+    elseif field == "nreq" and c.one_request then
+      e = probe.int64(1)
+    elseif c[field] then
+      e = arg(c[field])
+    elseif field ~= "rpeer" and field ~= "rtag" then -- read only for the calls that set them
+      e = probe.int64(absent)
+    end
+    if e then
+      set[#set + 1] = cur[i - 1]:assign(e)
+      key[#key + 1] = set[#set]:tostring()
+    end
+  end
+  return probe.seq(set), table.concat(key, ";")
+end
+
+-- install_arguments installs, at the entry of every function names lists, the code that
+-- stores its arguments: one install per distinct code, at the entries of the functions
+-- that share it, so that no probe compares probe.func() against a list of ids.
+local function install_arguments(app, names, cur, absent, context)
+  local groups, order = {}, {}
+  for _, name in ipairs(names) do
+    local code, key = arguments_code(app, name, cur, absent)
+    if not groups[key] then
+      groups[key], order[#order + 1] = {code = code, points = {}}, key
+    end
+    for _, p in ipairs(app:points(name, "entry")) do table.insert(groups[key].points, p) end
+  end
+  local handles = {}
+  for _, key in ipairs(order) do
+    local h = app:install(groups[key].points, groups[key].code, {context = context})
+    h:activate()
+    handles[#handles + 1] = h
+  end
+  return handles
+end
 
 function limpio.trace(app, opts)
   opts = opts or {}
@@ -18,68 +118,52 @@ function limpio.trace(app, opts)
   if opts.path then limpio.check_write(opts.path, 1) end
   local max = opts.max_events or 100000
   local fns = app:functions("*")
-  local is_p2p
-  local f, tb = probe.func(), probe.timebase()
-  for i, fn in ipairs(fns) do
-    if p2p[fn.name] then
-      local c = f:eq(i - 1)
-      is_p2p = is_p2p and probe.lor(is_p2p, c) or c
-    end
+  local kinds = {}
+  for name, c in pairs(calls) do
+    if c.kind then kinds[name] = c.kind end
   end
+  local log = app:event_log(kinds)
+  -- A record is log.fields in order; a batch is as many records as probe.send's 256
+  -- values hold beside the two counts.
+  local at = {}
+  for i, name in ipairs(log.fields) do at[name] = i - 1 end
+  local FIELDS = #log.fields
+  local EVENTS = math.floor(254 / FIELDS)
+  local f, tb = probe.func(), probe.timebase()
   local exits = limpio.exit_points(app)
   local buf = app:array("int64", FIELDS * EVENTS, "limpio_trace")
   local ctr = app:array("int", 3, "limpio_trace_ctr") -- next slot, recorded, dropped
-  local cur = app:array("int64", 2, "limpio_trace_cur")  -- count and peer of the open call
+  local cur = app:array("int64", #CUR, "limpio_trace_cur") -- what the open call's entry read
   local timers = app:stack("int64", opts.depth or 16, "limpio_trace_timers")
-  local start = timers:push(tb)
-  if is_p2p then
-    start = probe.seq{timers:push(tb), probe.when(is_p2p,
-      probe.seq{cur[0]:assign(probe.arg(1)), cur[1]:assign(probe.arg(3))},
-      probe.seq{cur[0]:assign(0), cur[1]:assign(-1)})}
-  end
+  local start = probe.seq{timers:push(tb), cur[0]:assign(probe.lr())}
   local i = ctr[0]
-  local record = probe.seq{
-    buf[i]:assign(f), buf[i + 1]:assign(timers:pop()), buf[i + 2]:assign(tb),
-    buf[i + 3]:assign(cur[0]), buf[i + 4]:assign(cur[1]),
-    ctr[0]:assign(i + FIELDS), ctr[1]:assign(ctr[1] + 1),
-  }
+  local record = {buf[i + at.func]:assign(f), buf[i + at.start]:assign(timers:pop()),
+    buf[i + at.finish]:assign(tb)}
+  for k, name in ipairs(CUR) do record[#record + 1] = buf[i + at[name]]:assign(cur[k - 1]) end
+  record[#record + 1] = ctr[0]:assign(i + FIELDS)
+  record[#record + 1] = ctr[1]:assign(ctr[1] + 1)
   -- A batch is the buffer, how many of its values are in use, and the rank's dropped count.
   local flush = probe.seq{probe.send(buf, ctr[0], ctr[2]), ctr[0]:assign(0)}
   local finish = probe.seq{
-    probe.when(ctr[1]:lt(max), record, probe.seq{timers:pop(), ctr[2]:assign(ctr[2] + 1)}),
+    probe.when(ctr[1]:lt(max), probe.seq(record), probe.seq{timers:pop(), ctr[2]:assign(ctr[2] + 1)}),
     probe.when(ctr[0]:ge(FIELDS * EVENTS), flush),
   }
-  local tr = setmetatable({app = app, events = {}, messages = 0, fns = fns, buf = buf, ctr = ctr,
-    max_events = max, drops = {}}, Trace)
-  local function receive(m) tr:receive(m) end
+  local tr = setmetatable({app = app, log = log, fns = fns, buf = buf, ctr = ctr, max_events = max}, Trace)
   tr.hooks = limpio.hooks(app, {exclude = opts.exclude, context = opts.context,
-    warn = opts.warn, start = start, finish = finish, callback = receive})
+    warn = opts.warn, start = start, finish = finish})
+  tr.arguments = install_arguments(app, tr.hooks.names, cur, log.absent, opts.context)
+  log:attach(tr.hooks.finish)
   -- What is left in the buffer leaves at the rank's exit, after MPI_Finalize and whatever
   -- it excluded, while the rank still exists.
-  tr.at_exit = app:install(exits, flush, {context = opts.context, callback = receive})
+  tr.at_exit = app:install(exits, flush, {context = opts.context, print = false})
+  log:attach(tr.at_exit)
   tr.at_exit:activate()
   return tr
 end
 
--- receive unpacks one batch: the buffer's values, how many of them are in use, and how
--- many events the rank has dropped so far.
-function Trace:receive(m)
-  local v = m.values
-  local used, dropped = v[#v - 1], v[#v]
-  self.messages = self.messages + 1
-  if dropped > (self.drops[m.rank] or 0) then self.drops[m.rank] = dropped end
-  local ev = self.events
-  for k = 1, used, FIELDS do
-    ev[#ev + 1] = {rank = m.rank, func = self.app:func_name(v[k]), start = v[k + 1],
-      finish = v[k + 2], count = v[k + 3], peer = v[k + 4]}
-  end
-end
-
 -- dropped sums the events every rank left out past max_events, as its batches said.
 function Trace:dropped()
-  local n = 0
-  for _, d in pairs(self.drops) do n = n + d end
-  return n
+  return self.log:dropped()
 end
 
 -- write_lines writes lines to path, whole or not at all, joined in chunks (one concat of a
@@ -97,32 +181,24 @@ local function write_lines(path, lines, head, tail, sep)
   return limpio.write_file(path, parts, 2)
 end
 
-local function us(ticks) return ticks / dpcl.timebase_hz * 1e6 end
-
--- perfetto writes Chrome trace JSON: one thread (track) per rank, one complete slice per call.
+-- perfetto writes Chrome trace JSON in Go (log:perfetto): a process per I/O node, a track
+-- per rank, a slice per call with its arguments, a flow per point-to-point message.
 function Trace:perfetto(path)
-  local out, seen = {}, {}
-  for _, e in ipairs(self.events) do
-    if not seen[e.rank] then
-      seen[e.rank] = true
-      out[#out + 1] = format('{"name":"thread_name","ph":"M","pid":0,"tid":%d,"args":{"name":"rank %d"}}', e.rank, e.rank)
-    end
-    local args = ""
-    if e.peer >= 0 then args = format(',"args":{"count":%d,"peer":%d}', e.count, e.peer) end
-    out[#out + 1] = format('{"name":"%s","ph":"X","pid":0,"tid":%d,"ts":%.3f,"dur":%.3f%s}',
-      e.func, e.rank, us(e.start), us(e.finish - e.start), args)
-  end
-  local bytes = write_lines(path, out, '{"displayTimeUnit":"ns","traceEvents":[\n', "\n]}\n", ",\n")
-  return {events = #self.events, bytes = bytes, dropped = self:dropped(), messages = self.messages}
+  local ok, res = pcall(self.log.perfetto, self.log, path)
+  -- gopher-lua counts error levels from the error call itself: 3 is the user's call.
+  if not ok then error((tostring(res):gsub("^[%w_]+%.lua:%d+: ", "", 1)), 3) end
+  return res
 end
+
+local function opt(v) return v == nil and "" or v end
 
 function Trace:csv(path)
   local out = {}
   for i, e in ipairs(self.events) do
-    out[i] = format("%d,%s,%.9f,%.9f,%d,%d", e.rank, e.func, e.start / dpcl.timebase_hz,
-      e.finish / dpcl.timebase_hz, e.count, e.peer)
+    out[i] = format("%d,%s,%.9f,%.9f,%s,%s,%s,%s,%s", e.rank, e.func, e.start / dpcl.timebase_hz,
+      e.finish / dpcl.timebase_hz, opt(e.bytes), opt(e.peer), opt(e.tag), opt(e.comm), e.callsite)
   end
-  write_lines(path, out, "rank,function,start_s,end_s,count,peer\n", #out > 0 and "\n" or "")
+  write_lines(path, out, "rank,function,start_s,end_s,bytes,peer,tag,comm,callsite\n", #out > 0 and "\n" or "")
 end
 
 -- limpio.segment: heavy instrumentation on only between the from-th and to-th call of a
@@ -208,12 +284,17 @@ program, one install each; probe.func() tells which function fired. Excluded nam
 MPIINSTR_EXCLUDE of the job's environment, dpcl.launch{env = {MPIINSTR_EXCLUDE = "a,b"}},
 comma-separated) are left out; a name the program lacks warns.]])
 sethelp(limpio.trace, [[limpio.trace(app, {exclude =, context =, max_events = 100000, path =}) -> Trace
-Timestamped MPI calls (rank, function, start, end, count and peer of point-to-point calls)
-buffered in each rank's memory and sent by the rank 50 at a time and at its exit (_exit). tr.events;
-tr:perfetto(path) -> {events =, bytes =, dropped =, messages =} writes Chrome/Perfetto JSON
-(a track per rank, a slice per call); tr:csv(path); tr:svg(path) a timeline; tr:dropped().
-Files are written whole or not at all (dpcl.write_file); a path that cannot be written
-raises "cannot write PATH: REASON" (path = is checked before the run).]])
+Timestamped MPI calls (rank, function, start, end, callsite, and the bytes, peer, tag and
+communicator of the calls that have them) buffered in each rank's memory and sent by the
+rank 21 at a time and at its exit (_exit), decoded in Go. tr.events (built when read);
+tr:perfetto(path) -> {events =, flows =, bytes =, dropped =, messages =} writes
+Chrome/Perfetto JSON: a process per I/O node, a thread per rank named with its node and
+torus coordinate, a slice per call whose args hold bytes, peer, tag, communicator and the
+callsite file:line, and an arrow (flow) from each point-to-point send to its receive
+(matched as MPI does: per source, tag and communicator, in order; an MPI_Irecv's at the
+MPI_Wait/MPI_Waitall that completed its request); tr:csv(path); tr:svg(path) a timeline;
+tr:dropped(). Files are written whole or not at all (dpcl.write_file); a path that cannot
+be written raises "cannot write PATH: REASON" (path = is checked before the run).]])
 sethelp(limpio.segment, [[limpio.segment(app, {boundary = "MPI_Barrier", from = k, to = m, on = fn(seg)}) -> Segment
 Counts the boundary's calls in each rank; seg:guard(exp) runs exp only from the entry of the
 k-th boundary call up to the entry of the m-th, decided in the rank. on(seg) installs the
