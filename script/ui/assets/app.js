@@ -99,6 +99,13 @@ function treeList(node) {
 
 // ---- the file view ----
 
+// programFile is the program's own first source file: not a header, not the machine's MPI
+// library (linked into every program), else the first file.
+function programFile(files) {
+  const own = files.find((f) => !/\.(h|hh|hpp|inc)$/.test(f) && !/(^|\/)(libmpi[^/]*|dpcl_bgl\.h)$/.test(f));
+  return own || files[0];
+}
+
 // openFile shows file f; line, when given, is scrolled to and marked once it is drawn.
 function openFile(f, line) {
   view.target = line ? Number(line) : null;
@@ -113,9 +120,12 @@ async function refresh() {
   if (!view.file) return;
   if (view.loading) { view.again = true; return; }
   view.loading = true;
+  const file = view.file;
   try {
-    const d = await get("/api/source", { file: view.file, ctx: ctxChoice() });
-    render(d);
+    const d = await get("/api/source", { file, ctx: ctxChoice() });
+    // The user may have opened another file while this one loaded: draw only the one shown.
+    if (view.file === file) render(d);
+    else view.again = true;
   } catch (e) {
     log(e.message, "err");
   } finally {
@@ -124,7 +134,7 @@ async function refresh() {
   }
 }
 
-function columnsKey(d) { return view.file + "|" + list(d.columns).map((c) => c.name).join("|"); }
+function columnsKey(d) { return d.file + "|" + list(d.columns).map((c) => c.name).join("|"); }
 
 function render(d) {
   const fresh = !view.data || columnsKey(view.data) !== columnsKey(d);
@@ -339,7 +349,8 @@ function showState(st) {
     // No file asked for: the one holding instrumented lines, else the program's first.
     view.preselect = false;
     const a = list(st.acts).find((x) => x.file && view.files.includes(x.file));
-    if (a || view.files.length) openFile(a ? a.file : view.files[0], a && a.line);
+    if (a) openFile(a.file, a.line);
+    else if (view.files.length) openFile(programFile(view.files));
   }
   $("ctxarg").placeholder = { ionode: "0-" + (st.ionodes - 1), sample: "10:42", ranks: "0-7,12" }[$("ctxkind").value] || "";
 }
