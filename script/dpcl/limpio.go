@@ -57,3 +57,9 @@ var LimpioTrace string
 //
 //go:embed limpio_bytes.lua
 var LimpioBytes string
+
+// LimpioCallsites is the source of limpio_callsites.lua (callsites, per-task times and
+// their reduction through the tree), run after LimpioBytes.
+//
+//go:embed limpio_callsites.lua
+var LimpioCallsites string
