@@ -63,3 +63,9 @@ var LimpioBytes string
 //
 //go:embed limpio_callsites.lua
 var LimpioCallsites string
+
+// LimpioReport is the source of limpio_report.lua (prof:report, prof:report_csv), run
+// after LimpioCallsites.
+//
+//go:embed limpio_report.lua
+var LimpioReport string

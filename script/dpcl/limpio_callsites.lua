@@ -22,7 +22,8 @@ local WRAPPER = -2       -- the tree's answer for a return address inside a Fort
 -- mpi_name maps a Fortran wrapper (mpi_send_) to the MPI function it calls (MPI_Send).
 local function mpi_names(app)
   local by = {}
-  for _, fn in ipairs(app:functions("MPI_*")) do by[fn.name:lower() .. "_"] = fn.name end
+  local ok, fns = pcall(app.functions, app, "MPI_*")
+  for _, fn in ipairs(ok and fns or {}) do by[fn.name:lower() .. "_"] = fn.name end
   return by
 end
 
@@ -57,18 +58,28 @@ function limpio.callsite_table(app)
   return t
 end
 
--- lookup is a probe expression: the value filed under key among entries ({addr, value},
--- sorted by addr), else miss; a balanced tree of compares.
-local function lookup(key, entries, miss)
+-- BUCKET bounds one tree of compares: the code generator nests at most 8 conditionals,
+-- so the entries go in buckets of 64 (6 levels) tried one after another by range.
+local BUCKET = 64
+
+-- lookup is probe code storing into target the value filed under key among entries
+-- ({addr, value}, sorted by addr), else miss: per bucket a range test, then a balanced
+-- tree of compares whose leaves store.
+local function lookup(target, key, entries, miss)
   local function build(lo, hi)
-    if lo > hi then return probe.int(miss) end
+    if lo > hi then return target:assign(miss) end
     if lo == hi then
-      return probe.when(key:eq(entries[lo].addr), probe.int(entries[lo].value), probe.int(miss))
+      return probe.when(key:eq(entries[lo].addr), target:assign(entries[lo].value))
     end
     local mid = math.floor((lo + hi + 1) / 2)
     return probe.when(key:lt(entries[mid].addr), build(lo, mid - 1), build(mid, hi))
   end
-  return build(1, #entries)
+  local code = {target:assign(miss)}
+  for lo = 1, #entries, BUCKET do
+    local hi = math.min(lo + BUCKET - 1, #entries)
+    code[#code + 1] = probe.when(probe.land(key:ge(entries[lo].addr), key:le(entries[hi].addr)), build(lo, hi))
+  end
+  return probe.seq(code)
 end
 
 local function sorted_entries(...)
@@ -94,12 +105,16 @@ function Profile:sites_init(app, depth)
   self.cur = app:var("int")
   self.dur = app:var("int64")
   self.outer = app:array("int64", 1, "limpio_mpi_outer") -- time in calls not nested in another
-  local lr = probe.lr()
+  -- The return address goes through a variable: the tree's compares then each need one
+  -- register, however deep the tree.
+  local ret = app:var("int")
   local lr2 = probe.load(probe.load(probe.reg("sp"), "pointer"), "pointer", 4)
   local other = n - 1
   local entry = probe.seq{
-    self.cur:assign(lookup(lr, sorted_entries(t.direct, t.wrappers), other)),
-    probe.when(self.cur:eq(WRAPPER), self.cur:assign(lookup(lr2, sorted_entries(t.fortran), other))),
+    ret:assign(probe.lr()),
+    lookup(self.cur, ret, sorted_entries(t.direct, t.wrappers), other),
+    probe.when(self.cur:eq(WRAPPER), probe.seq{ret:assign(lr2),
+      lookup(self.cur, ret, sorted_entries(t.fortran), other)}),
     self.site_stack:push(self.cur),
   }
   local s, c, d = self.s, self.site_stack:pop(), self.dur
@@ -196,11 +211,24 @@ function Profile:install_site_collection(app, exits)
     for _, f in ipairs({"sum", "max", "min"}) do sends[#sends + 1] = {ch[f], f, ci} end
   end
   for _, f in ipairs({"sum", "max", "min"}) do sends[#sends + 1] = {self.task[f], f, 0} end
+  -- Per-rank rows (the report's grouped rows, the CSV) travel whole: the rank, then the
+  -- same arrays, concatenated in rank order.
+  if self.per_rank then
+    for ci, ch in ipairs(self.site_chunks) do
+      for _, f in ipairs({"sum", "max", "min"}) do sends[#sends + 1] = {ch[f], f, ci, true} end
+    end
+    sends[#sends + 1] = {self.task.sum, "sum", 0, true}
+  end
   self.site_expected = #sends
   for _, sd in ipairs(sends) do
-    local arr, f, ci = sd[1], sd[2], sd[3]
-    local h = app:install(exits, probe.send(arr), {context = self.context, filter = f,
-      callback = function(m) self:site_got(f, ci, m.values) end})
+    local arr, f, ci, each = sd[1], sd[2], sd[3], sd[4]
+    local exp, o = probe.send(arr), {context = self.context, filter = f,
+      callback = function(m) self:site_got(f, ci, m.values) end}
+    if each then
+      exp, o.filter = probe.send(probe.rank(), arr), "concat"
+      o.callback = function(m) self:site_got("rank" .. f, ci, m.values) end
+    end
+    local h = app:install(exits, exp, o)
     h:activate()
     self.site_handles[#self.site_handles + 1] = h
   end
@@ -240,6 +268,29 @@ function Profile:site_merge(box)
   end
   self.callsite_data = out
   self.task_data = self:task_merge(box.sum0, box.max0, box.min0)
+  if self.per_rank then self.site_rank_rows = self:site_rank_merge(box) end
+end
+
+-- site_rank_merge reads the concatenated per-rank arrays into rows[rank] = {app =, mpi =,
+-- [index + 1] = {count, ticks, bytes, tmax, tmin, bmax, bmin}} (times in ticks).
+function Profile:site_rank_merge(box)
+  local rows = {}
+  local v = box.ranksum0
+  for k = 1, #v, 4 do rows[v[k]] = {rank = v[k], app = v[k + 1], mpi = v[k + 2], sites = {}} end
+  for ci, ch in ipairs(self.site_chunks) do
+    local n = ch.hi - ch.lo + 1
+    local sum, mx, mn = box["ranksum" .. ci], box["rankmax" .. ci], box["rankmin" .. ci]
+    for k = 0, #sum / (4 * n + 1) - 1 do
+      local a, b, c = k * (4 * n + 1) + 1, k * (3 * n + 1) + 1, k * (3 * n + 1) + 1
+      local row = rows[sum[a]]
+      for j = 0, n - 1 do
+        row.sites[ch.lo + j + 1] = {count = sum[a + 1 + 4 * j], ticks = sum[a + 2 + 4 * j],
+          bytes = sum[a + 3 + 4 * j], tmax = mx[b + 2 + 3 * j], bmax = mx[b + 3 + 3 * j],
+          tmin = mn[c + 2 + 3 * j], bmin = mn[c + 3 + 3 * j]}
+      end
+    end
+  end
+  return rows
 end
 
 function Profile:task_merge(sum, mx, mn)
@@ -302,7 +353,19 @@ function Profile:sites_read_memory()
     end
   end
   if t.start == NONE then t.start = 0 end
-  self.callsite_data, self.task_data, self.site_rows_mem = cs, t, rows
+  self.callsite_data, self.task_data = cs, t
+  if self.per_rank then
+    local out = {}
+    for r, row in pairs(rows) do
+      local o = {rank = r, app = row.app, mpi = row.mpi, sites = {}}
+      for i = 1, n do
+        o.sites[i] = {count = row.count[i], ticks = row.ticks[i], bytes = row.bytes[i], tmax = row.tmax[i],
+          tmin = row.tmin[i], bmax = row.bmax[i], bmin = row.bmin[i]}
+      end
+      out[r] = o
+    end
+    self.site_rank_rows = out
+  end
 end
 
 -- callsites returns the callsites some rank called, with their place in the program:
