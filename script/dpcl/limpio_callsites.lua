@@ -240,6 +240,7 @@ end
 
 -- site_got files one reduced message; when all are in, the callsites and tasks are built.
 function Profile:site_got(f, ci, values)
+  self.site_messages = (self.site_messages or 0) + 1
   local box = self.site_inbox
   box[f .. ci] = values
   box.n = box.n + 1
