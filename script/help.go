@@ -124,6 +124,22 @@ func (s *Session) overview(w io.Writer) {
 	for _, name := range moduleNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", name, firstLine(modules[name].Doc))
 	}
+	// Libraries written in Lua (limpio) are documented tables held by a global.
+	var libs []string
+	s.L.G.Global.ForEach(func(k, v lua.LValue) {
+		if t, ok := v.(*lua.LTable); ok {
+			if _, isModule := modules[lua.LVAsString(k)]; isModule {
+				return
+			}
+			if e, ok := s.docs.tables[t]; ok {
+				libs = append(libs, fmt.Sprintf("  %-10s %s", lua.LVAsString(k), firstLine(e.doc)))
+			}
+		}
+	})
+	sort.Strings(libs)
+	for _, l := range libs {
+		fmt.Fprintln(w, l)
+	}
 	var globals []string
 	s.L.G.Global.ForEach(func(k, v lua.LValue) {
 		if fn, ok := v.(*lua.LFunction); ok {

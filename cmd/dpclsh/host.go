@@ -41,6 +41,7 @@ func newSessionEnv(verbose bool, memory int64, env []string, stdout, stderr io.W
 	}
 	for _, m := range []struct{ src, name string }{
 		{dpcl.Limpio, "limpio.lua"}, {dpcl.LimpioBytes, "limpio_bytes.lua"},
+		{dpcl.LimpioCallsites, "limpio_callsites.lua"}, {dpcl.LimpioReport, "limpio_report.lua"},
 		{dpcl.LimpioTable, "limpio_table.lua"},
 		{dpcl.LimpioTrace, "limpio_trace.lua"},
 	} {

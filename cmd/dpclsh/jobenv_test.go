@@ -123,7 +123,7 @@ func TestProfileExportsExcludeOnlyWhenAsked(t *testing.T) {
 		{[]string{"--export", "MPIINSTR_EXCLUDE"}, true},
 	} {
 		var out, errb bytes.Buffer
-		args := append(append([]string{"--nodes", "3"}, tc.args...), "examples/apps/bin/hello_mpi.elf")
+		args := append(withReport(t, "--nodes", "3"), append(tc.args, "examples/apps/bin/hello_mpi.elf")...)
 		st := runProfile(context.Background(), args, nil, &out, &errb)
 		if st != exitOK || !strings.Contains(out.String(), "MPI_Init") ||
 			strings.Contains(out.String(), "MPI_Comm_rank") != !tc.excluded {

@@ -22,7 +22,10 @@ var oracleSizes = []int{1, 7, 64}
 
 // TestLimpioCountsMatchPMPI checks limpio.profile's call counts, per MPI function per rank,
 // on every example program against the same program built natively with MPICH and a PMPI
-// counting wrapper (testdata/limpio/pmpi_count.h) and run under MPICH.
+// counting wrapper (testdata/limpio/pmpi_count.h) and run under MPICH; and the same counts
+// summed over the function's callsites (every call of the program is filed under one of
+// its own callsites, none under "other"), and the bytes the calls move (count x type
+// size, MPICH's PMPI_Type_size), per function per rank.
 func TestLimpioCountsMatchPMPI(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -56,13 +59,24 @@ func TestLimpioCountsMatchPMPI(t *testing.T) {
 				if res.TimedOut || res.Status != 0 {
 					t.Fatalf("native run: status %d timed out %v\n%s", res.Status, res.TimedOut, res.Stderr)
 				}
-				want := pmpiCounts(t, res.Lines)
-				got := limpioCounts(t, filepath.Join(apps, "bin", e.Name+".elf"), n, e.Args)
+				want, wantBytes := pmpiCounts(t, res.Lines)
+				got, sites, bytes := limpioCounts(t, filepath.Join(apps, "bin", e.Name+".elf"), n, e.Args)
 				if free := timingDependent[e.Name]; free != nil {
 					compareFree(t, got, want, free)
+					compareSums(t, "callsite calls", sites, want, free)
 					got, want = without(got, free), without(want, free)
+					sites = without(sites, free)
 				}
-				compareCounts(t, n, got, want)
+				if free := append(timingDependent[e.Name], timingDependentBytes[e.Name]...); len(free) > 0 {
+					compareSums(t, "bytes", bytes, wantBytes, free)
+					bytes, wantBytes = without(bytes, free), without(wantBytes, free)
+				}
+				if len(want[0]) == 0 {
+					t.Fatal("the PMPI wrapper counted nothing on rank 0")
+				}
+				compareCounts(t, n, "counted", got, want)
+				compareCounts(t, n, "counted at its callsites", sites, want)
+				compareCounts(t, n, "measured bytes", bytes, wantBytes)
 			})
 		}
 	}
@@ -75,6 +89,11 @@ func TestLimpioCountsMatchPMPI(t *testing.T) {
 // are compared by what the program guarantees: a worker receives one stop message per
 // round more than it sends results.
 var timingDependent = map[string][]string{"master_worker": {"MPI_Send", "MPI_Recv"}}
+
+// timingDependentBytes lists the functions whose calls are fixed but whose bytes per rank
+// follow the timing: master_worker's workers gather the results of the units they happened
+// to get. Their bytes are compared on rank 0 and summed over the other ranks.
+var timingDependentBytes = map[string][]string{"master_worker": {"MPI_Gatherv"}}
 
 func compareFree(t *testing.T, got, want []map[string]int, free []string) {
 	t.Helper()
@@ -95,6 +114,24 @@ func compareFree(t *testing.T, got, want []map[string]int, free []string) {
 		w := want[r]["MPI_Recv"] - want[r]["MPI_Send"]
 		if g != w {
 			t.Errorf("rank %d: limpio counted %d more MPI_Recv than MPI_Send, PMPI %d", r, g, w)
+		}
+	}
+}
+
+// compareSums compares, for the timing-dependent functions, rank 0 and the sum over the
+// other ranks.
+func compareSums(t *testing.T, what string, got, want []map[string]int, free []string) {
+	t.Helper()
+	for _, name := range free {
+		if got[0][name] != want[0][name] {
+			t.Errorf("rank 0 %s %s: limpio %d, PMPI %d", name, what, got[0][name], want[0][name])
+		}
+		g, w := 0, 0
+		for r := 1; r < len(got); r++ {
+			g, w = g+got[r][name], w+want[r][name]
+		}
+		if g != w {
+			t.Errorf("ranks 1-%d %s %s: limpio %d in all, PMPI %d", len(got)-1, name, what, g, w)
 		}
 	}
 }
@@ -140,24 +177,29 @@ func buildCounting(t *testing.T, src, wrapper string, include string) string {
 	return mpioracle.Build(t, unit, include)
 }
 
-// pmpiCounts reads the wrapper's "pmpi NAME COUNT" lines of each rank.
-func pmpiCounts(t *testing.T, lines [][]string) []map[string]int {
-	out := make([]map[string]int, len(lines))
+// pmpiCounts reads the wrapper's "pmpi NAME COUNT BYTES" lines of each rank: counts and
+// bytes (functions that move none are left out of the bytes).
+func pmpiCounts(t *testing.T, lines [][]string) (counts, bytes []map[string]int) {
+	counts, bytes = make([]map[string]int, len(lines)), make([]map[string]int, len(lines))
 	for r, ls := range lines {
-		out[r] = map[string]int{}
+		counts[r], bytes[r] = map[string]int{}, map[string]int{}
 		for _, l := range ls {
 			f := strings.Fields(l)
-			if len(f) != 3 || f[0] != "pmpi" {
+			if len(f) != 4 || f[0] != "pmpi" {
 				continue
 			}
 			n, err := strconv.Atoi(f[2])
-			if err != nil {
+			b, err2 := strconv.Atoi(f[3])
+			if err != nil || err2 != nil {
 				t.Fatalf("rank %d: bad wrapper line %q", r, l)
 			}
-			out[r][f[1]] = n
+			counts[r][f[1]] = n
+			if b > 0 {
+				bytes[r][f[1]] = b
+			}
 		}
 	}
-	return out
+	return counts, bytes
 }
 
 const limpioCountChunk = `
@@ -167,17 +209,31 @@ app:start()
 local st = app:wait()
 assert(st.exited == NODES, "not every rank exited: " .. tostring(st.exited))
 local rows = prof:snapshot()
-COUNTS = {}
+prof:callsites()
+COUNTS, SITES, BYTES = {}, {}, {}
 for r = 0, NODES - 1 do
   local c = {}
   for name, n in pairs(rows[r].calls) do if n > 0 then c[name] = n end end
   COUNTS[r + 1] = c
+  local s, b = {}, {}
+  local sr = prof.site_rank_rows[r]
+  for i, site in ipairs(prof.site_table.sites) do
+    local v = sr.sites[i]
+    if v and v.count > 0 then
+      s[site.name] = (s[site.name] or 0) + v.count
+      if v.bytes > 0 then b[site.name] = (b[site.name] or 0) + v.bytes end
+    end
+  end
+  local other = sr.sites[#prof.site_table.sites + 1]
+  if other and other.count > 0 then s["(other)"] = other.count end
+  SITES[r + 1], BYTES[r + 1] = s, b
 end
 app:close()
 `
 
-// limpioCounts profiles the program's ELF on the simulated machine.
-func limpioCounts(t *testing.T, elf string, n int, args []string) []map[string]int {
+// limpioCounts profiles the program's ELF on the simulated machine: per rank the calls
+// per function, the calls summed over each function's callsites, and the bytes.
+func limpioCounts(t *testing.T, elf string, n int, args []string) (counts, sites, moved []map[string]int) {
 	t.Helper()
 	var out bytes.Buffer
 	s, err := newSession(false, 0, &out, &out)
@@ -192,18 +248,21 @@ func limpioCounts(t *testing.T, elf string, n int, args []string) []map[string]i
 	if err := s.DoString(limpioCountChunk, "limpio counts"); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	counts := L.GetGlobal("COUNTS").(*lua.LTable)
-	res := make([]map[string]int, n)
-	for r := 0; r < n; r++ {
-		res[r] = map[string]int{}
-		counts.RawGetInt(r + 1).(*lua.LTable).ForEach(func(k, v lua.LValue) {
-			res[r][k.String()] = int(v.(lua.LNumber))
-		})
+	read := func(global string) []map[string]int {
+		tbl := L.GetGlobal(global).(*lua.LTable)
+		res := make([]map[string]int, n)
+		for r := 0; r < n; r++ {
+			res[r] = map[string]int{}
+			tbl.RawGetInt(r + 1).(*lua.LTable).ForEach(func(k, v lua.LValue) {
+				res[r][k.String()] = int(v.(lua.LNumber))
+			})
+		}
+		return res
 	}
-	return res
+	return read("COUNTS"), read("SITES"), read("BYTES")
 }
 
-func compareCounts(t *testing.T, n int, got, want []map[string]int) {
+func compareCounts(t *testing.T, n int, what string, got, want []map[string]int) {
 	t.Helper()
 	if len(want) != n {
 		t.Fatalf("native run has %d ranks of output, want %d", len(want), n)
@@ -219,12 +278,9 @@ func compareCounts(t *testing.T, n int, got, want []map[string]int) {
 		}
 		for k := range names {
 			if got[r][k] != want[r][k] {
-				t.Errorf("rank %d %s: limpio counted %d, PMPI %d", r, k, got[r][k], want[r][k])
+				t.Errorf("rank %d %s: limpio %s %d, PMPI %d", r, k, what, got[r][k], want[r][k])
 				bad++
 			}
 		}
-	}
-	if len(want[0]) == 0 {
-		t.Fatal("the PMPI wrapper counted nothing on rank 0")
 	}
 }

@@ -52,7 +52,8 @@
 //   - A filter that fails a probe's stream is reported once on the session's error
 //     output when the batch that carries the failure is dispatched (in the REPL, while it
 //     idles); the handle turns "failed" and nothing is raised later.
-//   - limpio (limpio.go embeds limpio.lua, limpio_table.lua, limpio_trace.lua) is Lua over
+//   - limpio (limpio.go embeds limpio.lua, limpio_bytes.lua, limpio_callsites.lua,
+//     limpio_report.lua, limpio_table.lua, limpio_trace.lua) is Lua over
 //     the public API too; the command loads it into each session after the prelude, under
 //     those chunk names, so its messages do not depend on where the files live.
 //     Its traces are the exception that Go decodes: app:event_log is a receiver whose

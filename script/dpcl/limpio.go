@@ -49,6 +49,18 @@ import _ "embed"
 //   - The exclude list comes from opts.exclude and MPIINSTR_EXCLUDE of the job's
 //     environment (dpcl.launch{env = ...}; dpclsh profile passes the host's
 //     MPIINSTR_EXCLUDE and --env).
+//   - Callsites (limpio_callsites.lua) are the program's calls of MPI functions listed from
+//     its code before the run, by return address; the entry probe finds the link
+//     register's among them in a tree of compares (buckets of 64: the code generator
+//     nests at most 8 conditionals), a Fortran binding's call through the binding's saved
+//     return address. Per callsite each rank keeps count, time, bytes
+//     (limpio_bytes.lua) and its longest and shortest call and message; at _exit they go
+//     up through the sum, max and min filters with the rank packed in the low 17 bits
+//     under each total, so the report (limpio_report.lua) names the ranks that hold the
+//     extremes from O(callsites) messages whatever the rank count. Totals above 2^36
+//     ticks (98 s) lose their rank to float64 rounding.
+//   - MPITime is the time in outermost MPI calls (a call the library makes of itself is
+//     inside its caller's); AppTime runs from the first MPI entry to the last MPI exit.
 //   - The timeline SVG is written as text: the plot module draws lines and bars, not spans.
 //   - Traces and CSV tables are written with dpcl.write_file (whole or not at all, 0644);
 //     a failure raises "cannot write PATH: REASON" at the user's call of the method, and
@@ -71,3 +83,15 @@ var LimpioTrace string
 //
 //go:embed limpio_bytes.lua
 var LimpioBytes string
+
+// LimpioCallsites is the source of limpio_callsites.lua (callsites, per-task times and
+// their reduction through the tree), run after LimpioBytes.
+//
+//go:embed limpio_callsites.lua
+var LimpioCallsites string
+
+// LimpioReport is the source of limpio_report.lua (prof:report, prof:report_csv), run
+// after LimpioCallsites.
+//
+//go:embed limpio_report.lua
+var LimpioReport string

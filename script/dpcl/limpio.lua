@@ -212,18 +212,25 @@ function limpio.profile(app, opts)
   local span = app:array("int64", 3, "limpio_span") -- first MPI entry, last MPI exit, scratch
   local timers = app:stack("int64", opts.depth or 16, "limpio_timers")
   local f, tb = probe.func(), probe.timebase()
+  local self = setmetatable({app = app, calls = calls, ticks = ticks, span = span, timers = timers,
+    id = {}, inbox = {}, serial = 0}, Profile)
+  -- The callsite code (limpio_callsites.lua) runs after the timer's push at entry and
+  -- after the duration is known at exit.
+  local site_entry, site_exit = self:sites_init(app, opts.depth or 16)
+  local d = self.dur
   local hk = limpio.hooks(app, {
     exclude = opts.exclude, context = opts.context, warn = opts.warn,
-    start = probe.seq{timers:push(tb), probe.when(span[0]:eq(0), span[0]:assign(tb))},
+    start = probe.seq{timers:push(tb), probe.when(span[0]:eq(0), span[0]:assign(tb)), site_entry},
     finish = probe.seq{
-      ticks[f]:assign(ticks[f] + (tb - timers:pop())),
+      d:assign(tb - timers:pop()),
+      ticks[f]:assign(ticks[f] + d),
       calls[f]:assign(calls[f] + 1),
       span[1]:assign(tb),
+      site_exit,
     },
   })
+  self.names, self.hooks = hk.names, hk
   local exits = limpio.exit_points(app)
-  local self = setmetatable({app = app, calls = calls, ticks = ticks, span = span, timers = timers,
-    names = hk.names, hooks = hk, id = {}, inbox = {}, serial = 0}, Profile)
   for i, fn in ipairs(fns) do self.id[fn.name] = i - 1 end
   local size = opts.chunk or MAXCHUNK
   if size < 1 or size > MAXCHUNK or size % 1 ~= 0 then
@@ -252,6 +259,10 @@ function limpio.profile(app, opts)
   -- point run in installation order, so every send after it finds the rows filled, and
   -- each send's code stays small (a copy of the fill in every send made the trampolines
   -- grow with functions x chunks and could fill the instrumentation region).
+  -- The callsites' own fill and sends go first: each install at _exit re-places the
+  -- point's code, every handle so far included, so the small ones go before the large fill.
+  self:install_bytes(app, opts)
+  self:install_site_collection(app, exits)
   self.fill_handle = app:install(exits, self:fill_exp(), {context = self.context})
   self.fill_handle:activate()
   self.end_handles = {}

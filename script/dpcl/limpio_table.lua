@@ -241,4 +241,16 @@ the calls each rank completed up to the fault).
 prof:table([out]) prints Table I: a line per class with its ranks listed, count(time % of
 run) per function, a Total column and row. Per-rank rows (concat; default per_rank when
 app.size <= 4096) feed prof:csv(path) and prof:snapshot() -> rows, classes;
-prof:ratio() -> {master =, workers =, per_rank = {}}. chunk: functions per message.]])
+prof:ratio() -> {master =, workers =, per_rank = {}}. chunk: functions per message.
+prof:report{out = fn|false, path =, sort = "time"|"count"|"bytes"|"name", top = 20,
+callsites = true, command =, version =, costs =} prints (and writes to path) mpiP's
+sections in virtual time: MPI time per task (sum, max and min with their ranks, mean;
+with per-rank rows also each group of ranks whose printed row is equal), callsites
+(file:line and caller from the link register at entry), aggregate time and sent bytes,
+per-call time and size statistics, imbalance (max/mean per callsite and its ranks).
+prof:callsites() -> {{id=, name=, file=, line=, caller=, count=, ticks=, bytes=, nranks=,
+call_max=, call_min=, bytes_max=, bytes_min=, rank_max=, rank_max_ticks=, rank_min=,
+rank_min_ticks=}}; prof:ranks() -> {app_ticks=, mpi_ticks=, app_max=, app_max_rank=, ...,
+start=, stop=}; prof:report_csv(dir, prefix) writes PREFIX.callsites.csv (and per-rank
+.tasks.csv, .ranks.csv). These are reduced in the tree at _exit (sum, max, min filters):
+O(callsites) messages whatever the rank count.]])

@@ -1,0 +1,57 @@
+-- The report on examples/apps/imbalance.c, where every 8th rank works 8 times more before
+-- MPI_Allreduce: the light ranks wait there longest and the heavy ones least. The
+-- report's extremes, reduced in the tree, must agree with the trace's per-rank sums of the
+-- same calls, and its callsite with the source line of the call.
+local limpio = require("limpio")
+
+local SRC = "examples/apps/imbalance.c"
+
+-- source_line is the line of SRC that calls fname.
+local function source_line(fname)
+  local n = 0
+  for line in io.lines(SRC) do
+    n = n + 1
+    if line:find(fname .. "(", 1, true) then return n end
+  end
+end
+
+local function within(t, got, want, what)
+  t:ok(math.abs(got - want) <= 0.01 * want, string.format("%s: report %d ticks, trace %d (beyond 1%%)", what, got, want))
+end
+
+function TestReportNamesTheRanksThatWaitInAllreduce(t)
+  local app = dpcl.launch("examples/apps/bin/imbalance.elf", {nodes = 16, quiet = true, args = {"400", "3"}})
+  -- The trace goes in first: at a function's exit its timestamp is then taken before the
+  -- profile's bookkeeping, as the profile's own is, so the two time the same calls.
+  local tr = limpio.trace(app)
+  local prof = limpio.profile(app)
+  app:start()
+  app:wait()
+  local sum = {}
+  for _, e in ipairs(tr.events) do
+    if e.func == "MPI_Allreduce" then sum[e.rank] = (sum[e.rank] or 0) + (e.finish - e.start) end
+  end
+  local most, least = 0, 0
+  for r = 0, 15 do
+    if sum[r] > sum[most] then most = r end
+    if sum[r] < sum[least] then least = r end
+  end
+  local sites = {}
+  for _, c in ipairs(prof:callsites()) do if c.name == "MPI_Allreduce" then sites[#sites + 1] = c end end
+  t:eq(#sites, 1, "one MPI_Allreduce callsite")
+  local c = sites[1]
+  t:eq(c.file, "imbalance.c")
+  t:eq(c.line, source_line("MPI_Allreduce"), "the callsite's line is the call's")
+  t:eq(c.caller, "main")
+  t:eq(c.count, 16 * 3)
+  t:ok(c.rank_max % 8 ~= 0, "the most time in MPI_Allreduce is a light rank's: " .. c.rank_max)
+  t:ok(c.rank_min % 8 == 0, "the least is a heavy rank's: " .. c.rank_min)
+  within(t, c.rank_max_ticks, sum[c.rank_max], "max on rank " .. c.rank_max)
+  within(t, c.rank_max_ticks, sum[most], "max against the trace's largest sum (rank " .. most .. ")")
+  within(t, c.rank_min_ticks, sum[c.rank_min], "min on rank " .. c.rank_min)
+  within(t, c.rank_min_ticks, sum[least], "min against the trace's smallest sum (rank " .. least .. ")")
+  local text = table.concat(prof:report{out = false, command = "imbalance.elf 400 3"}, "\n")
+  t:ok(text:find("%d+ +MPI_Allreduce +imbalance%.c:" .. c.line .. " +main"), "the callsite line:\n" .. text)
+  t:ok(text:find(string.format("\nMPI_Allreduce +%d +16 +[%%d.]+ +%d ", c.id, c.rank_max)), "the imbalance line names rank " .. c.rank_max)
+  app:close()
+end
