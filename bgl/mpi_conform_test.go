@@ -84,7 +84,8 @@ func TestMPINonblockingCollectives(t *testing.T) { runConform(t, "icoll") }
 // TestMPINonblockingCollectiveTiming: on the simulated machine a nonblocking collective
 // is not complete at its call (the first MPI_Test after MPI_Iallreduce and MPI_Ibcast says
 // so), and MPI_Iallreduce then MPI_Wait takes the blocking MPI_Allreduce's virtual time
-// from the same start, within the few calls' overhead.
+// from the same start, within the few calls' overhead either way (the two library paths
+// run different instructions around the same network cost).
 func TestMPINonblockingCollectiveTiming(t *testing.T) {
 	exe := buildPPC(t, filepath.Join(conformDir, "icoll_time.c"))
 	const ranks = 4
@@ -101,7 +102,7 @@ func TestMPINonblockingCollectiveTiming(t *testing.T) {
 	for _, m := range times {
 		blocking, _ := strconv.Atoi(m[1])
 		nonblocking, _ := strconv.Atoi(m[2])
-		if nonblocking < blocking || nonblocking > blocking+2000 {
+		if nonblocking < blocking-2000 || nonblocking > blocking+2000 {
 			t.Errorf("Iallreduce+Wait took %d ns, Allreduce %d ns: want the same network cost", nonblocking, blocking)
 		}
 	}
