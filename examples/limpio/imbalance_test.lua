@@ -15,9 +15,17 @@ local function source_line(fname)
   end
 end
 
-local function within(t, got, want, what)
-  t:ok(math.abs(got - want) <= 0.01 * want, string.format("%s: report %d ticks, trace %d (beyond 1%%)", what, got, want))
+local function within(t, got, want, what, tol)
+  tol = tol or 0.01
+  t:ok(math.abs(got - want) <= tol * want,
+    string.format("%s: report %d ticks, trace %d (beyond %g%%)", what, got, want, 100 * tol))
 end
+
+-- The heavy ranks hardly wait: their three MPI_Allreduce calls last ~4 us each, and each
+-- tool's entry and exit code (the trace's argument capture, the profile's callsite
+-- lookup) runs inside the other's interval, a few hundred ticks of it. The least is held
+-- to a tenth; the light ranks' long waits to 1 %.
+local MIN_TOLERANCE = 0.10
 
 function TestReportNamesTheRanksThatWaitInAllreduce(t)
   local app = dpcl.launch("examples/apps/bin/imbalance.elf", {nodes = 16, quiet = true, args = {"400", "3"}})
@@ -48,8 +56,8 @@ function TestReportNamesTheRanksThatWaitInAllreduce(t)
   t:ok(c.rank_min % 8 == 0, "the least is a heavy rank's: " .. c.rank_min)
   within(t, c.rank_max_ticks, sum[c.rank_max], "max on rank " .. c.rank_max)
   within(t, c.rank_max_ticks, sum[most], "max against the trace's largest sum (rank " .. most .. ")")
-  within(t, c.rank_min_ticks, sum[c.rank_min], "min on rank " .. c.rank_min)
-  within(t, c.rank_min_ticks, sum[least], "min against the trace's smallest sum (rank " .. least .. ")")
+  within(t, c.rank_min_ticks, sum[c.rank_min], "min on rank " .. c.rank_min, MIN_TOLERANCE)
+  within(t, c.rank_min_ticks, sum[least], "min against the trace's smallest sum (rank " .. least .. ")", MIN_TOLERANCE)
   local text = table.concat(prof:report{out = false, command = "imbalance.elf 400 3"}, "\n")
   t:ok(text:find("%d+ +MPI_Allreduce +imbalance%.c:" .. c.line .. " +main"), "the callsite line:\n" .. text)
   t:ok(text:find(string.format("\nMPI_Allreduce +%d +16 +[%%d.]+ +%d ", c.id, c.rank_max)), "the imbalance line names rank " .. c.rank_max)

@@ -42,7 +42,7 @@ end
 -- classes, counts and times (the collection at _exit takes no part in what is measured).
 function TestChunkedRowsMakeTheSameTable(t)
   local one = lines_of{nodes = 12, env = {}}
-  local many = lines_of{nodes = 12, env = {}, chunk = 24}
+  local many = lines_of{nodes = 12, env = {}, chunk = 60}
   t:ok(#many.prof.chunks > 2, #many.prof.chunks .. " chunks")
   t:eq(table.concat(many.lines, "\n"), table.concat(one.lines, "\n"))
   for r = 0, 11 do

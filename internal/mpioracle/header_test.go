@@ -75,6 +75,27 @@ var environment = []string{
 	"MPI_Info_get_nkeys", "MPI_Info_get_nthkey", "MPI_Info_get_string", "MPI_Info_get_valuelen",
 	"MPI_Info_set", "MPI_Init_thread", "MPI_Is_thread_main", "MPI_Keyval_create",
 	"MPI_Keyval_free", "MPI_Query_thread",
+	// bgl/target/libmpi_inter.c and libmpi_tattr.c: intercommunicators, the other
+	// communicator constructors, datatype attributes
+	"MPI_Comm_create_group", "MPI_Comm_dup_with_info", "MPI_Comm_get_info", "MPI_Comm_idup",
+	"MPI_Comm_idup_with_info", "MPI_Comm_remote_group", "MPI_Comm_remote_size",
+	"MPI_Comm_set_info", "MPI_Comm_split_type", "MPI_Comm_test_inter", "MPI_Get_elements",
+	"MPI_Get_elements_x", "MPI_Intercomm_create", "MPI_Intercomm_merge",
+	"MPI_Type_create_keyval", "MPI_Type_delete_attr", "MPI_Type_free_keyval",
+	"MPI_Type_get_attr", "MPI_Type_set_attr",
+	// bgl/target/libmpi_win.c and libmpi_rma.c: one-sided communication
+	"MPI_Accumulate", "MPI_Compare_and_swap", "MPI_Fetch_and_op", "MPI_Get",
+	"MPI_Get_accumulate", "MPI_Put", "MPI_Raccumulate", "MPI_Rget", "MPI_Rget_accumulate",
+	"MPI_Rput", "MPI_Win_allocate", "MPI_Win_allocate_shared", "MPI_Win_attach",
+	"MPI_Win_call_errhandler", "MPI_Win_complete", "MPI_Win_create", "MPI_Win_create_dynamic",
+	"MPI_Win_create_errhandler", "MPI_Win_create_keyval", "MPI_Win_delete_attr",
+	"MPI_Win_detach", "MPI_Win_fence", "MPI_Win_flush", "MPI_Win_flush_all",
+	"MPI_Win_flush_local", "MPI_Win_flush_local_all", "MPI_Win_free", "MPI_Win_free_keyval",
+	"MPI_Win_get_attr", "MPI_Win_get_errhandler", "MPI_Win_get_group", "MPI_Win_get_info",
+	"MPI_Win_get_name", "MPI_Win_lock", "MPI_Win_lock_all", "MPI_Win_post",
+	"MPI_Win_set_attr", "MPI_Win_set_errhandler", "MPI_Win_set_info", "MPI_Win_set_name",
+	"MPI_Win_shared_query", "MPI_Win_start", "MPI_Win_sync", "MPI_Win_test",
+	"MPI_Win_unlock", "MPI_Win_unlock_all", "MPI_Win_wait",
 }
 
 // constants the header must define.

@@ -139,11 +139,16 @@ function Profile:row_exp(ci)
   local off, g = self.fp and 1 or 0, #c
   local tot, ppm, mpi = off + 2 * g, off + 2 * g + 1, span[2]
   local s = {mpi:assign(0)}
-  if self.fp then
+  if self.fp and ci == 1 then
     s[#s + 1] = row[0]:assign(0)
     for i, name in ipairs(self.names) do
       s[#s + 1] = row[0]:assign(row[0] + calls[id[name]] * probe.int64(self.mult[i]))
     end
+  elseif self.fp then
+    -- The fingerprint is computed once, in the first chunk's row (filled first), and
+    -- copied: a sum over every function in every chunk made the fill grow with functions
+    -- x chunks, and each later install at _exit places the fill again.
+    s[#s + 1] = row[0]:assign(self.row_arrays[1][0])
   end
   for j, name in ipairs(c) do
     s[#s + 1] = row[off + j - 1]:assign(calls[id[name]])

@@ -110,13 +110,25 @@ function Profile:sites_init(app, depth)
   local ret = app:var("int")
   local lr2 = probe.load(probe.load(probe.reg("sp"), "pointer"), "pointer", 4)
   local other = n - 1
-  local entry = probe.seq{
-    ret:assign(probe.lr()),
-    lookup(self.cur, ret, sorted_entries(t.direct, t.wrappers), other),
-    probe.when(self.cur:eq(WRAPPER), probe.seq{ret:assign(lr2),
-      lookup(self.cur, ret, sorted_entries(t.fortran), other)}),
-    self.site_stack:push(self.cur),
-  }
+  -- A program with no Fortran callsites never enters MPI through a wrapper: its tree
+  -- holds its own calls only (libmpi's ~200 wrapper return addresses would otherwise make
+  -- every MPI entry's code large enough to fill the instrumentation region).
+  local entry
+  if next(t.fortran) == nil then
+    entry = probe.seq{
+      ret:assign(probe.lr()),
+      lookup(self.cur, ret, sorted_entries(t.direct), other),
+      self.site_stack:push(self.cur),
+    }
+  else
+    entry = probe.seq{
+      ret:assign(probe.lr()),
+      lookup(self.cur, ret, sorted_entries(t.direct, t.wrappers), other),
+      probe.when(self.cur:eq(WRAPPER), probe.seq{ret:assign(lr2),
+        lookup(self.cur, ret, sorted_entries(t.fortran), other)}),
+      self.site_stack:push(self.cur),
+    }
+  end
   local s, c, d = self.s, self.site_stack:pop(), self.dur
   local exit = probe.seq{
     self.cur:assign(c),

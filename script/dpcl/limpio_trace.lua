@@ -185,8 +185,8 @@ end
 -- per rank, a slice per call with its arguments, a flow per point-to-point message.
 function Trace:perfetto(path)
   local ok, res = pcall(self.log.perfetto, self.log, path)
-  -- gopher-lua counts error levels from the error call itself: 3 is the user's call.
-  if not ok then error((tostring(res):gsub("^[%w_]+%.lua:%d+: ", "", 1)), 3) end
+  -- level 2 is perfetto's caller, the user's call.
+  if not ok then error((tostring(res):gsub("^[%w_]+%.lua:%d+: ", "", 1)), 2) end
   return res
 end
 

@@ -237,6 +237,12 @@ func probeOperator(k probes.Kind, op string) lua.LGFunction {
 			if _, isBool := v.(lua.LBool); isBool {
 				L.RaiseError("the %s operator of a probe expression: its %s side is a Lua boolean, not a probe expression: use e:eq(x) (or e:ne, e:lt, e:le, e:gt, e:ge) to compare", op, side)
 			}
+			if ud, ok := v.(*lua.LUserData); ok {
+				if a, ok := ud.Value.(*luaArray); ok {
+					L.RaiseError("the %s operator of a probe expression, %s side: array %s is not a value: index it (%s[i]) or send it whole (probe.send(%s))",
+						op, side, a.arr.Name, a.arr.Name, a.arr.Name)
+				}
+			}
 			if !isProbeOperand(v) {
 				L.RaiseError("the %s operator of a probe expression needs a probe expression or a number on each side; its %s side is %s",
 					op, side, script.Describe(v))
