@@ -311,6 +311,7 @@ local function spec(ranks)
   end
   return table.concat(parts, ",")
 end
+limpio.rank_spec = spec
 
 -- row_of reads rank r's counters from its memory as the row its probe would have sent.
 function Profile:row_of(r)

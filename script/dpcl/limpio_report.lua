@@ -13,18 +13,8 @@ local function seconds(ticks) return ticks / dpcl.timebase_hz end
 local function ms(ticks) return 1000 * ticks / dpcl.timebase_hz end
 local function pct(a, b) return b > 0 and 100 * a / b or 0 end
 
--- spec spells a sorted list of ranks compactly: "0-6,8".
-local function spec(ranks)
-  local parts, i = {}, 1
-  while i <= #ranks do
-    local k = i
-    while k < #ranks and ranks[k + 1] == ranks[k] + 1 do k = k + 1 end
-    parts[#parts + 1] = k > i and format("%d-%d", ranks[i], ranks[k]) or tostring(ranks[i])
-    i = k + 1
-  end
-  return concat(parts, ",")
-end
-limpio.rank_spec = spec
+-- spec spells a sorted list of ranks compactly: "0-6,8" (limpio.lua's).
+local spec = limpio.rank_spec
 
 -- grouped turns per-rank cell lists into rows of ranks whose cells print the same,
 -- in the order of their first rank; the first cell of each row becomes the ranks' spec.
