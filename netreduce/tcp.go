@@ -38,6 +38,13 @@ type TCP struct {
 	// or a frame stuck halfway) before its comm process counts as dead (default
 	// DefaultLiveness): a frozen or wedged process costs its subtree, not the tree.
 	Liveness time.Duration
+	// Backend, when set, starts one OS process per back-end with this command ("--backend
+	// ADDR --rank R" appended; RunBackend), as MRNet's back-ends are processes of their
+	// own: the tree's instantiation then counts each one's creation, connection and
+	// handshake, and its packets really cross TCP. The processes run their command's
+	// behaviour, not Options.Backend. Every back-end's parent must be the front-end (a
+	// flat tree); Manual waits for back-ends started by hand too.
+	Backend []string
 }
 
 type tcpFabric struct {
@@ -52,6 +59,7 @@ type tcpFabric struct {
 	addrs   map[int]string
 	regd    map[int]chan struct{} // closed when rank has registered its listen address
 	procs   map[int]*exec.Cmd
+	remote  bool // the back-ends are processes of their own (TCP.Backend)
 	ready   chan int
 	closing bool
 	done    chan struct{}
@@ -71,6 +79,15 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 	}
 	for _, r := range f.topo.Internal() {
 		f.regd[r] = make(chan struct{})
+	}
+	if len(t.Backend) > 0 {
+		if err := backendsUnderRoot(f.topo); err != nil {
+			return nil, err
+		}
+		f.remote = true
+		for r := range f.topo.Backends() {
+			f.regd[r] = make(chan struct{})
+		}
 	}
 	addr := t.Listen
 	if addr == "" {
@@ -101,7 +118,7 @@ func (f *tcpFabric) spawnAll() error {
 	if f.opt.Manual {
 		return nil
 	}
-	if len(f.opt.Command) == 0 {
+	if len(f.opt.Command) == 0 && len(f.topo.Internal()) > 0 {
 		return errorf("tcp: no command to start comm processes")
 	}
 	stderr := f.opt.Stderr
@@ -109,16 +126,43 @@ func (f *tcpFabric) spawnAll() error {
 		stderr = os.Stderr
 	}
 	env := append(append(os.Environ(), f.opt.Env...), SecretEnv+"="+hex.EncodeToString(f.secret))
-	for _, r := range f.topo.Internal() {
-		args := append(append([]string(nil), f.opt.Command[1:]...), "--fe", f.ln.Addr().String(), "--rank", strconv.Itoa(r))
-		cmd := exec.Command(f.opt.Command[0], args...)
+	start := func(command []string, what string, r int, args ...string) error {
+		args = append(append([]string(nil), command[1:]...), append(args, "--rank", strconv.Itoa(r))...)
+		cmd := exec.Command(command[0], args...)
 		cmd.Env, cmd.Stderr = env, stderr
 		if err := cmd.Start(); err != nil {
-			return errorf("tcp: start comm process for rank %d: %w", r, err)
+			return errorf("tcp: start %s process for rank %d: %w", what, r, err)
 		}
 		f.mu.Lock()
 		f.procs[r] = cmd
 		f.mu.Unlock()
+		return nil
+	}
+	addr := f.ln.Addr().String()
+	for _, r := range f.topo.Internal() {
+		if err := start(f.opt.Command, "comm", r, "--fe", addr); err != nil {
+			return err
+		}
+	}
+	if f.remote {
+		// The front-end starts its back-ends one after the other, as MRNet's front-end
+		// starts its children.
+		for r := range f.topo.Backends() {
+			if err := start(f.opt.Backend, "back-end", r, "--backend", addr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// backendsUnderRoot checks that every back-end of topo hangs under the front-end, as
+// back-end processes must.
+func backendsUnderRoot(topo *Topology) error {
+	for r := range topo.Backends() {
+		if p := topo.Parent(r); p != topo.Root() {
+			return errorf("tcp: back-end processes need the front-end as every back-end's parent (a flat tree); back-end %d's parent is rank %d", r, p)
+		}
 	}
 	return nil
 }
@@ -129,12 +173,12 @@ func (f *tcpFabric) waitReady() error {
 		timeout = 30 * time.Second
 	}
 	deadline := time.After(timeout)
-	need := len(f.topo.Internal())
+	need := len(f.regd)
 	for got := 0; got < need; got++ {
 		select {
 		case <-f.ready:
 		case <-deadline:
-			return errorf("tcp: %d of %d comm processes ready after %v", got, need, timeout)
+			return errorf("tcp: %d of %d processes ready after %v", got, need, timeout)
 		}
 	}
 	return nil
@@ -175,6 +219,10 @@ func (f *tcpFabric) admit(c net.Conn) {
 		return
 	}
 	l := f.timed(newLink(c))
+	if f.topo.IsBackend(rank) {
+		f.admitBackend(rank, l, regd)
+		return
+	}
 	typ, payload, err := l.read()
 	if err != nil || typ != frameRegister {
 		c.Close()
@@ -213,6 +261,25 @@ func (f *tcpFabric) admit(c net.Conn) {
 		return
 	}
 	go l.writeLoop()
+	f.readLoop(rank, l)
+}
+
+// admitBackend serves an authenticated back-end process's link: what the front-end
+// sends its rank goes down it, what it answers goes to the front-end's inbox.
+func (f *tcpFabric) admitBackend(rank int, l *link, regd chan struct{}) {
+	f.mu.Lock()
+	_, dup := f.links[rank]
+	if !dup {
+		f.links[rank] = l
+		close(regd)
+	}
+	f.mu.Unlock()
+	if dup {
+		l.close()
+		return
+	}
+	go l.writeLoop()
+	f.ready <- rank
 	f.readLoop(rank, l)
 }
 
@@ -279,6 +346,10 @@ func (f *tcpFabric) linkDown(rank int, l *link) {
 	}
 }
 
+// HostsBackends says whether the back-ends are processes of their own (TCP.Backend):
+// the front-end then routes their messages over their links instead of running them.
+func (f *tcpFabric) HostsBackends() bool { return f.remote }
+
 // Route implements Fabric.
 func (f *tcpFabric) Route(to int, _ bool) chan<- []Msg {
 	f.mu.Lock()
@@ -301,7 +372,7 @@ func (f *tcpFabric) Kill(rank int) error {
 		l.close()
 		return nil
 	}
-	return errorf("tcp: kill rank %d: not a comm process this front-end started", rank)
+	return errorf("tcp: kill rank %d: not a process this front-end started", rank)
 }
 
 // Close implements Fabric: links close, comm processes see their parent go and exit.
