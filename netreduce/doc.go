@@ -88,13 +88,14 @@
 //     its parent's address. Source filters (Lua) travel inside the stream's creation
 //     message and are compiled by each process once.
 //   - TCP back-end processes (TCP.Backend): the front-end starts one process per back-end,
-//     one after the other, after its comm processes; each dials its parent (the
-//     front-end: only flat trees, a deeper tree is refused naming the first back-end
-//     under a comm node), answers the challenge, and then answers packets with a named
-//     behaviour (BackendBehaviours: burst, rank, pid), since code cannot follow it into
-//     another process. The tree is up when every back-end has authenticated, so its
+//     one after the other, after its comm processes, each once its parent has
+//     registered where it listens; each dials its parent (the front-end or a comm
+//     process, which learns from its configuration to wait for them before it reports
+//     ready), answers the challenge, and then answers packets with a named behaviour
+//     (BackendBehaviours: burst, rank, pid), since code cannot follow it into another
+//     process. The tree is up when every back-end has authenticated, so its
 //     instantiation is real process creation, connection and handshake, in host time.
-//     A killed back-end process is a broken link: the front-end reports it lost.
+//     A killed back-end process is a broken link: its parent reports it lost.
 //   - TCP availability: idle links carry a heartbeat frame every 250 ms; every read and
 //     write of a link has a deadline renewed on each call (TCP.Liveness, default 10 s;
 //     the start-up bound until the first frame arrives), so a frozen comm process

@@ -20,8 +20,9 @@ const SecretEnv = "DPCLSH_COMM_SECRET"
 // front-end listens; each comm process dials it, proves it knows the shared secret,
 // registers the address it listens on, and receives the topology and its parent's
 // address; it then dials its parent (unless that is the front-end) and waits for its own
-// internal children. Back-ends stay in the front-end's process: a comm process whose
-// children are back-ends exchanges their traffic over its link to the front-end.
+// internal children. Back-ends stay in the front-end's process (a comm process whose
+// children are back-ends exchanges their traffic over its link to the front-end), unless
+// Backend makes each one a process that connects to its parent.
 type TCP struct {
 	// Command starts one comm process; "--fe ADDR --rank R" is appended. Ignored when Manual.
 	Command []string
@@ -39,11 +40,11 @@ type TCP struct {
 	// DefaultLiveness): a frozen or wedged process costs its subtree, not the tree.
 	Liveness time.Duration
 	// Backend, when set, starts one OS process per back-end with this command ("--backend
-	// ADDR --rank R" appended; RunBackend), as MRNet's back-ends are processes of their
-	// own: the tree's instantiation then counts each one's creation, connection and
-	// handshake, and its packets really cross TCP. The processes run their command's
-	// behaviour, not Options.Backend. Every back-end's parent must be the front-end (a
-	// flat tree); Manual waits for back-ends started by hand too.
+	// PARENT_ADDR --rank R" appended; RunBackend), as MRNet's back-ends are processes of
+	// their own: each connects to its parent (the front-end or a comm process), so the
+	// tree's instantiation counts its creation, connection and handshake, and its packets
+	// really cross TCP. The processes run their command's behaviour, not Options.Backend.
+	// Not with Manual.
 	Backend []string
 }
 
@@ -81,12 +82,13 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 		f.regd[r] = make(chan struct{})
 	}
 	if len(t.Backend) > 0 {
-		if err := backendsUnderRoot(f.topo); err != nil {
-			return nil, err
-		}
 		f.remote = true
+		// The front-end waits for the back-ends it is the parent of; a comm process
+		// reports ready once its own back-ends have connected to it.
 		for r := range f.topo.Backends() {
-			f.regd[r] = make(chan struct{})
+			if f.topo.Parent(r) == f.topo.Root() {
+				f.regd[r] = make(chan struct{})
+			}
 		}
 	}
 	addr := t.Listen
@@ -116,6 +118,9 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 
 func (f *tcpFabric) spawnAll() error {
 	if f.opt.Manual {
+		if f.remote {
+			return errorf("tcp: back-end processes are started by the front-end, not by hand (Manual)")
+		}
 		return nil
 	}
 	if len(f.opt.Command) == 0 && len(f.topo.Internal()) > 0 {
@@ -145,10 +150,14 @@ func (f *tcpFabric) spawnAll() error {
 		}
 	}
 	if f.remote {
-		// The front-end starts its back-ends one after the other, as MRNet's front-end
-		// starts its children.
+		// The front-end starts the back-ends one after the other, each once its parent
+		// listens (the front-end, or a comm process that has registered its address).
 		for r := range f.topo.Backends() {
-			if err := start(f.opt.Backend, "back-end", r, "--backend", addr); err != nil {
+			parent, err := f.listenAddr(f.topo.Parent(r))
+			if err != nil {
+				return errorf("tcp: back-end %d: %w", r, err)
+			}
+			if err := start(f.opt.Backend, "back-end", r, "--backend", parent); err != nil {
 				return err
 			}
 		}
@@ -156,15 +165,28 @@ func (f *tcpFabric) spawnAll() error {
 	return nil
 }
 
-// backendsUnderRoot checks that every back-end of topo hangs under the front-end, as
-// back-end processes must.
-func backendsUnderRoot(topo *Topology) error {
-	for r := range topo.Backends() {
-		if p := topo.Parent(r); p != topo.Root() {
-			return errorf("tcp: back-end processes need the front-end as every back-end's parent (a flat tree); back-end %d's parent is rank %d", r, p)
-		}
+// listenAddr is where rank's children connect, once rank has registered it.
+func (f *tcpFabric) listenAddr(rank int) (string, error) {
+	if rank == f.topo.Root() {
+		return f.ln.Addr().String(), nil
 	}
-	return nil
+	timeout := f.opt.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	f.mu.Lock()
+	regd := f.regd[rank]
+	f.mu.Unlock()
+	select {
+	case <-regd:
+	case <-time.After(timeout):
+		return "", errorf("comm process %d did not register within %v", rank, timeout)
+	case <-f.done:
+		return "", ErrClosed
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.addrs[rank], nil
 }
 
 func (f *tcpFabric) waitReady() error {
@@ -256,7 +278,11 @@ func (f *tcpFabric) admit(c net.Conn) {
 		parentAddr = f.addrs[p]
 		f.mu.Unlock()
 	}
-	if l.sendRaw(frameConfig, joinFields(parentAddr, f.topo.String())) != nil {
+	remote := ""
+	if f.remote {
+		remote = "backend-processes"
+	}
+	if l.sendRaw(frameConfig, joinFields(parentAddr, remote, f.topo.String())) != nil {
 		c.Close()
 		return
 	}

@@ -14,7 +14,7 @@ import (
 // BackendOptions configure one back-end process of the TCP transport: MRNet's
 // CreateNetworkBE, a tool back-end that joins a running tree.
 type BackendOptions struct {
-	Parent  string // the parent's address (the front-end's: back-end processes hang under it)
+	Parent  string // the parent's address: the front-end's or a comm process's
 	Rank    int
 	Secret  []byte
 	Handler BackendHandler // what the back-end does with each packet (BackendBehaviours)

@@ -26,7 +26,7 @@ func init() {
   --secret-file FILE    file holding the tree's shared secret (hex)
 
 The front-end starts these itself for netreduce.new{transport = "tcp"}, and one back-end
-process per back-end with backend_processes = NAME (a flat tree). A back-end connects to
+process per back-end with backend_processes = NAME. A back-end connects to
 its parent, answers its challenge, and answers packets: burst answers {n} with n packets
 {1} (MRNet's micro-benchmark back-end), rank with {R}, pid with {its process id}.
 example (by hand):

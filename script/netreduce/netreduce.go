@@ -44,8 +44,8 @@ Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end las
 Over tcp: listen = "host:port", manual = true (start comm processes by hand), timeout_s =
 start-up bound (30), liveness_s = how long a comm process's link may make no progress
 (frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds),
-backend_processes = "burst"|"rank"|"pid": one process per back-end (a flat tree), each
-connected to the front-end over TCP and answering with that behaviour (net:on_backend is
+backend_processes = "burst"|"rank"|"pid": one process per back-end, each connected to
+its parent over TCP and answering with that behaviour (net:on_backend is
 then not used): burst answers {n} with n packets {1}, rank with {rank}, pid with {pid}.`, Fn: netNew},
 			{Name: "topology", Doc: `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
 A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, Fn: netTopology},
