@@ -14,7 +14,9 @@
 --   (c) is waves per virtual second of a sum reduction fed by every rank in a loop.
 --
 -- Which of the paper's statements hold is computed from the run (M.statements, printed
--- below the table). Absolute values belong to the cost model, not to Blue Pacific.
+-- below the table). Absolute values belong to the cost model, not to Blue Pacific. The
+-- same benchmark over a real TCP network, with one OS process per back-end and host
+-- (wall-clock) times, is `dpclsh examples/bench/microbench.lua 100 1000 flat:64 tcp-procs`.
 --
 -- Run: go run ./cmd/dpclsh examples/experiments/mrnet_fig5.lua [dir] [max_backends]
 -- (default 512 back-ends; 4096 back-ends, 4,096 ranks in a 32,768-node partition, needs
