@@ -48,6 +48,7 @@ func TestInstantiationFlatGrowsFasterThanTrees(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("instantiation ms at 8/64/512/4096 back-ends: flat %v, 4-ary %v, 8-ary %v", ms(total[0]), ms(total[4]), ms(total[8]))
 	flat := total[0][4096] - total[0][8]
 	for _, fan := range []int{4, 8} {
 		grew := total[fan][4096] - total[fan][8]
@@ -87,4 +88,12 @@ func TestInstantiationFollowsItsCosts(t *testing.T) {
 			t.Errorf("%s: launch %d, connected %d, ready %d, total %d", p.Name, p.LaunchNS, p.ConnectedNS, p.ReadyNS, deep.TotalNS)
 		}
 	}
+}
+
+func ms(byN map[int]int64) []float64 {
+	var out []float64
+	for _, n := range []int{8, 64, 512, 4096} {
+		out = append(out, float64(byN[n]/1000)/1000)
+	}
+	return out
 }
