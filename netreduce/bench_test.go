@@ -17,14 +17,7 @@ import (
 
 // burstHandler answers a request {n} with n packets {1}: MRNet's benchmark back-ends
 // send a stream of values after one request from the front-end.
-func burstHandler(rank int, p *Packet) ([]*Packet, error) {
-	n := p.Values[0].(int64)
-	out := make([]*Packet, n)
-	for i := range out {
-		out[i] = &Packet{Values: []any{int64(1)}}
-	}
-	return out, nil
-}
+var burstHandler = BackendBehaviours["burst"]
 
 func benchNet(b *testing.B, spec string, tr Transport) (*Network, *Stream) {
 	b.Helper()
@@ -156,6 +149,23 @@ func BenchmarkFigure5TCP(b *testing.B) {
 			b.Run(prefix+"/roundtrip", func(b *testing.B) { benchRoundTrip(b, shape.spec, tcpForTest(nil)) })
 			b.Run(prefix+"/reduce", func(b *testing.B) { benchReduce(b, shape.spec, tcpForTest(nil)) })
 		}
+	}
+}
+
+// BenchmarkFlatTCPBackendProcesses is Figure 5's flat tree over TCP as MRNet runs it:
+// every back-end is an OS process of its own (this test binary re-executed, running the
+// burst behaviour) that connects to the front-end and authenticates. Its instantiation
+// is host time (this is the benchmark of a real network, not the simulation): starting
+// the processes one after the other, their connections and handshakes. Run, e.g.:
+//
+//	go test -run ^$ -bench 'FlatTCPBackendProcesses' -benchtime 3x ./netreduce/
+func BenchmarkFlatTCPBackendProcesses(b *testing.B) {
+	for _, n := range []int{8, 16, 32, 64} {
+		spec := fmt.Sprintf("flat:%d", n)
+		tr := func() Transport { return tcpWithBackendProcesses("burst") }
+		b.Run(fmt.Sprintf("flat/%d/instantiate", n), func(b *testing.B) { benchInstantiate(b, spec, tr()) })
+		b.Run(fmt.Sprintf("flat/%d/roundtrip", n), func(b *testing.B) { benchRoundTrip(b, spec, tr()) })
+		b.Run(fmt.Sprintf("flat/%d/reduce", n), func(b *testing.B) { benchReduce(b, spec, tr()) })
 	}
 }
 

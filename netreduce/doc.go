@@ -28,10 +28,11 @@
 // once the tree has done everything that follows from it. Over TCP, a runner feeds the
 // front-end's Node from two bounded inboxes (from the parent, from the children) and
 // queues its output per destination, and each internal node is a `dpclsh comm` process
-// running the same runner: goroutines live only there. The front-end and the back-ends
-// always live in the caller's process. Back-ends are not goroutines: the node that
-// delivers to a back-end runs its BackendHandler inline, so 65,536 back-ends cost a few
-// hundred bytes each.
+// running the same runner: goroutines live only there. The front-end lives in the
+// caller's process, and so do the back-ends unless TCP.Backend makes each one an OS
+// process (RunBackend, `dpclsh comm --backend`, MRNet's CreateNetworkBE). Back-ends in
+// the caller's process are not goroutines: the node that delivers to a back-end runs its
+// BackendHandler inline, so 65,536 back-ends cost a few hundred bytes each.
 //
 // # Choices where DESIGN.md is silent
 //
@@ -86,6 +87,15 @@
 //     (TCP.Manual); each registers with the front-end, which sends it the topology and
 //     its parent's address. Source filters (Lua) travel inside the stream's creation
 //     message and are compiled by each process once.
+//   - TCP back-end processes (TCP.Backend): the front-end starts one process per back-end,
+//     one after the other, after its comm processes, each once its parent has
+//     registered where it listens; each dials its parent (the front-end or a comm
+//     process, which learns from its configuration to wait for them before it reports
+//     ready), answers the challenge, and then answers packets with a named behaviour
+//     (BackendBehaviours: burst, rank, pid), since code cannot follow it into another
+//     process. The tree is up when every back-end has authenticated, so its
+//     instantiation is real process creation, connection and handshake, in host time.
+//     A killed back-end process is a broken link: its parent reports it lost.
 //   - TCP availability: idle links carry a heartbeat frame every 250 ms; every read and
 //     write of a link has a deadline renewed on each call (TCP.Liveness, default 10 s;
 //     the start-up bound until the first frame arrives), so a frozen comm process

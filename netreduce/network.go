@@ -36,6 +36,7 @@ type Network struct {
 	dmu    sync.Mutex
 	dead   []bool // in-process: by rank, internal nodes killed
 	host   *backendHost
+	remote bool       // the back-ends are processes the fabric reaches (TCP.Backend)
 	feUp   chan []Msg // from the front-end's children
 	feDown chan []Msg // from the application
 	fe     *runner
@@ -92,7 +93,19 @@ func New(topo *Topology, opts Options) (*Network, error) {
 		return nil, err
 	}
 	n.fab = fab
-	n.fe = newRunner(NewNode(topo, topo.Root()), n.host, n.routeFE, n.toApp)
+	var host BackendSink = n.host
+	toApp := n.toApp
+	if h, ok := fab.(interface{ HostsBackends() bool }); ok && h.HostsBackends() {
+		// The back-ends are processes of their own: their messages take their links, and
+		// what is left for a back-end whose link is gone is dropped, not the app's.
+		host, n.remote = nil, true
+		toApp = func(to int, b []Msg) {
+			if to < 0 {
+				n.toApp(to, b)
+			}
+		}
+	}
+	n.fe = newRunner(NewNode(topo, topo.Root()), host, n.routeFE, toApp)
 	n.wg.Add(1)
 	go func() {
 		defer n.wg.Done()
@@ -232,6 +245,8 @@ func (n *Network) AdvanceTo(t int64) error {
 // front-end learns which back-ends were lost.
 func (n *Network) Kill(rank int) error {
 	switch {
+	case n.topo.IsBackend(rank) && n.remote:
+		return n.fab.Kill(rank)
 	case n.topo.IsBackend(rank):
 		if !n.host.kill(rank) {
 			return nil

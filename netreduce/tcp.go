@@ -20,8 +20,9 @@ const SecretEnv = "DPCLSH_COMM_SECRET"
 // front-end listens; each comm process dials it, proves it knows the shared secret,
 // registers the address it listens on, and receives the topology and its parent's
 // address; it then dials its parent (unless that is the front-end) and waits for its own
-// internal children. Back-ends stay in the front-end's process: a comm process whose
-// children are back-ends exchanges their traffic over its link to the front-end.
+// internal children. Back-ends stay in the front-end's process (a comm process whose
+// children are back-ends exchanges their traffic over its link to the front-end), unless
+// Backend makes each one a process that connects to its parent.
 type TCP struct {
 	// Command starts one comm process; "--fe ADDR --rank R" is appended. Ignored when Manual.
 	Command []string
@@ -38,6 +39,13 @@ type TCP struct {
 	// or a frame stuck halfway) before its comm process counts as dead (default
 	// DefaultLiveness): a frozen or wedged process costs its subtree, not the tree.
 	Liveness time.Duration
+	// Backend, when set, starts one OS process per back-end with this command ("--backend
+	// PARENT_ADDR --rank R" appended; RunBackend), as MRNet's back-ends are processes of
+	// their own: each connects to its parent (the front-end or a comm process), so the
+	// tree's instantiation counts its creation, connection and handshake, and its packets
+	// really cross TCP. The processes run their command's behaviour, not Options.Backend.
+	// Not with Manual.
+	Backend []string
 }
 
 type tcpFabric struct {
@@ -52,6 +60,7 @@ type tcpFabric struct {
 	addrs   map[int]string
 	regd    map[int]chan struct{} // closed when rank has registered its listen address
 	procs   map[int]*exec.Cmd
+	remote  bool // the back-ends are processes of their own (TCP.Backend)
 	ready   chan int
 	closing bool
 	done    chan struct{}
@@ -71,6 +80,16 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 	}
 	for _, r := range f.topo.Internal() {
 		f.regd[r] = make(chan struct{})
+	}
+	if len(t.Backend) > 0 {
+		f.remote = true
+		// The front-end waits for the back-ends it is the parent of; a comm process
+		// reports ready once its own back-ends have connected to it.
+		for r := range f.topo.Backends() {
+			if f.topo.Parent(r) == f.topo.Root() {
+				f.regd[r] = make(chan struct{})
+			}
+		}
 	}
 	addr := t.Listen
 	if addr == "" {
@@ -99,9 +118,12 @@ func (t TCP) Start(cfg *TreeConfig) (Fabric, error) {
 
 func (f *tcpFabric) spawnAll() error {
 	if f.opt.Manual {
+		if f.remote {
+			return errorf("tcp: back-end processes are started by the front-end, not by hand (Manual)")
+		}
 		return nil
 	}
-	if len(f.opt.Command) == 0 {
+	if len(f.opt.Command) == 0 && len(f.topo.Internal()) > 0 {
 		return errorf("tcp: no command to start comm processes")
 	}
 	stderr := f.opt.Stderr
@@ -109,18 +131,62 @@ func (f *tcpFabric) spawnAll() error {
 		stderr = os.Stderr
 	}
 	env := append(append(os.Environ(), f.opt.Env...), SecretEnv+"="+hex.EncodeToString(f.secret))
-	for _, r := range f.topo.Internal() {
-		args := append(append([]string(nil), f.opt.Command[1:]...), "--fe", f.ln.Addr().String(), "--rank", strconv.Itoa(r))
-		cmd := exec.Command(f.opt.Command[0], args...)
+	start := func(command []string, what string, r int, args ...string) error {
+		args = append(append([]string(nil), command[1:]...), append(args, "--rank", strconv.Itoa(r))...)
+		cmd := exec.Command(command[0], args...)
 		cmd.Env, cmd.Stderr = env, stderr
 		if err := cmd.Start(); err != nil {
-			return errorf("tcp: start comm process for rank %d: %w", r, err)
+			return errorf("tcp: start %s process for rank %d: %w", what, r, err)
 		}
 		f.mu.Lock()
 		f.procs[r] = cmd
 		f.mu.Unlock()
+		return nil
+	}
+	addr := f.ln.Addr().String()
+	for _, r := range f.topo.Internal() {
+		if err := start(f.opt.Command, "comm", r, "--fe", addr); err != nil {
+			return err
+		}
+	}
+	if f.remote {
+		// The front-end starts the back-ends one after the other, each once its parent
+		// listens (the front-end, or a comm process that has registered its address).
+		for r := range f.topo.Backends() {
+			parent, err := f.listenAddr(f.topo.Parent(r))
+			if err != nil {
+				return errorf("tcp: back-end %d: %w", r, err)
+			}
+			if err := start(f.opt.Backend, "back-end", r, "--backend", parent); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// listenAddr is where rank's children connect, once rank has registered it.
+func (f *tcpFabric) listenAddr(rank int) (string, error) {
+	if rank == f.topo.Root() {
+		return f.ln.Addr().String(), nil
+	}
+	timeout := f.opt.StartTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	f.mu.Lock()
+	regd := f.regd[rank]
+	f.mu.Unlock()
+	select {
+	case <-regd:
+	case <-time.After(timeout):
+		return "", errorf("comm process %d did not register within %v", rank, timeout)
+	case <-f.done:
+		return "", ErrClosed
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.addrs[rank], nil
 }
 
 func (f *tcpFabric) waitReady() error {
@@ -129,12 +195,12 @@ func (f *tcpFabric) waitReady() error {
 		timeout = 30 * time.Second
 	}
 	deadline := time.After(timeout)
-	need := len(f.topo.Internal())
+	need := len(f.regd)
 	for got := 0; got < need; got++ {
 		select {
 		case <-f.ready:
 		case <-deadline:
-			return errorf("tcp: %d of %d comm processes ready after %v", got, need, timeout)
+			return errorf("tcp: %d of %d processes ready after %v", got, need, timeout)
 		}
 	}
 	return nil
@@ -175,6 +241,10 @@ func (f *tcpFabric) admit(c net.Conn) {
 		return
 	}
 	l := f.timed(newLink(c))
+	if f.topo.IsBackend(rank) {
+		f.admitBackend(rank, l, regd)
+		return
+	}
 	typ, payload, err := l.read()
 	if err != nil || typ != frameRegister {
 		c.Close()
@@ -208,11 +278,34 @@ func (f *tcpFabric) admit(c net.Conn) {
 		parentAddr = f.addrs[p]
 		f.mu.Unlock()
 	}
-	if l.sendRaw(frameConfig, joinFields(parentAddr, f.topo.String())) != nil {
+	remote := ""
+	if f.remote {
+		remote = "backend-processes"
+	}
+	if l.sendRaw(frameConfig, joinFields(parentAddr, remote, f.topo.String())) != nil {
 		c.Close()
 		return
 	}
 	go l.writeLoop()
+	f.readLoop(rank, l)
+}
+
+// admitBackend serves an authenticated back-end process's link: what the front-end
+// sends its rank goes down it, what it answers goes to the front-end's inbox.
+func (f *tcpFabric) admitBackend(rank int, l *link, regd chan struct{}) {
+	f.mu.Lock()
+	_, dup := f.links[rank]
+	if !dup {
+		f.links[rank] = l
+		close(regd)
+	}
+	f.mu.Unlock()
+	if dup {
+		l.close()
+		return
+	}
+	go l.writeLoop()
+	f.ready <- rank
 	f.readLoop(rank, l)
 }
 
@@ -279,6 +372,10 @@ func (f *tcpFabric) linkDown(rank int, l *link) {
 	}
 }
 
+// HostsBackends says whether the back-ends are processes of their own (TCP.Backend):
+// the front-end then routes their messages over their links instead of running them.
+func (f *tcpFabric) HostsBackends() bool { return f.remote }
+
 // Route implements Fabric.
 func (f *tcpFabric) Route(to int, _ bool) chan<- []Msg {
 	f.mu.Lock()
@@ -301,7 +398,7 @@ func (f *tcpFabric) Kill(rank int) error {
 		l.close()
 		return nil
 	}
-	return errorf("tcp: kill rank %d: not a comm process this front-end started", rank)
+	return errorf("tcp: kill rank %d: not a process this front-end started", rank)
 }
 
 // Close implements Fabric: links close, comm processes see their parent go and exit.

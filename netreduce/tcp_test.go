@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -15,9 +16,46 @@ const commEnv = "NETREDUCE_TEST_COMM"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(commEnv) == "1" {
+		if slices.Contains(os.Args, "--backend") {
+			os.Exit(testBackend(os.Args[1:]))
+		}
 		os.Exit(testComm(os.Args[1:]))
 	}
 	os.Exit(m.Run())
+}
+
+// testBackend is the test binary acting as `dpclsh comm --backend ADDR --rank R
+// --behaviour NAME`.
+func testBackend(args []string) int {
+	opt := BackendOptions{}
+	for i := 0; i+1 < len(args); i++ {
+		switch args[i] {
+		case "--backend":
+			opt.Parent = args[i+1]
+		case "--rank":
+			opt.Rank, _ = strconv.Atoi(args[i+1])
+		case "--behaviour":
+			opt.Handler = BackendBehaviours[args[i+1]]
+		}
+	}
+	secret, err := hex.DecodeString(os.Getenv(SecretEnv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	opt.Secret = secret
+	if err := RunBackend(context.Background(), opt); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// tcpWithBackendProcesses is tcpForTest with one process per back-end running behaviour.
+func tcpWithBackendProcesses(behaviour string) Transport {
+	t := tcpForTest(nil).(TCP)
+	t.Backend = []string{os.Args[0], "-test.run=^$", "--behaviour", behaviour}
+	return t
 }
 
 func testComm(args []string) int {

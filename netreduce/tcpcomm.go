@@ -25,6 +25,7 @@ type comm struct {
 	fe       *link // to the front-end: back-end traffic (and parent traffic when it is the parent)
 	parent   *link
 	kids     map[int]*link
+	remote   bool // the back-ends are processes that connect to their parents
 	up, down chan []Msg
 	done     chan struct{}
 	once     sync.Once
@@ -105,11 +106,12 @@ func (c *comm) register(listenAddr string) (string, error) {
 	if err != nil || typ != frameConfig {
 		return "", errorf("comm %d: no configuration from the front-end (authentication refused?): %v", c.opt.Rank, err)
 	}
-	f, err := splitFields(payload, 2)
+	f, err := splitFields(payload, 3)
 	if err != nil {
 		return "", err
 	}
-	if c.topo, err = ParseTopologyString("front-end", f[1]); err != nil {
+	c.remote = f[1] != ""
+	if c.topo, err = ParseTopologyString("front-end", f[2]); err != nil {
 		return "", err
 	}
 	if c.opt.Rank < c.topo.Backends() || c.opt.Rank >= c.topo.Root() {
@@ -131,11 +133,12 @@ func (c *comm) connectParent(addr string) error {
 	return nil
 }
 
-// acceptKids waits until every internal child has connected and authenticated.
+// acceptKids waits until every internal child (and every back-end child, when they are
+// processes) has connected and authenticated.
 func (c *comm) acceptKids(ctx context.Context, ln net.Listener) error {
 	want := map[int]bool{}
 	for _, k := range c.topo.Children(c.opt.Rank) {
-		if !c.topo.IsBackend(k) {
+		if c.remote || !c.topo.IsBackend(k) {
 			want[k] = true
 		}
 	}
@@ -283,7 +286,7 @@ func (c *comm) route(to int, _ bool) chan<- []Msg {
 	switch {
 	case to == c.topo.Parent(c.opt.Rank):
 		return c.parent.out
-	case c.topo.IsBackend(to):
+	case c.topo.IsBackend(to) && !c.remote:
 		return c.fe.out
 	}
 	if k := c.kids[to]; k != nil {

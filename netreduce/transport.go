@@ -5,9 +5,9 @@ import (
 )
 
 // Transport instantiates a tree's internal nodes and carries batches of messages to them.
-// The front-end and the back-ends always live in the calling process; a transport decides
-// where the internal nodes run (goroutines, `dpclsh comm` processes) and how batches reach
-// them. Every transport runs the same Node state machine and passes the same conformance
+// The front-end lives in the calling process, and the back-ends too unless the transport
+// starts them as processes (TCP.Backend); a transport decides where the internal nodes
+// run (goroutines, `dpclsh comm` processes) and how batches reach them. Every transport runs the same Node state machine and passes the same conformance
 // suite.
 type Transport interface {
 	Start(cfg *TreeConfig) (Fabric, error)

@@ -92,6 +92,7 @@ type App struct {
 	rejected      []Rejected // packets the daemons dropped, for the next batch
 	rejectedTotal int
 	lastCmd       CommandReport
+	inst          Instantiation // how the tool's processes were created, before time 0
 
 	started, suspended, terminated, closed bool
 	ended                                  map[int]bgl.Event // exit or fault per rank
@@ -188,6 +189,7 @@ func (a *App) buildTree() error {
 		return d
 	})
 	a.tree.skewClocks(a.opts.Clocks)
+	a.inst = a.tree.instantiate()
 	return nil
 }
 

@@ -44,6 +44,9 @@ const (
 	feFilterValue
 	feCmd
 	fePollConn
+	launchRemoteExec
+	launchProcStart
+	launchHandshake
 	numCostKeys
 )
 
@@ -152,6 +155,19 @@ var costTable = [numCostKeys]costParam{
 		// the more daemons (or comm nodes) hang directly below it, the more each receive
 		// costs, which is what makes a wide flat tree slower per node (seed 000 Fig. 5).
 		"poll scan, ~40 cycles per descriptor at 2 GHz; Banga et al. 1999", "same as default"},
+	// Instantiation (instantiate.go): MRNet's first mode (seed 004 section 2.5), every
+	// tool process started by its parent, one child after the other.
+	launchRemoteExec: {"launch_remote_exec_ns", 50_000_000, 50_000_000, "instantiation: a parent's remote exec (rsh) of one child",
+		// rsh forks and execs the client, which connects to the remote inetd; inetd forks
+		// rshd, which checks the reserved port and .rhosts, opens the stderr connection
+		// back, and forks the user's shell, which reads its start-up files and execs the
+		// command: several process creations and two TCP connections on a 332 MHz node.
+		// Seed 004 calls rsh more expensive than a message transfer and gives no figure.
+		"rsh: 2 connections + ~4 process creations, ~50 ms on a 2003 Unix node (assumption)", "same as default"},
+	launchProcStart: {"launch_proc_start_ns", 20_000_000, 20_000_000, "instantiation: a tool process execs, loads and starts before it connects",
+		"exec + shared libraries + MRNet start-up, ~7M cycles at 332 MHz (assumption)", "same as default"},
+	launchHandshake: {"launch_handshake_ns", 100_000, 100_000, "instantiation: accept and authenticate one new connection (both ends)",
+		"accept, hello and an HMAC over one nonce: ~0.1 ms of handling (assumption)", "same as default"},
 }
 
 // CostSets names the parameter sets.

@@ -66,6 +66,15 @@
 // with one packet delays the next (queueing), and links are FIFO. Nothing is buffered
 // at the front-end and lifted; there are no barriers.
 //
+// Before that, the tool's processes are created (App.Instantiation, instantiate.go), as
+// MRNet's first mode does it: each parent starts its children one after the other by
+// remote exec (launch_remote_exec), each child starts (launch_proc_start), connects and
+// authenticates (two link round trips, launch_handshake) and gets its subtree's part of
+// the configuration; subtrees grow concurrently and each reports its end-points up when
+// complete. This is computed from the costs when the tree is built and precedes the
+// job's time 0, so it moves no later time: a flat tree's front-end creates every daemon
+// itself and its instantiation grows with the daemons, a k-ary tree's with its depth.
+//
 // # Time and order
 //
 // The machine advances only inside Step, in quanta of virtual time (Options.QuantumNS,

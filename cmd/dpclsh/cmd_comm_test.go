@@ -23,6 +23,8 @@ func TestCommUsage(t *testing.T) {
 		{nil, "", "--fe and --rank are required"},
 		{[]string{"--fe", "127.0.0.1:1", "--rank", "3"}, "", "no shared secret"},
 		{[]string{"--fe", "127.0.0.1:1", "--rank", "3"}, "zz", "at least 16 bytes of hex"},
+		{[]string{"--fe", "127.0.0.1:1", "--backend", "127.0.0.1:1", "--rank", "3"}, "", "--fe and --rank are required"},
+		{[]string{"--backend", "127.0.0.1:1", "--rank", "0", "--behaviour", "nope"}, "", `"nope": want one of burst, pid, rank`},
 	}
 	for _, tt := range tests {
 		cmd := exec.Command(binary, append([]string{"comm"}, tt.args...)...)
@@ -66,6 +68,42 @@ net:close()
 	if len(lines) != 3 || lines[0] != "100\t30\t99\t60" || lines[2] != "2016" ||
 		!strings.Contains(lines[1], "error_filter.lua:6:") || !strings.Contains(lines[1], "at tree node") {
 		t.Fatalf("output:\n%s", out)
+	}
+}
+
+// TestTCPBackendProcesses: backend_processes starts one `dpclsh comm --backend` process
+// per back-end of a flat tree: eight distinct process ids, none of them the front-end's,
+// and burst's {n} request answered with n reduction waves.
+func TestTCPBackendProcesses(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "backends.lua")
+	os.WriteFile(script, []byte(`
+-- the in-process handler, which back-end processes do not run, would answer {1} once
+local net = netreduce.new{topology = "flat:8", transport = "tcp", backend_processes = "pid"}
+net:on_backend(function(rank, x) return 1 end)
+local s = net:stream(net:broadcast(), {up = "concat"})
+s:send("%d", 0)
+print(s:recv(1))
+local burst = netreduce.new{topology = "flat:8", transport = "tcp", backend_processes = "burst"}
+burst:on_backend(function(rank, x) return 1 end)
+local sum = burst:stream(burst:broadcast(), {up = "sum"})
+sum:send("%ld", 3)
+print(sum:recv(1), sum:recv(1), sum:recv(1))
+`), 0o644)
+	cmd := exec.Command(binary, script)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 || lines[1] != "8\t8\t8" {
+		t.Fatalf("output:\n%s", out)
+	}
+	pids := map[string]bool{}
+	for _, f := range strings.Split(lines[0], "\t") {
+		pids[f] = true
+	}
+	if len(pids) != 8 || pids[strconv.Itoa(cmd.Process.Pid)] {
+		t.Fatalf("back-end process ids %q, the front-end's %d: want 8 others", lines[0], cmd.Process.Pid)
 	}
 }
 

@@ -1,15 +1,18 @@
 -- MRNet's micro-benchmark experiment (seed 004, section 4.1): instantiation, round-trip
 -- latency of one broadcast followed by one sum reduction, and pipelined reduction
 -- throughput.
---   dpclsh examples/bench/microbench.lua ROUNDTRIPS REDUCTIONS TOPOLOGY [tcp|inproc] [WINDOW]
+--   dpclsh examples/bench/microbench.lua ROUNDTRIPS REDUCTIONS TOPOLOGY [tcp|tcp-procs|inproc] [WINDOW]
 -- TOPOLOGY is an MRNet topology file (examples/bench/topologies/4x4.top ...) or a
--- generator spec ("b:4^2"). Over tcp every internal node is its own `dpclsh comm`
--- process; back-ends run in this process. Reductions are pipelined with WINDOW
+-- generator spec ("b:4^2", "flat:64"). Over tcp every internal node is its own `dpclsh
+-- comm` process and the back-ends run in this process; with tcp-procs every back-end is
+-- a process too (`dpclsh comm --backend`, the burst behaviour: a request {1} is answered
+-- with {1}), as in MRNet's microbench, so instantiation counts each back-end's creation,
+-- connection and handshake. Reductions are pipelined with WINDOW
 -- (default 64) broadcasts outstanding: every reduction is a broadcast request and one
 -- wave of one packet per back-end, summed on the way up. Times are wall-clock.
 
 local function usage()
-  io.stderr:write("usage: dpclsh examples/bench/microbench.lua ROUNDTRIPS REDUCTIONS TOPOLOGY [tcp|inproc] [WINDOW]\n")
+  io.stderr:write("usage: dpclsh examples/bench/microbench.lua ROUNDTRIPS REDUCTIONS TOPOLOGY [tcp|tcp-procs|inproc] [WINDOW]\n")
   os.exit(2)
 end
 
@@ -17,7 +20,12 @@ local M = {}
 
 function M.run(roundtrips, reductions, topology, transport, window)
   local t0 = os.clock()
-  local net = netreduce.new{topology = topology, transport = transport}
+  local net
+  if transport == "tcp-procs" then
+    net = netreduce.new{topology = topology, transport = "tcp", backend_processes = "burst"}
+  else
+    net = netreduce.new{topology = topology, transport = transport}
+  end
   local inst = os.clock() - t0
   net:on_backend(function(rank, x) return x end)
   local s = net:stream(net:broadcast(), {up = "sum"})

@@ -109,9 +109,10 @@ function TestMRNetFig5MultiLevelScales(t)
   end
   t:ok(v.flat64[5] < v.flat8[5] / 2, "flat throughput falls with back-ends")
   t:ok(v["8-ary64"][5] >= v["8-ary8"][5] * 0.9, "8-ary throughput holds")
-  -- the header: (a) not modelled, (b) and (c) hold
+  -- the header: (a), (b) and (c) hold; (a) is process creation, seconds at 64 flat back-ends
   t:eq(#r.statements, 3)
-  t:ok(not r.statements[1].holds and r.statements[1].text:find("not modelled", 1, true), r.statements[1].text)
+  t:ok(v.flat64[3] > 64 * 50, string.format("flat 64: instantiation %.3f ms, 64 remote execs of 50 ms", v.flat64[3]))
+  t:ok(r.statements[1].holds, r.statements[1].text)
   t:ok(r.statements[2].holds, r.statements[2].text)
   t:ok(r.statements[3].holds, r.statements[3].text)
 end

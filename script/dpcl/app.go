@@ -95,6 +95,12 @@ MRNet's clock-skew detection: a probe down every link of the tool's tree and its
 back, each process reading its own clock; each parent takes its child's offset from the
 round trip (queueing included) and adds it to what came from below. Returns every
 I/O-node daemon's measured clock minus the front-end's, keyed by I/O node.`, Fn: appMeasureClocks},
+			{Name: "instantiation", Doc: `app:instantiation() -> {total_ns=, processes={{name=, parent=, launch_ns=, connected_ns=, ready_ns=}, ...}}
+How the tool's processes were created, in virtual ns before the job's time 0, as MRNet's
+first mode does it: each parent starts its children one after the other (remote exec,
+process start, connect, authenticate, configuration), subtrees grow concurrently, and each
+subtree's root reports to its parent once its subtree is up. total_ns: until the front-end
+has every report. app:costs() lists the launch_* parameters.`, Fn: appInstantiation},
 			{Name: "last_command", Doc: `app:last_command() -> {op=, daemons=, down_ns=, round_trip_ns=}
 The modeled timing of the last command sent to the daemons (install, activate, execute...):
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, Fn: appLastCommand},

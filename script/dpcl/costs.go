@@ -78,6 +78,26 @@ func appLastCommand(L *lua.LState) int {
 	return 1
 }
 
+// appInstantiation returns how the tool's processes were created.
+func appInstantiation(L *lua.LState) int {
+	in := checkApp1(L).Instantiation()
+	out := L.NewTable()
+	out.RawSetString("total_ns", lua.LNumber(in.TotalNS))
+	procs := L.NewTable()
+	for _, p := range in.Procs {
+		t := L.NewTable()
+		t.RawSetString("name", lua.LString(p.Name))
+		t.RawSetString("parent", lua.LString(p.Parent))
+		t.RawSetString("launch_ns", lua.LNumber(p.LaunchNS))
+		t.RawSetString("connected_ns", lua.LNumber(p.ConnectedNS))
+		t.RawSetString("ready_ns", lua.LNumber(p.ReadyNS))
+		procs.Append(t)
+	}
+	out.RawSetString("processes", procs)
+	L.Push(out)
+	return 1
+}
+
 // appNow returns the machine's virtual time.
 func appNow(L *lua.LState) int {
 	L.Push(lua.LNumber(checkApp1(L).Now()))

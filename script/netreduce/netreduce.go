@@ -43,7 +43,10 @@ everything in flight has been processed.`,
 Instantiates a tree. Ranks: back-ends 0..N-1, internal nodes next, front-end last.
 Over tcp: listen = "host:port", manual = true (start comm processes by hand), timeout_s =
 start-up bound (30), liveness_s = how long a comm process's link may make no progress
-(frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds).`, Fn: netNew},
+(frozen, stalled mid-frame) before its subtree counts as lost (10; wall-clock seconds),
+backend_processes = "burst"|"rank"|"pid": one process per back-end, each connected to
+its parent over TCP and answering with that behaviour (net:on_backend is
+then not used): burst answers {n} with n packets {1}, rank with {rank}, pid with {pid}.`, Fn: netNew},
 			{Name: "topology", Doc: `netreduce.topology(spec|path [, "file"|"dot"]) -> string, backends
 A generated or parsed topology printed in MRNet's file format (default) or as DOT.`, Fn: netTopology},
 		},
