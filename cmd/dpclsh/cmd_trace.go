@@ -30,8 +30,9 @@ sampler); a predicate /expr/; statements separated by ';':
                   | lhist(x, MIN, MAX, STEP)
   @name = x  (a per-rank variable)   $x = expr   printf("fmt %d\n", x)
   in BEGIN and END: printf, print(@m), clear(@m), exit()
-Builtins: rank, func and probe (keys), arg0..arg7, retval, nsecs (virtual), cycles,
-instructions, loads, stores, branches, fpops. The maps live in each rank's memory, go up
+Builtins: rank, func, probe and ustack / ustack(N) (keys; ustack walks 8 frames and
+prints them one a line), arg0..arg7, retval, nsecs (virtual: when the point was
+reached), cycles, instructions, loads, stores, branches, fpops. The maps live in each rank's memory, go up
 the tree when the ranks reach _exit, merged by key (the "mapmerge" filter), and print at
 the end in bpftrace's format. An integer key part indexes 0..255; events with keys
 outside are counted and reported, not kept.

@@ -12,6 +12,11 @@ M.programs = {
   wait = {exe = "examples/apps/bin/ring.elf", program = [[
 MPI_Wait:entry { @start = nsecs }
 MPI_Wait:exit { @wait_ns[rank] = stats(nsecs - @start) }]]},
+  -- time in MPI_Wait by callsite stack (8 frames; ustack(N) walks N), merged by stack in
+  -- the tree and printed frame by frame
+  wait_stack = {exe = "examples/apps/bin/ring.elf", program = [[
+MPI_Wait:entry { @start = nsecs }
+MPI_Wait:exit { @wait_ns[ustack] = stats(nsecs - @start) }]]},
   -- a 99 Hz profile by function: the machine's timer interrupt on every rank, counted by
   -- the function each sample stopped in (CG's time goes to matvec and dot)
   profile = {exe = "examples/apps/bin/cg.elf", args = {"64", "2000"},
@@ -21,7 +26,7 @@ MPI_Wait:exit { @wait_ns[rank] = stats(nsecs - @start) }]]},
     program = "lines.c:13, lines.c:20, lines.c:22, lines.c:32, lines.c:47, lines.c:55 { @[probe] = count() }"},
 }
 
-M.order = {"calls", "bytes", "wait", "profile", "lines"}
+M.order = {"calls", "bytes", "wait", "wait_stack", "profile", "lines"}
 
 -- run launches example name's program on opts.nodes ranks and traces it to its end;
 -- opts.exe, opts.args and opts.program replace the example's own.

@@ -37,7 +37,8 @@ when the ranks reach _exit; printf, and in BEGIN/END print(@m), clear(@m), exit(
 With run (the default) it starts the job, waits for its end, runs END and prints every
 map left in bpftrace's format; with run = false it only installs, and result:finish()
 does the rest after the caller's own app:start() and app:wait(). result.maps[name] maps
-each printed key ("MPI_Send", "3", "MPI_Send, 3"; "" without keys) to its value: a
+each printed key ("MPI_Send", "3", "MPI_Send, 3"; "" without keys; a ustack part is its
+frames joined by newlines, "main+0x548 (ring.c:34)\n...") to its value: a
 number, {count=, average=, total=} for stats, the bucket counts (a list) for hist and
 lhist. Errors name the program's line and column with a caret.`, Fn: dpclTrace},
 }
@@ -98,6 +99,7 @@ func programTable(L *lua.LState, prog *tracelang.Program) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("name", lua.LString(prog.Name))
 	t.RawSetString("src", lua.LString(prog.Src))
+	t.RawSetString("ustack_depth", lua.LNumber(tracelang.UstackDepth))
 	blocks := L.NewTable()
 	for _, b := range prog.Blocks {
 		bt := L.NewTable()

@@ -22,6 +22,11 @@ T.MAX_SLOTS = 4096
 -- The front-end's half (merging what arrives, printing) is trace_print.lua, run with this
 -- module as its argument.
 
+-- STACKS is how many distinct call stacks a ustack-keyed map keeps per rank (a power of
+-- two: a stack's hash picks where its search starts); events of further stacks are
+-- counted in the overflow slot.
+T.STACKS = 32
+
 -- CHUNK is the number of values one send carries (probe.send takes at most 256).
 T.CHUNK = 250
 -- HIST_BUCKETS: (..., 0), [0], [1], [2, 4), ..., [2^62, 2^63).
@@ -62,6 +67,8 @@ local function new_compiler(app, prog)
     locals = {}, printfs = {}, installs = {}}, C)
   c.slot, c.ok, c.k, c.lg = app:var("int"), app:var("int"), app:var("int"), app:var("int")
   c.x, c.t = app:var("int64"), app:var("int64")
+  -- the call stack walk's frames, links, hash and search
+  c.frames, c.fr, c.nx, c.h, c.b, c.found = {}, app:var("int"), app:var("int"), app:var("int"), app:var("int"), app:var("int")
   local hz = math.floor(dpcl.timebase_hz)
   local a, b = 1000000000, hz
   while b ~= 0 do
@@ -110,12 +117,17 @@ end
 function C:declare_map(s, g)
   local m = self.maps[s.map]
   if not m then
-    m = {name = s.map, agg = s.agg.name, parts = {}, pos = s}
+    m = {name = s.map, agg = s.agg.name, parts = {}, pos = s, app = self.app}
     for i, k in ipairs(s.keys) do
       local kind = "int"
-      if k.kind == "builtin" and (k.name == "func" or k.name == "probe") then kind = k.name
+      local depth
+      if k.name == "ustack" and (k.kind == "builtin" or k.kind == "call") then
+        kind = "ustack"
+        depth = k.kind == "call" and k.args[1].int or self.prog.ustack_depth
+      elseif k.kind == "builtin" and (k.name == "func" or k.name == "probe") then kind = k.name
       elseif k.kind == "builtin" and k.name == "rank" then kind = "rank" end
-      m.parts[i] = {kind = kind, names = {}, index = {}}
+      m.parts[i] = {kind = kind, names = {}, index = {}, depth = depth}
+      if kind == "ustack" then m.stack = m.parts[i] end
     end
     if m.agg == "lhist" then
       m.lo, m.hi, m.step = s.agg.args[2].int, s.agg.args[3].int, s.agg.args[4].int
@@ -132,14 +144,24 @@ end
 
 -- layout gives each map its slots once every group is known: ranges and strides of the
 -- varying key parts (rank is sent whole, as a fixed key part), the overflow slot last.
+-- A call stack key part is outermost: each of the T.STACKS stacks a rank keeps owns
+-- m.inner consecutive slots, and its frames sit in the map's table of stacks.
 function C:layout(m)
   local slots = 1
   for _, part in ipairs(m.parts) do
-    if part.kind ~= "rank" then
+    if part.kind ~= "rank" and part.kind ~= "ustack" then
       part.range = part.kind == "int" and T.KEY_BOUND or #part.names
       part.stride = slots
       slots = slots * part.range
     end
+  end
+  m.inner = slots
+  if m.stack then
+    m.stack.range, m.stack.stride = T.STACKS, slots
+    slots = slots * T.STACKS
+    local name = m.name == "" and "at" or m.name
+    m.stack.frames = self.app:array("int", T.STACKS * m.stack.depth, "trace_stacks_" .. name)
+    m.stack.hashes = self.app:array("int", T.STACKS, "trace_stack_hashes_" .. name)
   end
   if slots > T.MAX_SLOTS then
     fail(self.prog, m.pos, "@%s: its keys span %d slots in each rank's memory, more than %d (an integer key part takes %d)",
@@ -188,7 +210,9 @@ function C:builtin(e)
   local n = e.name
   if n == "rank" then return probe.rank() end
   if n == "retval" then return probe.retval() end
-  if n == "nsecs" then return probe.timebase() * probe.int64(self.ns_mul) / probe.int64(self.ns_div) end
+  -- nsecs is the time the point was reached (the trampoline reads it on arrival), so an
+  -- interval between two probes does not grow with the registers the exit's code saves
+  if n == "nsecs" then return probe.point_timebase() * probe.int64(self.ns_mul) / probe.int64(self.ns_div) end
   if counters[n] then return probe.counter(n) end
   local i = n:match("^arg(%d)$")
   if i then return probe.arg(tonumber(i)) end
@@ -230,6 +254,10 @@ function C:slot_code(m, s, g)
       code[#code + 1] = slot:assign(slot + part.index[g.func] * part.stride)
     elseif part.kind == "probe" then
       code[#code + 1] = slot:assign(slot + part.index[g.probe] * part.stride)
+    elseif part.kind == "ustack" then
+      code[#code + 1] = self:stack_index(part)
+      code[#code + 1] = probe.when(self.found:lt(0), ok:assign(0),
+        slot:assign(slot + self.found * part.stride))
     elseif part.kind == "int" then
       code[#code + 1] = t:assign(self:exp(s.keys[i], g))
       code[#code + 1] = probe.when(probe.land(t:ge(0), t:lt(part.range)),
@@ -238,6 +266,55 @@ function C:slot_code(m, s, g)
     end
   end
   code[#code + 1] = probe.when(ok:eq(0), slot:assign(m.slots))
+  return probe.seq(code)
+end
+
+-- walk_stack leaves in self.frames[1..depth] the call stack as probe.ustack(depth) sends
+-- it: LR, then the LR each frame of the r1 back chain saved, a link followed only when it
+-- is above the last (unsigned) and non-null; 0 from the first missing frame on.
+function C:walk_stack(depth)
+  local f, fr, nx = self.frames, self.fr, self.nx
+  for d = #f + 1, depth do f[d] = self.app:var("int") end
+  local sign = probe.int(-2147483648) -- flipping the sign bit orders addresses unsigned
+  local code = {f[1]:assign(probe.lr()), fr:assign(probe.sp()), probe.when(f[1]:eq(0), fr:assign(0))}
+  for d = 2, depth do
+    code[#code + 1] = f[d]:assign(0)
+    code[#code + 1] = probe.when(fr:ne(0), probe.seq{
+      nx:assign(probe.load(fr, "int")),
+      probe.when(nx:bxor(sign):gt(fr:bxor(sign)),
+        probe.seq{f[d]:assign(probe.load(nx, "int", 4)), fr:assign(nx), probe.when(f[d]:eq(0), fr:assign(0))},
+        fr:assign(0))})
+  end
+  return probe.seq(code)
+end
+
+-- stack_index leaves in self.found the index of the current call stack among the map's
+-- kept stacks, taking a free one for a new stack, or -1 when none is left. The search
+-- starts where the stack's hash points and compares hashes (a few instructions a step);
+-- the frames are compared once, where it stops: a different stack with the same hash
+-- (about one chance in 2^31 per pair) is an event not kept, never one filed elsewhere.
+function C:stack_index(part)
+  local depth, frames, hashes = part.depth, part.frames, part.hashes
+  local f, h, k, b, found = self.frames, self.h, self.k, self.b, self.found
+  local code = {self:walk_stack(depth), h:assign(0)}
+  for d = 1, depth do code[#code + 1] = h:assign(h * 31 + f[d]) end
+  code[#code + 1] = h:assign(h:bor(1)) -- a kept stack's hash is never 0, a free entry's is
+  code[#code + 1] = found:assign(-1)
+  for j = 0, T.STACKS - 1 do
+    code[#code + 1] = probe.when(found:lt(0), probe.seq{
+      k:assign((h:shr(4) + j):band(T.STACKS - 1)),
+      probe.when(probe.lor(hashes[k]:eq(0), hashes[k]:eq(h)), found:assign(k))})
+  end
+  local claim, diff = {hashes[found]:assign(h)}, nil
+  for d = 1, depth do
+    claim[#claim + 1] = frames[b + (d - 1)]:assign(f[d])
+    local x = frames[b + (d - 1)]:bxor(f[d])
+    diff = diff and diff:bor(x) or x
+  end
+  code[#code + 1] = probe.when(found:ge(0), probe.seq{
+    b:assign(found * depth),
+    probe.when(hashes[found]:eq(0), probe.seq(claim),
+      probe.when(diff:ne(0), found:assign(-1)))})
   return probe.seq(code)
 end
 
@@ -324,19 +401,20 @@ function C:collect(m, result)
     if ok and #pts > 0 then exits = pts break end
   end
   if not exits then error("dpcl.trace: the program has no _exit, where ranks send their maps", 0) end
-  local fixed = 0
+  m.ranked = 0
   m.handles = {}
-  for _, part in ipairs(m.parts) do if part.kind == "rank" then fixed = 1 end end
-  m.fixed = fixed
-  local per = math.max(1, idiv(T.CHUNK - fixed, m.width))
-  for first = 0, m.slots, per do
+  for _, part in ipairs(m.parts) do if part.kind == "rank" then m.ranked = 1 end end
+  local depth = m.stack and m.stack.depth or 0
+  m.fixed = m.ranked + depth
+  -- send installs one send of slots first..last (array slots) as the map's slots from base
+  -- on, after the key values keys (the rank, a stack's frames)
+  local function send(keys, first, last, base)
     local vals = {}
-    if fixed == 1 then vals[1] = probe.rank() end
-    for i = first * m.width, math.min(first + per, m.slots + 1) * m.width - 1 do
-      vals[#vals + 1] = m.array[i]
-    end
+    if m.ranked == 1 then vals[1] = probe.rank() end
+    for _, v in ipairs(keys) do vals[#vals + 1] = v end
+    for i = first * m.width, (last + 1) * m.width - 1 do vals[#vals + 1] = m.array[i] end
     local h = self.app:install(exits, probe.send(unpack(vals)), {print = false,
-      filter = "mapmerge", params = {agg = m.agg, width = m.width, fixed = fixed, base = first},
+      filter = "mapmerge", params = {agg = m.agg, width = m.width, fixed = m.fixed, base = base},
       callback = function(msg)
         result.messages[m.name] = result.messages[m.name] + 1
         T.merge(result, m, msg.values[1])
@@ -344,6 +422,23 @@ function C:collect(m, result)
     self.installs[#self.installs + 1] = h
     m.handles[#m.handles + 1] = h
   end
+  local per = math.max(1, idiv(T.CHUNK - m.fixed, m.width))
+  if not m.stack then
+    for first = 0, m.slots, per do send({}, first, math.min(first + per, m.slots + 1) - 1, first) end
+    return
+  end
+  -- a stack map: per kept stack its frames as key values, then its slots, so the tree
+  -- merges the ranks' entries by stack; the overflow slot goes alone, after zero frames
+  for e = 0, T.STACKS - 1 do
+    local frames = {}
+    for d = 0, depth - 1 do frames[#frames + 1] = m.stack.frames[e * depth + d] end
+    for first = 0, m.inner - 1, per do
+      send(frames, e * m.inner + first, e * m.inner + math.min(first + per, m.inner) - 1, first)
+    end
+  end
+  local zeros = {}
+  for d = 1, depth do zeros[d] = probe.int(0) end
+  send(zeros, m.slots, m.slots, m.inner)
 end
 
 -- sample starts the machine's sampler for a profile:hz:N block (the checker allows only

@@ -3,11 +3,39 @@
 -- table, which it extends.
 local T = ...
 
--- key_id is a key as printed between the brackets and as result.maps indexes it.
-function T.key_id(key)
+-- key_id is a key as result.maps indexes it or, with printed, as it prints between the
+-- brackets. A call stack part ({frames = {...}}) is its frames one a line; printed, each
+-- is indented on a line of its own, as bpftrace prints ustack.
+function T.key_id(key, printed)
   local parts = {}
-  for j, k in ipairs(key) do parts[j] = type(k) == "number" and string.format("%d", k) or k end
+  for j, k in ipairs(key) do
+    if type(k) == "table" then
+      if printed then
+        local lines = {}
+        for i, f in ipairs(k.frames) do lines[i] = "    " .. f .. "\n" end
+        parts[j] = "\n" .. table.concat(lines)
+      else
+        parts[j] = table.concat(k.frames, "\n")
+      end
+    else
+      parts[j] = type(k) == "number" and string.format("%d", k) or k
+    end
+  end
   return table.concat(parts, ", ") .. ""
+end
+
+-- stack_key names the frames a rank sent for a stack part, once per distinct stack.
+local function stack_key(m, flat, at)
+  local pcs = {}
+  for d = 1, m.stack.depth do pcs[d] = flat[at + d - 1] end
+  local id = table.concat(pcs, " ")
+  m.stack.named = m.stack.named or {}
+  local k = m.stack.named[id]
+  if not k then
+    k = {frames = m.app:symbolize(pcs)}
+    m.stack.named[id] = k
+  end
+  return k
 end
 
 -- merge folds the entries of a merged message into the front-end's copy of the map.
@@ -16,14 +44,14 @@ function T.merge(result, m, flat)
   local entries = result.raw[m.name]
   for i = 1, #flat, stride do
     local slot = flat[i + m.fixed]
-    if slot == m.slots then
+    if slot == (m.stack and m.inner or m.slots) then
       result.overflow[m.name] = (result.overflow[m.name] or 0) + flat[i + m.fixed + 1]
     else
       local key = {}
-      local rank = m.fixed == 1 and flat[i] or nil
-      local rem = slot
+      local rank = m.ranked == 1 and flat[i] or nil
       for j, part in ipairs(m.parts) do
         if part.kind == "rank" then key[j] = rank
+        elseif part.kind == "ustack" then key[j] = stack_key(m, flat, i + m.ranked)
         else
           local idx = T.idiv(slot, part.stride) % part.range
           key[j] = part.kind == "int" and idx or part.names[idx + 1]
@@ -97,7 +125,7 @@ end
 
 local function key_text(m, e)
   if #m.parts == 0 then return "@" .. m.name end
-  return "@" .. m.name .. "[" .. T.key_id(e.key) .. "]"
+  return "@" .. m.name .. "[" .. T.key_id(e.key, true) .. "]"
 end
 
 -- print_map writes map m as bpftrace does: scalar maps sorted by value, histograms by key.
@@ -106,9 +134,11 @@ function T.print_map(out, result, m)
   for _, e in pairs(result.raw[m.name]) do list[#list + 1] = e end
   local function keyless(a, b)
     for j = 1, #a.key do
-      if a.key[j] ~= b.key[j] then
-        if type(a.key[j]) == type(b.key[j]) then return a.key[j] < b.key[j] end
-        return type(a.key[j]) == "number"
+      local x, y = a.key[j], b.key[j]
+      if type(x) == "table" then x, y = T.key_id({x}), T.key_id({y}) end
+      if x ~= y then
+        if type(x) == type(y) then return x < y end
+        return type(x) == "number"
       end
     end
     return false
@@ -135,8 +165,9 @@ function T.print_map(out, result, m)
   end
   if #list > 0 and scalar or m.agg == "stats" and #list > 0 then out("") end
   if result.overflow[m.name] then
-    out(string.format("@%s: %d events not kept: a key part outside 0..%d", m.name,
-      result.overflow[m.name], T.KEY_BOUND - 1))
+    local why = string.format("a key part outside 0..%d", T.KEY_BOUND - 1)
+    if m.stack then why = why .. string.format(", or a call stack past the %d each rank keeps", T.STACKS) end
+    out(string.format("@%s: %d events not kept: %s", m.name, result.overflow[m.name], why))
   end
 end
 

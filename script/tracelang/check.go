@@ -40,18 +40,24 @@ var Builtins = map[string]string{
 	"nsecs": "the rank's virtual time in ns", "cycles": "CPU cycles", "instructions": "instructions executed",
 	"loads": "loads", "stores": "stores", "branches": "taken branches", "fpops": "floating-point operations",
 	"arg0..arg7": "argument registers r3..r10 (entry probes)",
+	"ustack":     "the call stack, UstackDepth frames (ustack(N): N frames; a map key only)",
 }
+
+// UstackDepth is how many frames a bare ustack key walks; ustack(N) takes 1..MaxUstackDepth.
+const (
+	UstackDepth    = 8
+	MaxUstackDepth = 32
+)
 
 // notYet are bpftrace's builtins this language knows but does not offer (yet).
 var notYet = map[string]string{
-	"ustack": "a call stack cannot be a key or a value here yet",
 	"kstack": "there is no kernel to walk", "node": "use rank", "ionode": "use rank",
 	"tid": "a rank has one thread: use rank", "pid": "use rank", "comm": "every rank runs one program",
 	"elapsed": "use nsecs",
 }
 
 // keyOnly are builtins that name the probe rather than compute a value.
-var keyOnly = map[string]bool{"func": true, "probe": true}
+var keyOnly = map[string]bool{"func": true, "probe": true, "ustack": true}
 
 type checker struct {
 	prog  *Program
@@ -198,7 +204,13 @@ func (c *checker) stmt(s *Stmt) {
 	}
 	switch s.Kind {
 	case StmtAggregate:
+		stacks := 0
 		for _, k := range s.Keys {
+			if IsUstack(k) {
+				if stacks++; stacks > 1 {
+					c.fail(k.Pos, "@%s: one call stack per key", s.Map)
+				}
+			}
 			c.key(k)
 		}
 		c.aggregate(s)
@@ -213,7 +225,26 @@ func (c *checker) key(k *Expr) {
 	if k.Kind == ExprBuiltin && keyOnly[k.Name] {
 		return
 	}
+	if k.Kind == ExprCall && k.Name == "ustack" {
+		if len(k.Args) != 1 || k.Args[0].Kind != ExprInt || k.Args[0].Int < 1 || k.Args[0].Int > MaxUstackDepth {
+			c.fail(k.Pos, "ustack(N) takes the number of frames, an integer from 1 to %d", MaxUstackDepth)
+		}
+		return
+	}
 	c.value(k)
+}
+
+// IsUstack says whether a key expression is the call stack: ustack or ustack(N).
+func IsUstack(k *Expr) bool {
+	return (k.Kind == ExprBuiltin || k.Kind == ExprCall) && k.Name == "ustack"
+}
+
+// UstackFrames is how many frames a ustack key walks.
+func UstackFrames(k *Expr) int {
+	if k.Kind == ExprCall && len(k.Args) == 1 {
+		return int(k.Args[0].Int)
+	}
+	return UstackDepth
 }
 
 func (c *checker) aggregate(s *Stmt) {
@@ -261,6 +292,9 @@ func (c *checker) value(e *Expr) {
 		if aggregations[e.Name] != nil {
 			c.fail(e.Pos, "%s() is an aggregation: assign it to a map, @name[keys] = %s(...)", e.Name, e.Name)
 		}
+		if e.Name == "ustack" {
+			c.fail(e.Pos, "'ustack' is the call stack: it can only be a map key")
+		}
 		c.fail(e.Pos, "unknown function '%s'", e.Name)
 	case ExprUnary:
 		c.value(e.X)
@@ -282,6 +316,8 @@ func (c *checker) builtin(e *Expr) {
 		return
 	}
 	switch {
+	case e.Name == "ustack":
+		c.fail(e.Pos, "'ustack' is the call stack: it can only be a map key")
 	case keyOnly[e.Name]:
 		c.fail(e.Pos, "'%s' names the probe: it can only be a map key", e.Name)
 	case e.Name == "retval":

@@ -20,7 +20,8 @@
 //	expr      = C's binary operators || && | ^ & == != < <= > >= << >> + - * / %,
 //	            unary - ! ~, parentheses, integers, $locals, @plain maps, builtins
 //
-// Builtins: rank, func and probe (map keys only), arg0..arg7 (entry probes), retval
+// Builtins: rank, func and probe (map keys only), ustack and ustack(N) (the call stack,
+// UstackDepth or N frames, a map key only, at most one per key), arg0..arg7 (entry probes), retval
 // (exit probes), nsecs (virtual time), cycles, instructions, loads, stores, branches,
 // fpops (the CPU's counters).
 //
@@ -35,8 +36,8 @@
 //     @m = count()), with no predicate: the samples are the machine's timer interrupts
 //     (app:sample), not probe code, and such a map takes nothing else.
 //   - Statements are separated by ';' (a block's last may omit it); there is no if,
-//     ternary, string, tuple, ustack key or interval probe yet: the checker says so with
-//     a caret rather than accept them.
+//     ternary, string, tuple or interval probe yet: the checker says so with a caret
+//     rather than accept them.
 //
 // Errors are *Error values: "NAME:LINE:COL: message", then the line, then a caret.
 package tracelang
