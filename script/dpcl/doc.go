@@ -126,6 +126,12 @@
 //     its own stream, its frames as the mapmerge filter's fixed key values, so the tree
 //     merges the ranks' entries by stack; the front-end names the frames once per stack
 //     (app:symbolize) and prints them one a line, as bpftrace prints ustack.
+//     interval blocks run at the front-end on the maps they print or clear, which every
+//     live rank sends each period from an app:phase (one per chunk, mapmerge): a firing
+//     is run once every chunk of it arrived, unless some rank missed it (exited). The
+//     front-end keeps per map the ranks' last merged state (cum, from a firing or _exit)
+//     and the state at the last clear (base), and prints the difference, so clear()
+//     needs nothing of the ranks; min and max, which do not subtract, refuse it there.
 //   - Attach (attach.go): dpcl.attach(addr) is runtime.Attach over loopback or a network,
 //     with the secret of netreduce.LoadSecret (secret_file, else DPCLSH_COMM_SECRET), the
 //     handshake `dpclsh comm` uses; dpcl.attach(job) is runtime.AttachJob on a job of

@@ -29,7 +29,9 @@ var traceModuleKey = script.NewKey[*lua.LTable]("trace module")
 var dpclTraceFuncs = []script.Function{
 	{Name: "trace", Doc: `dpcl.trace(app, program [, {name = "stdin", run = true}]) -> result
 Runs a bpftrace-style program (help in "dpclsh trace --help") over the job: probes
-FUNC:entry, FUNC:exit (FUNC may hold * and ?), file.c:LINE, BEGIN, END, profile:hz:N
+FUNC:entry, FUNC:exit (FUNC may hold * and ?), file.c:LINE, BEGIN, END,
+interval:s|ms|us:N (virtual time; print and clear there act on the maps the ranks send
+each period, merged in the tree; result.intervals lists what each printed), profile:hz:N
 (samples counted by function: @m[func] = count(), read from app:sample); predicates
 /expr/; maps @name[keys] = count(), sum(x), min(x), max(x), avg(x), stats(x), hist(x),
 lhist(x, lo, hi, step) kept in rank memory and merged by key in the tree ("mapmerge")

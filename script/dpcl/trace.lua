@@ -401,44 +401,119 @@ function C:collect(m, result)
     if ok and #pts > 0 then exits = pts break end
   end
   if not exits then error("dpcl.trace: the program has no _exit, where ranks send their maps", 0) end
-  m.ranked = 0
   m.handles = {}
+  for _, ch in ipairs(self:chunks(m)) do
+    local h = self.app:install(exits, probe.send(unpack(ch.vals)), {print = false,
+      filter = "mapmerge", params = ch.params,
+      callback = function(msg)
+        if result.frozen then return end -- interrupted: the maps were read from the ranks
+        result.messages[m.name] = result.messages[m.name] + 1
+        T.merge(result.final[m.name], m, msg.values[1])
+      end})
+    self.installs[#self.installs + 1] = h
+    m.handles[#m.handles + 1] = h
+  end
+end
+
+-- chunks lists the sends that carry map m from a rank: each {vals = the send's operands,
+-- params = mapmerge's}. A send holds the key values the rank sends whole (its rank, a
+-- stack's frames) and then a run of slots.
+function C:chunks(m)
+  if m.chunk_list then return m.chunk_list end
+  m.ranked = 0
   for _, part in ipairs(m.parts) do if part.kind == "rank" then m.ranked = 1 end end
   local depth = m.stack and m.stack.depth or 0
   m.fixed = m.ranked + depth
-  -- send installs one send of slots first..last (array slots) as the map's slots from base
-  -- on, after the key values keys (the rank, a stack's frames)
+  local list = {}
+  -- the slots first..last of the array, as the map's slots from base on, after keys
   local function send(keys, first, last, base)
     local vals = {}
     if m.ranked == 1 then vals[1] = probe.rank() end
     for _, v in ipairs(keys) do vals[#vals + 1] = v end
     for i = first * m.width, (last + 1) * m.width - 1 do vals[#vals + 1] = m.array[i] end
-    local h = self.app:install(exits, probe.send(unpack(vals)), {print = false,
-      filter = "mapmerge", params = {agg = m.agg, width = m.width, fixed = m.fixed, base = base},
-      callback = function(msg)
-        result.messages[m.name] = result.messages[m.name] + 1
-        T.merge(result, m, msg.values[1])
-      end})
-    self.installs[#self.installs + 1] = h
-    m.handles[#m.handles + 1] = h
+    list[#list + 1] = {vals = vals, params = {agg = m.agg, width = m.width, fixed = m.fixed, base = base}}
   end
   local per = math.max(1, idiv(T.CHUNK - m.fixed, m.width))
   if not m.stack then
     for first = 0, m.slots, per do send({}, first, math.min(first + per, m.slots + 1) - 1, first) end
-    return
+  else
+    -- a stack map: per kept stack its frames as key values, then its slots, so the tree
+    -- merges the ranks' entries by stack; the overflow slot goes alone, after zero frames
+    for e = 0, T.STACKS - 1 do
+      local frames = {}
+      for d = 0, depth - 1 do frames[#frames + 1] = m.stack.frames[e * depth + d] end
+      for first = 0, m.inner - 1, per do
+        send(frames, e * m.inner + first, e * m.inner + math.min(first + per, m.inner) - 1, first)
+      end
+    end
+    local zeros = {}
+    for d = 1, depth do zeros[d] = probe.int(0) end
+    send(zeros, m.slots, m.slots, m.inner)
   end
-  -- a stack map: per kept stack its frames as key values, then its slots, so the tree
-  -- merges the ranks' entries by stack; the overflow slot goes alone, after zero frames
-  for e = 0, T.STACKS - 1 do
-    local frames = {}
-    for d = 0, depth - 1 do frames[#frames + 1] = m.stack.frames[e * depth + d] end
-    for first = 0, m.inner - 1, per do
-      send(frames, e * m.inner + first, e * m.inner + math.min(first + per, m.inner) - 1, first)
+  m.chunk_list = list
+  return list
+end
+
+-- interval makes an interval block's phase: every period of virtual time each live rank
+-- sends the maps the block prints or clears, as it holds them then, through mapmerge (one
+-- phase per chunk). When every chunk of a firing has arrived, the front-end takes the
+-- merged maps as the ranks' state and runs the block. A firing that some rank missed
+-- (it had exited: its map went up at _exit) is not run: what it would show prints at
+-- the end instead.
+function C:interval(b, result, out, tracer)
+  local p = b.probes[1]
+  local maps, seen = {}, {}
+  for _, s in ipairs(b.body) do
+    local call = s.x
+    if (call.name == "print" or call.name == "clear") and not seen[call.args[1].name] then
+      seen[call.args[1].name] = true
+      maps[#maps + 1] = self.maps[call.args[1].name]
     end
   end
-  local zeros = {}
-  for d = 1, depth do zeros[d] = probe.int(0) end
-  send(zeros, m.slots, m.slots, m.inner)
+  local streams, firings, next_firing, stopped = 0, {}, 1, false
+  local ranks = #self.app
+  local function ready()
+    while not stopped and not result.frozen and firings[next_firing] and firings[next_firing].arrived == streams do
+      local f = firings[next_firing]
+      firings[next_firing] = nil
+      next_firing = next_firing + 1
+      if f.missed then stopped = true break end
+      for _, m in ipairs(maps) do
+        result.cum[m.name] = f.maps[m.name]
+        T.view(result, m)
+      end
+      local shown = {}
+      for _, m in ipairs(maps) do shown[m.name] = T.maps_of(result, {m})[m.name] end
+      tracer.intervals[#tracer.intervals + 1] = shown
+      T.front(self, result, b, out)
+    end
+  end
+  for _, m in ipairs(maps) do
+    if m.profiles then fail(self.prog, p, "@%s counts profile samples, read when the job ends", m.name) end
+    for _, ch in ipairs(self:chunks(m)) do
+      streams = streams + 1
+      local got = 0
+      local ok, h = pcall(self.app.phase, self.app, T.interval_seconds(p), probe.send(unpack(ch.vals)), {
+        print = false, filter = "mapmerge", params = ch.params,
+        callback = function(msg)
+          got = got + 1
+          local f = firings[got] or {arrived = 0, maps = {}}
+          firings[got] = f
+          f.arrived = f.arrived + 1
+          if (msg.count or ranks) < ranks then f.missed = true end
+          f.maps[m.name] = f.maps[m.name] or T.new_map()
+          T.merge(f.maps[m.name], m, msg.values[1])
+          ready()
+        end})
+      if not ok then fail(self.prog, p, "%s: %s", p.text, (tostring(h):gsub("^[^\n:]*:%d+: ", ""))) end
+      self.phases[#self.phases + 1] = h
+    end
+  end
+end
+
+-- interval_seconds is an interval probe's period in virtual seconds.
+function T.interval_seconds(p)
+  return p.n * ({s = 1, ms = 1e-3, us = 1e-6})[p.unit]
 end
 
 -- sample starts the machine's sampler for a profile:hz:N block (the checker allows only
@@ -494,20 +569,26 @@ function T.const(prog, e)
   fail(prog, e, "BEGIN and END compute with + - * / %% and comparisons of constants only")
 end
 
--- front runs a BEGIN or END block at the front-end.
-local function front(c, result, b, out)
+-- front runs a BEGIN, END or interval block at the front-end. clear(@m) empties what
+-- prints from now on: the ranks keep counting, so the front-end remembers the ranks'
+-- state at the clear and later shows what was added since (T.view).
+function T.front(c, result, b, out)
   for _, s in ipairs(b.body) do
     local call = s.x
     if call.name == "printf" then
       local args = {}
       for i = 2, #call.args do args[#args + 1] = T.const(c.prog, call.args[i]) end
-      printf((call.args[1].str:gsub("%%l+", "%%")), unpack(args))
+      local text = string.format((call.args[1].str:gsub("%%l+", "%%")), unpack(args))
+      -- whole lines go where the maps print (opts.out), so they keep their order
+      if text:sub(-1) == "\n" then out(text:sub(1, -2)) else io.write(text) end
     elseif call.name == "print" then
       local m = c.maps[call.args[1].name]
       if m then T.print_map(out, result, m) end
     elseif call.name == "clear" then
-      result.raw[call.args[1].name] = {}
-      result.overflow[call.args[1].name] = nil
+      local name = call.args[1].name
+      result.base[name] = result.cum[name]
+      result.raw[name] = {}
+      result.overflow[name] = nil
     elseif call.name == "exit" then
       return true
     end
@@ -518,12 +599,13 @@ end
 function T.run(app, prog, opts)
   local out = opts.out or print
   local c = new_compiler(app, prog)
-  local begins, ends, ranked = {}, {}, {}
+  local begins, ends, ranked, intervals = {}, {}, {}, {}
   for _, b in ipairs(prog.blocks) do
     local kind = b.probes[1].kind
     if kind == "BEGIN" then begins[#begins + 1] = b
     elseif kind == "END" then ends[#ends + 1] = b
     elseif kind == "profile" then c:sample(b)
+    elseif kind == "interval" then intervals[#intervals + 1] = b
     else
       local groups = {}
       for _, p in ipairs(b.probes) do
@@ -537,11 +619,14 @@ function T.run(app, prog, opts)
       end
     end
   end
-  local result = {raw = {}, overflow = {}, messages = {}}
+  -- per map: raw and overflow as they print; the ranks' merged state (cum) from the last
+  -- complete collection, and the state at the last clear (base); final fills at _exit
+  local result = {raw = {}, overflow = {}, messages = {}, cum = {}, base = {}, final = {}}
   for _, m in ipairs(c.order) do
     if not m.profiles then c:layout(m) end
     result.raw[m.name] = {}
     result.messages[m.name] = 0
+    result.cum[m.name], result.base[m.name], result.final[m.name] = T.new_map(), T.new_map(), T.new_map()
   end
   for _, r in ipairs(ranked) do
     for _, g in ipairs(r.groups) do c:install(r.block, g) end
@@ -550,15 +635,22 @@ function T.run(app, prog, opts)
     if not m.profiles then c:collect(m, result) end
   end
   for _, h in ipairs(c.installs) do h:activate() end
-  local tracer = {maps = {}, installs = c.installs}
+  local tracer = {maps = {}, installs = c.installs, intervals = {}}
+  c.phases = {}
+  for _, b in ipairs(intervals) do c:interval(b, result, out, tracer) end
+  tracer.phases = c.phases
   function tracer.finish()
     for _, m in ipairs(c.order) do
-      if m.profiles then T.samples(result, m) end
+      if m.profiles then T.samples(result, m)
+      else
+        result.cum[m.name] = result.final[m.name]
+        T.view(result, m)
+      end
     end
     local stopped
     for _, b in ipairs(ends) do
       if stopped then break end
-      stopped = front(c, result, b, out)
+      stopped = T.front(c, result, b, out)
     end
     for _, m in ipairs(c.order) do T.print_map(out, result, m) end
     tracer.maps = T.maps_of(result, c.order)
@@ -572,8 +664,25 @@ function T.run(app, prog, opts)
     end
     return tracer
   end
+  -- interrupt stops a running job where it is (Ctrl-C of dpclsh trace): the ranks are
+  -- held, their maps read from their memory (those that had exited too: their _exit
+  -- sends wait in the tree for the others) and merged as the tree would, and the job
+  -- ends; finish() then runs END and prints as at exit.
+  function tracer.interrupt()
+    result.frozen = true
+    app:suspend()
+    tracer.interrupted_at = app:now()
+    for _, m in ipairs(c.order) do
+      if not m.profiles then
+        local into = T.new_map()
+        T.gather(into, m, app)
+        result.final[m.name] = into
+      end
+    end
+    app:terminate()
+  end
   for _, b in ipairs(begins) do
-    if front(c, result, b, out) then break end
+    if T.front(c, result, b, out) then break end
   end
   if opts.run == false then return tracer end
   app:start()

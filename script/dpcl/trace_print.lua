@@ -38,14 +38,20 @@ local function stack_key(m, flat, at)
   return k
 end
 
--- merge folds the entries of a merged message into the front-end's copy of the map.
-function T.merge(result, m, flat)
+-- new_map is an empty copy of a map at the front-end: entries by key id, and the events
+-- not kept.
+function T.new_map()
+  return {entries = {}, overflow = 0}
+end
+
+-- merge folds the entries of a merged message into into, a front-end copy of map m.
+function T.merge(into, m, flat)
   local stride = m.fixed + 1 + m.width
-  local entries = result.raw[m.name]
+  local entries = into.entries
   for i = 1, #flat, stride do
     local slot = flat[i + m.fixed]
     if slot == (m.stack and m.inner or m.slots) then
-      result.overflow[m.name] = (result.overflow[m.name] or 0) + flat[i + m.fixed + 1]
+      into.overflow = into.overflow + flat[i + m.fixed + 1]
     else
       local key = {}
       local rank = m.ranked == 1 and flat[i] or nil
@@ -72,6 +78,49 @@ function T.merge(result, m, flat)
       end
     end
   end
+end
+
+-- gather merges into into map m as every rank of app holds it in memory now: the entries
+-- a rank would send (its rank, the kept stack's frames, the slot, the values), in
+-- mapmerge's form.
+function T.gather(into, m, app)
+  local depth = m.stack and m.stack.depth or 0
+  for r = 0, #app - 1 do
+    local vals = m.array:read(r)
+    local frames = m.stack and m.stack.frames:read(r)
+    local flat = {}
+    for s = 0, m.slots do
+      local at = s * m.width
+      if vals[at + 1] ~= 0 then
+        if m.ranked == 1 then flat[#flat + 1] = r end
+        local slot = s
+        if m.stack then
+          local e = T.idiv(s, m.inner)
+          for d = 1, depth do flat[#flat + 1] = s < m.slots and frames[e * depth + d] or 0 end
+          slot = s < m.slots and s - e * m.inner or m.inner
+        end
+        flat[#flat + 1] = slot
+        for j = 1, m.width do flat[#flat + 1] = vals[at + j] end
+      end
+    end
+    T.merge(into, m, flat)
+  end
+end
+
+-- view sets what map m prints: the ranks' merged state less the state at the last clear,
+-- entry by entry (every aggregation an interval may clear adds up), events gone with it.
+function T.view(result, m)
+  local cum, base = result.cum[m.name], result.base[m.name]
+  local shown = {}
+  for id, e in pairs(cum.entries) do
+    local b = base.entries[id]
+    local vals = {}
+    for j = 1, m.width do vals[j] = e.vals[j] - (b and b.vals[j] or 0) end
+    if vals[1] ~= 0 then shown[id] = {key = e.key, vals = vals} end
+  end
+  result.raw[m.name] = shown
+  local over = cum.overflow - base.overflow
+  result.overflow[m.name] = over ~= 0 and over or nil
 end
 
 -- value is what a map entry shows: a number, a stats table, or bucket counts.

@@ -91,6 +91,11 @@ func Check(prog *Program) (info *Info, err error) {
 		c.checkBlock(b)
 		c.sampled(b)
 	}
+	for _, b := range prog.Blocks {
+		if b.Probes[0].Kind == ProbeInterval {
+			c.intervalMaps(b)
+		}
+	}
 	return c.info, nil
 }
 
@@ -136,14 +141,16 @@ func (c *checker) checkBlock(b *Block) {
 	c.block = b
 	c.front = false
 	for _, pr := range b.Probes {
-		isFront := pr.Kind == ProbeBegin || pr.Kind == ProbeEnd
+		isFront := pr.Kind == ProbeBegin || pr.Kind == ProbeEnd || pr.Kind == ProbeInterval
 		if isFront && len(b.Probes) > 1 {
 			c.fail(pr.Pos, "%s cannot share a block with other probes", pr.Text)
 		}
 		c.front = isFront
 		switch pr.Kind {
 		case ProbeInterval:
-			c.fail(pr.Pos, "%s probes are not supported yet", pr.Kind)
+			if IntervalSeconds(pr) == 0 {
+				c.fail(pr.Pos, "interval probes are interval:s:N, interval:ms:N or interval:us:N, not interval:%s", pr.Unit)
+			}
 		case ProbeProfile:
 			c.profile(b, pr)
 		}
@@ -156,6 +163,35 @@ func (c *checker) checkBlock(b *Block) {
 	}
 	for _, s := range b.Body {
 		c.stmt(s)
+	}
+}
+
+// IntervalSeconds is an interval probe's period in virtual seconds (0 for another unit).
+func IntervalSeconds(pr *Probe) float64 {
+	per := map[string]float64{"s": 1, "ms": 1e-3, "us": 1e-6}[pr.Unit]
+	return float64(pr.N) * per
+}
+
+// intervalMaps checks what an interval block prints and clears: its maps are the ranks'
+// as each interval ends, so the machine's samples (read once the job ends) cannot be
+// printed there, and min and max, which the ranks keep over the whole run, cannot be
+// cleared there.
+func (c *checker) intervalMaps(b *Block) {
+	for _, s := range b.Body {
+		e := s.X
+		if e.Name == "exit" {
+			c.fail(e.Pos, "exit() in %s is not offered: the job runs to its end (Ctrl-C stops it and prints the maps)", b.Probes[0].Text)
+		}
+		if e.Name != "print" && e.Name != "clear" {
+			continue
+		}
+		m := c.info.byMap[e.Args[0].Name]
+		if m.Sampled {
+			c.fail(e.Args[0].Pos, "@%s counts profile samples, read when the job ends: print it in END", m.Name)
+		}
+		if e.Name == "clear" && (m.Agg == "min" || m.Agg == "max") {
+			c.fail(e.Args[0].Pos, "@%s is %s(), which the ranks keep over the whole run: an interval cannot clear it", m.Name, m.Agg)
+		}
 	}
 }
 
@@ -363,7 +399,7 @@ func (c *checker) callStmt(e *Expr) {
 		c.printf(e)
 	case "print", "clear":
 		if !c.front {
-			c.fail(e.Pos, "%s() runs in BEGIN and END only: maps are collected from the ranks when they exit", e.Name)
+			c.fail(e.Pos, "%s() runs in BEGIN, END and interval blocks only: maps are collected from the ranks there", e.Name)
 		}
 		if len(e.Args) != 1 || e.Args[0].Kind != ExprMap {
 			c.fail(e.Pos, "%s() takes one map: %s(@name)", e.Name, e.Name)
