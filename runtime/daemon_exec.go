@@ -131,7 +131,14 @@ func (d *Daemon) redirect(m Machine, x *ExecutePlan, rank int) error {
 	if err := m.SetRegs(rank, r); err != nil {
 		return err
 	}
-	// Nothing branches to a one-shot trampoline: it is free once the node has left it.
+	// Nothing branches to a one-shot trampoline: it is free once the node has left it,
+	// and the trampoline it was stopped in, if any, once it has left this one too.
+	if d.inReg(pt.Addr) {
+		if d.resumes[rank] == nil {
+			d.resumes[rank] = map[uint32]uint32{}
+		}
+		d.resumes[rank][x.Base] = pt.Addr
+	}
 	d.unlinked[rank] = append(d.unlinked[rank], span{x.Base, tr.Size()})
 	d.own(rank, span{x.Base, tr.Size()}, x.Handle)
 	return nil

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,37 @@ func TestRetvalAtTailCallRefused(t *testing.T) {
 	}
 	if _, err := a.Install(points(t, a, "twice", probes.PointExit), probes.Send(probes.Retval(probes.Int)), InstallOptions{}); err != nil {
 		t.Errorf("retval at blr: %v", err)
+	}
+}
+
+// TestPhaseOnManyRanksKeepsItsTrampolines: with 64 ranks of ring under 8 daemons, the
+// tree is slow enough that a firing finds ranks still inside the last firing's one-shot
+// trampoline (blocked in its send): the new trampoline goes back into the old one, which
+// must stay until the rank has left both, and packets that leave a trampoline before the
+// daemon frees it still count as its code's. Every rank ends normally, no packet is
+// dropped and the sum of every firing's message is the number of ranks that ran it.
+func TestPhaseOnManyRanksKeepsItsTrampolines(t *testing.T) {
+	const ranks = 64
+	a, err := Launch(Options{Exe: "../examples/apps/bin/ring.elf", Nodes: ranks, PerIO: 8, Stdout: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	p, err := a.Phase(100*time.Microsecond, probes.Send(probes.IntConst(1), probes.Rank(), probes.Timebase()),
+		PhaseOptions{InstallOptions: InstallOptions{Filter: &netreduce.FilterSpec{Name: "sum"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Start()
+	msgs := run(t, a)
+	exited, faulted, _, _ := a.Counts()
+	if exited != ranks || faulted != 0 {
+		t.Errorf("%d ranks exited, %d faulted; want all %d exited: %v", exited, faulted, ranks, a.FaultReports())
+	}
+	if n := a.Rejected(); n != 0 {
+		t.Errorf("the daemons dropped %d packets", n)
+	}
+	if len(msgs) == 0 || p.Fired() == 0 {
+		t.Errorf("%d messages from %d firings", len(msgs), p.Fired())
 	}
 }
