@@ -207,3 +207,39 @@ func TestPhaseOnManyRanksKeepsItsTrampolines(t *testing.T) {
 		t.Errorf("%d messages from %d firings", len(msgs), p.Fired())
 	}
 }
+
+// TestTwoPhasesMeetBlockedRanks: two phases of one period find ranks waiting in a
+// barrier; both snippets wait for the same return and both run then, so the two phases'
+// firings reach the same ranks, with no failure.
+func TestTwoPhasesMeetBlockedRanks(t *testing.T) {
+	const ranks = 8
+	a, out := launchSpin(t, ranks, "1025", "mpi")
+	sum := PhaseOptions{InstallOptions: InstallOptions{Filter: &netreduce.FilterSpec{Name: "sum"}}}
+	var phases []*Phase
+	for _, tag := range []int32{1, 100} {
+		p, err := a.Phase(30*time.Microsecond, probes.Send(probes.IntConst(tag)), sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		phases = append(phases, p)
+	}
+	a.Start()
+	msgs := run(t, a)
+	if strings.Count(out.String(), "done") != ranks {
+		t.Fatalf("output:\n%s", out)
+	}
+	total := map[uint32]int64{}
+	for _, m := range msgs {
+		total[m.Handle.ID] += m.Values[0].(int64)
+	}
+	for i, p := range phases {
+		if st := p.Handle.Stats(); len(st.Failed) > 0 {
+			t.Errorf("phase %d: failures: %v", i, st.Failed)
+		}
+	}
+	ones, hundreds := total[phases[0].Handle.ID], total[phases[1].Handle.ID]
+	if ones < int64(ranks) || hundreds != 100*ones {
+		t.Errorf("the phases' firings reached %d and %d/100 ranks in all, want the same (%d firings of %d ranks)",
+			ones, hundreds, phases[0].Fired(), ranks)
+	}
+}

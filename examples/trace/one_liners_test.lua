@@ -251,33 +251,24 @@ local function hand_intervals(app, nodes)
 end
 
 -- Each interval's counts per function, as the tree merged them, equal the hand-written
--- phase's. Each runs alone: two phases on one run, or a phase on 32 ranks and more, lose
--- firings (an illegal instruction in an execute trampoline under a rank, with app:phase
--- alone too), and run apart the two probes' costs move calls across interval boundaries
--- once ranks wait on each other. So: every interval equal on 1 rank; on 7, the intervals
--- and the remainder add up to every call, per function.
+-- phase's on the same run (the two phases fire at the same boundaries, where each rank
+-- runs both snippets), and the intervals and the remainder add up to every call.
 function TestIntervalCountsEqualHandWritten(t)
-  for _, n in ipairs({1, 7}) do
-    local lines = {}
-    local r = one.run("intervals", {nodes = n, out = function(l) lines[#lines + 1] = l end})
+  for _, n in ipairs(SIZES) do
+    local lines, hand = {}, nil
+    local r = one.run("intervals", {nodes = n, out = function(l) lines[#lines + 1] = l end,
+      with = function(app) hand = hand_intervals(app, n) end})
     local got = {}
     for k, iv in ipairs(r.intervals) do got[k] = iv[""] end
     got[#got + 1] = r.maps[""]
+    t:eq(got, hand(), n .. " ranks")
     t:ok(#got >= 4, n .. " ranks: " .. #got .. " intervals")
     local marks = 0
     for _, l in ipairs(lines) do if l == "--" then marks = marks + 1 end end
     t:eq(marks, #r.intervals, n .. " ranks: the block's printf once an interval")
-    if n == 1 then
-      local app = launch("intervals", n)
-      local hand = hand_intervals(app, n)
-      app:start()
-      app:wait()
-      t:eq(got, hand(), n .. " ranks: every interval")
-      app:close()
-    end
     local sum = {}
     for _, iv in ipairs(got) do for k, c in pairs(iv) do sum[k] = (sum[k] or 0) + c end end
-    t:eq(sum, hand_calls(n), n .. " ranks: the intervals add up to every call")
+    t:eq(sum, hand_calls(n, "intervals"), n .. " ranks: the intervals add up to every call")
   end
 end
 
