@@ -132,6 +132,10 @@
 //     front-end keeps per map the ranks' last merged state (cum, from a firing or _exit)
 //     and the state at the last clear (base), and prints the difference, so clear()
 //     needs nothing of the ranks; min and max, which do not subtract, refuse it there.
+//     result:interrupt() (dpclsh trace's Ctrl-C) holds the ranks and reads each one's
+//     arrays (Array:read, exited ranks too: their _exit sends would wait in the tree for
+//     the rest) into the entries mapmerge would have made; later tree messages are
+//     ignored, the job is terminated, and finish() prints as at exit.
 //   - Attach (attach.go): dpcl.attach(addr) is runtime.Attach over loopback or a network,
 //     with the secret of netreduce.LoadSecret (secret_file, else DPCLSH_COMM_SECRET), the
 //     handshake `dpclsh comm` uses; dpcl.attach(job) is runtime.AttachJob on a job of

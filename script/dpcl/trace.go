@@ -38,7 +38,9 @@ lhist(x, lo, hi, step) kept in rank memory and merged by key in the tree ("mapme
 when the ranks reach _exit; printf, and in BEGIN/END print(@m), clear(@m), exit().
 With run (the default) it starts the job, waits for its end, runs END and prints every
 map left in bpftrace's format; with run = false it only installs, and result:finish()
-does the rest after the caller's own app:start() and app:wait(). result.maps[name] maps
+does the rest after the caller's own app:start() and app:wait(); result:interrupt() before
+it stops a job still running (dpclsh trace's Ctrl-C): it holds the ranks, reads their maps
+from their memory and ends the job. result.maps[name] maps
 each printed key ("MPI_Send", "3", "MPI_Send, 3"; "" without keys; a ustack part is its
 frames joined by newlines, "main+0x548 (ring.c:34)\n...") to its value: a
 number, {count=, average=, total=} for stats, the bucket counts (a list) for hist and
