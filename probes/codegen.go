@@ -42,6 +42,9 @@ type Code struct {
 	Syscall bool   // makes a hypercall (sc)
 	LR      bool   // reads the interrupted LR from FrameLR (lr(), ustack())
 	Leave   bool   // may leave the function through FrameLeave (skip(), jump())
+	// PointTime reads FrameTBU/FrameTBL (point_timebase()): the trampoline reads the time
+	// base there on arrival.
+	PointTime bool
 	// Idents are the point-identity placeholders ForPoint fills in.
 	Idents []IdentFix
 	// Faults are the accesses to program memory that may fault, with their fixups: a
@@ -120,7 +123,8 @@ func Compile(e *Exp, t *Target) (code *Code, err error) {
 		Exp: e, Type: typ, Words: g.a.w, Scratch: (g.maxSP + 7) &^ 7,
 		Clobber: g.clobG, FClob: g.clobF, Reads: g.readG, FReads: g.readF,
 		Calls: g.calls, CR: g.cr, XER: g.xer, CTR: g.ctr, FPSCR: g.fpscr, Syscall: g.sc, LR: g.lr, Leave: g.leaves,
-		Idents: g.idents, Faults: faults,
+		PointTime: g.pointTime,
+		Idents:    g.idents, Faults: faults,
 	}, nil
 }
 
@@ -146,6 +150,7 @@ type gen struct {
 	xer, ctr     bool
 	fpscr, sc    bool
 	lr, leaves   bool
+	pointTime    bool
 	sp, maxSP    int32
 	idents       []IdentFix
 	fixes        []pendingFix

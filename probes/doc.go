@@ -50,7 +50,11 @@
 // for int64 (i even, as the SysV ABI aligns pairs), f(1+i) for double; i equals the C
 // argument position when the earlier arguments are word-sized. retval reads r3, r3:r4 or
 // f1. rank() and counter(name) are the HcRank and HcCounter hypercalls of bgl/abi;
-// timebase() reads TBU/TBL; call() calls a program function (or, built with CallAt, a
+// timebase() reads TBU/TBL where the snippet reaches it; PointTimebase() is the time base
+// as the trampoline read it on arrival (Code.PointTime: right after its stwu, saving only
+// r0, r3 and CR first, into FrameTBU/FrameTBL), so two snippets timing one interval measure
+// the same cycles whatever registers each makes the trampoline save; call() calls a program
+// function (or, built with CallAt, a
 // function at an address known when the expression is built: a loaded C module's, see
 // probes/cobj) through CTR with the ABI's
 // registers (at most r3..r10 and f1..f8); send() builds a packet on the frame and makes

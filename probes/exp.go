@@ -242,6 +242,11 @@ func Rank() *Exp { return &Exp{Kind: KRank} }
 // Timebase is the node's time base register (int64, virtual cycles).
 func Timebase() *Exp { return &Exp{Kind: KTimebase} }
 
+// PointTimebase is the time base as the trampoline read it when the point was reached,
+// before it saved the registers its snippets use (int64): two snippets timing one interval
+// with it measure the same cycles whatever else each computes. Idx 1 marks it.
+func PointTimebase() *Exp { return &Exp{Kind: KTimebase, Idx: 1} }
+
 // Counter reads one of the CPU's event counters (int64); see CounterNames.
 func Counter(name string) *Exp { return &Exp{Kind: KCounter, Name: name} }
 

@@ -56,6 +56,10 @@ func (e *Exp) format(b *strings.Builder) {
 			b.WriteString("retval()")
 		}
 	case KRank, KTimebase:
+		if e.Kind == KTimebase && e.Idx == 1 {
+			b.WriteString("point_timebase()")
+			break
+		}
 		b.WriteString(e.Kind.String() + "()")
 	case KCounter:
 		b.WriteString("counter(" + strconv.Quote(e.Name) + ")")

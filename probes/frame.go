@@ -27,6 +27,14 @@ const (
 // address of the function to continue in (jump).
 const FrameLeave = FrameGPR + 4
 
+// FrameTBU and FrameTBL (the unused r2 slot and the word after XER) hold the time base as
+// a trampoline with Code.PointTime read it on arrival, before saving the registers its
+// snippets use, so PointTimebase is the same at a point whatever its snippets are.
+const (
+	FrameTBU = FrameGPR + 8
+	FrameTBL = FrameXER + 4
+)
+
 // Register pools: the volatile registers of the SysV PPC32 ABI a snippet may use. r0 and f0
 // are the generator's own scratch registers and are never allocated.
 const (

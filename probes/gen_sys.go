@@ -23,6 +23,12 @@ var sendKinds = [...]uint32{Int: SendInt, Int64: SendInt64, Double: SendDouble}
 // timebase reads TBU:TBL consistently (re-read when TBL wrapped between the reads).
 func (g *gen) timebase(e *Exp) val {
 	v := g.alloc(e, Int64)
+	if e.Idx == 1 {
+		g.pointTime = true
+		g.a.lwz(v.hi, FrameTBU, 1)
+		g.a.lwz(v.r, FrameTBL, 1)
+		return v
+	}
 	g.useR0()
 	g.cr = true
 	again := g.a.newLabel()

@@ -114,6 +114,7 @@ type saveSet struct {
 	cr, lr, ctr, xer, fpscr bool
 	calls                   bool // a snippet calls a function: the recursion guard is set
 	leave                   bool // a snippet may leave the function (FrameLeave)
+	pointTime               bool // a snippet reads the time base of the point's arrival
 	scratch                 int32
 }
 
@@ -128,6 +129,10 @@ func saves(snippets []*Code) saveSet {
 		s.fpscr = s.fpscr || c.FPSCR
 		s.scratch = max(s.scratch, c.Scratch)
 		s.lr = s.lr || c.LR
+		if c.PointTime {
+			s.pointTime, s.cr = true, true // the read's loop compares in CR0
+			s.gprs |= 1<<0 | 1<<3
+		}
 		if c.Leave {
 			s.leave, s.cr = true, true // the exit test clobbers CR0
 			s.gprs |= 1
@@ -206,6 +211,9 @@ func BuildTrampoline(p Point, snippets []*Code, active []bool, base, guard uint3
 		a.bc(br.bo^boCondTrue, br.bi, reloc)
 	}
 	a.stwu(1, -frame, 1)
+	if s.pointTime {
+		readPointTime(&a)
+	}
 	saveRegs(&a, s)
 	if s.leave {
 		a.li32(0, 0)
@@ -325,13 +333,35 @@ func guarded(k PointKind, br branch) bool {
 		br.bo&0x10 == 0 && br.bo&0x04 != 0
 }
 
+// readPointTime saves r0, r3 and CR, the registers it uses, and stores the time base in
+// FrameTBU/FrameTBL: the same few instructions after the point whatever the snippets save
+// next (saveRegs leaves those three alone then).
+func readPointTime(a *asm) {
+	a.stw(0, gprSlot(0), 1)
+	a.stw(3, gprSlot(3), 1)
+	a.mfcr(0)
+	a.stw(0, FrameCR, 1)
+	again := a.newLabel()
+	a.bind(again)
+	a.mfspr(3, sprTBU)
+	a.mfspr(0, sprTBL)
+	a.stw(0, FrameTBL, 1)
+	a.mfspr(0, sprTBU)
+	a.cmpw(0, 3, 0)
+	a.bc(boFalse, crEQ, again)
+	a.stw(3, FrameTBU, 1)
+}
+
 func saveRegs(a *asm, s saveSet) {
 	for r := uint32(0); r <= lastGPR; r++ {
+		if s.pointTime && (r == 0 || r == 3) {
+			continue // readPointTime saved it
+		}
 		if s.gprs&(1<<r) != 0 {
 			a.stw(r, gprSlot(r), 1)
 		}
 	}
-	if s.cr {
+	if s.cr && !s.pointTime {
 		a.mfcr(0)
 		a.stw(0, FrameCR, 1)
 	}

@@ -60,6 +60,10 @@ type Daemon struct {
 	streams  map[uint32]uint32           // handle -> stream
 	images   map[string][]byte           // trampoline bytes per (plan, toggles) of the command
 	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
+	// resumes: rank -> one-shot trampoline base -> the address inside another trampoline
+	// it goes back to (the rank was redirected while inside that one): that one is busy
+	// as long as this one is.
+	resumes map[int]map[uint32]uint32
 }
 
 // codeSpan is a trampoline on one node and the handles whose snippets it holds: only
@@ -80,7 +84,7 @@ type handleRanks struct {
 func NewDaemon(io, size int, m Machine, inRegion func(uint32) bool, node *netreduce.Node) *Daemon {
 	return &Daemon{IONode: io, size: size, m: m, inReg: inRegion, node: node, handles: map[uint32]*handleRanks{},
 		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
-		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}}
+		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}, resumes: map[int]map[uint32]uint32{}}
 }
 
 // prepare takes in what a command says about handles (which ranks each covers, whether
@@ -337,17 +341,37 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 		return binary.BigEndian.Uint32(b), nil
 	}
 	returns := probes.ReturnAddresses(r.PC, r.LR, r.GPR[1], read32, d.inReg)
+	// A one-shot trampoline the rank still needs may go back into another (it was
+	// redirected from inside it): that one is needed too, and so on down the chain.
+	needed := map[uint32]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, s := range list {
+			if needed[s.base] {
+				continue
+			}
+			into := busy(s, r.PC, returns)
+			for base, back := range d.resumes[rank] {
+				into = into || needed[base] && s.contains(back)
+			}
+			if into {
+				needed[s.base], changed = true, true
+			}
+		}
+	}
 	kept, freed := list[:0], []uint32(nil)
 	for _, s := range list {
-		if busy(s, r.PC, returns) || m.WriteMem(rank, s.base, make([]byte, s.size)) != nil {
+		if needed[s.base] || m.WriteMem(rank, s.base, make([]byte, s.size)) != nil {
 			kept = append(kept, s)
 			continue
 		}
 		freed = append(freed, s.base)
 	}
 	d.unlinked[rank] = kept
+	// d.code keeps a freed trampoline's owners until another takes its place: a packet
+	// its snippet sent may still be on its way to the daemon, and is checked against it.
 	for _, base := range freed {
-		delete(d.code[rank], base)
+		delete(d.resumes[rank], base)
 	}
 	return freed
 }

@@ -20,13 +20,17 @@ func (d *Daemon) execute(m Machine, c *Command, rank int) error {
 		return err
 	}
 	if old := d.pending[rank]; old != nil {
-		if old.plan.Handle == c.Exec.Handle {
-			// A phase fired again while its last firing still waits for this blocked
-			// rank: merge the two. Nothing is written; the piece is free at once.
-			d.unlinked[rank] = append(d.unlinked[rank], span{c.Exec.Base, 4})
-			return nil
+		for _, p := range old.plans {
+			if p.Handle == c.Exec.Handle {
+				// A phase fired again while its last firing still waits for this blocked
+				// rank: merge the two. Nothing is written; the piece is free at once.
+				d.unlinked[rank] = append(d.unlinked[rank], span{c.Exec.Base, 4})
+				return nil
+			}
 		}
-		return fmt.Errorf("a one-shot snippet of probe %d still waits for this rank to return from a call", old.plan.Handle)
+		// Another probe's snippet waits for the same return: both run then.
+		old.plans = append(old.plans, c.Exec)
+		return nil
 	}
 	if st.State == "blocked" {
 		return d.defer1(m, c.Exec, rank, st.PC)
@@ -51,14 +55,15 @@ func (d *Daemon) defer1(m Machine, x *ExecutePlan, rank int, pc uint32) error {
 			return err
 		}
 	}
-	d.pending[rank] = &pendingExec{plan: x, bps: next}
+	d.pending[rank] = &pendingExec{plans: []*ExecutePlan{x}, bps: next}
 	return nil
 }
 
-// pendingExec is a one-shot snippet waiting for its blocked rank.
+// pendingExec is the one-shot snippets (of different probes) waiting for their blocked
+// rank, in the order they came.
 type pendingExec struct {
-	plan *ExecutePlan
-	bps  []uint32
+	plans []*ExecutePlan
+	bps   []uint32
 }
 
 // successors lists where control can go after the instruction w at pc: the next word,
@@ -131,7 +136,14 @@ func (d *Daemon) redirect(m Machine, x *ExecutePlan, rank int) error {
 	if err := m.SetRegs(rank, r); err != nil {
 		return err
 	}
-	// Nothing branches to a one-shot trampoline: it is free once the node has left it.
+	// Nothing branches to a one-shot trampoline: it is free once the node has left it,
+	// and the trampoline it was stopped in, if any, once it has left this one too.
+	if d.inReg(pt.Addr) {
+		if d.resumes[rank] == nil {
+			d.resumes[rank] = map[uint32]uint32{}
+		}
+		d.resumes[rank][x.Base] = pt.Addr
+	}
 	d.unlinked[rank] = append(d.unlinked[rank], span{x.Base, tr.Size()})
 	d.own(rank, span{x.Base, tr.Size()}, x.Handle)
 	return nil
@@ -192,7 +204,13 @@ func (d *Daemon) Event(ev bgl.Event) {
 	for _, a := range x.bps {
 		m.ClearBreakpoint(ev.Rank, a)
 	}
-	if d.redirect(m, x.plan, ev.Rank) == nil {
+	// Each redirect builds its trampoline where the rank stands, the last one's: the
+	// snippets run in the reverse order, each going back into the one before.
+	ok := true
+	for _, p := range x.plans {
+		ok = d.redirect(m, p, ev.Rank) == nil && ok
+	}
+	if ok {
 		m.Continue(ev.Rank)
 	}
 }

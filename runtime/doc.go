@@ -165,9 +165,15 @@
 //     unlinked and not yet freed) and whether a point still branches to it; daemons free
 //     pieces on every command they carry out, answers say which, ended ranks drop out,
 //     and a piece nobody holds returns to a first-fit free list. A one-shot trampoline is
-//     unlinked from the start and freed once its node has left it.
+//     unlinked from the start and freed once its node has left it; one built for a rank
+//     stopped inside another (a phase firing that meets a rank still in the last
+//     firing's, blocked in its send) goes back into that one, which stays as long as it
+//     does. A freed piece keeps its owners for the packet check until another takes its
+//     place: its snippet's packets may reach the daemon after the free.
 //   - Execute on a blocked rank arms breakpoints on every successor of the instruction it
-//     resumes at (a node resuming at a breakpoint would run past it).
+//     resumes at (a node resuming at a breakpoint would run past it). Snippets of other
+//     probes (two phases) that come while it waits join it and all run at the return,
+//     each trampoline going back into the one before.
 //   - Probe data: app arrays and stacks are slots of the variable window (the same address
 //     on every node); ReadValues and SumCounter read them back through the debug
 //     interface, after a rank ended too. Each point's trampoline gets the handle's code

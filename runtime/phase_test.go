@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,73 @@ func TestRetvalAtTailCallRefused(t *testing.T) {
 	}
 	if _, err := a.Install(points(t, a, "twice", probes.PointExit), probes.Send(probes.Retval(probes.Int)), InstallOptions{}); err != nil {
 		t.Errorf("retval at blr: %v", err)
+	}
+}
+
+// TestPhaseOnManyRanksKeepsItsTrampolines: with 64 ranks of ring under 8 daemons, the
+// tree is slow enough that a firing finds ranks still inside the last firing's one-shot
+// trampoline (blocked in its send): the new trampoline goes back into the old one, which
+// must stay until the rank has left both, and packets that leave a trampoline before the
+// daemon frees it still count as its code's. Every rank ends normally, no packet is
+// dropped and the sum of every firing's message is the number of ranks that ran it.
+func TestPhaseOnManyRanksKeepsItsTrampolines(t *testing.T) {
+	const ranks = 64
+	a, err := Launch(Options{Exe: "../examples/apps/bin/ring.elf", Nodes: ranks, PerIO: 8, Stdout: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	p, err := a.Phase(100*time.Microsecond, probes.Send(probes.IntConst(1), probes.Rank(), probes.Timebase()),
+		PhaseOptions{InstallOptions: InstallOptions{Filter: &netreduce.FilterSpec{Name: "sum"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Start()
+	msgs := run(t, a)
+	exited, faulted, _, _ := a.Counts()
+	if exited != ranks || faulted != 0 {
+		t.Errorf("%d ranks exited, %d faulted; want all %d exited: %v", exited, faulted, ranks, a.FaultReports())
+	}
+	if n := a.Rejected(); n != 0 {
+		t.Errorf("the daemons dropped %d packets", n)
+	}
+	if len(msgs) == 0 || p.Fired() == 0 {
+		t.Errorf("%d messages from %d firings", len(msgs), p.Fired())
+	}
+}
+
+// TestTwoPhasesMeetBlockedRanks: two phases of one period find ranks waiting in a
+// barrier; both snippets wait for the same return and both run then, so the two phases'
+// firings reach the same ranks, with no failure.
+func TestTwoPhasesMeetBlockedRanks(t *testing.T) {
+	const ranks = 8
+	a, out := launchSpin(t, ranks, "1025", "mpi")
+	sum := PhaseOptions{InstallOptions: InstallOptions{Filter: &netreduce.FilterSpec{Name: "sum"}}}
+	var phases []*Phase
+	for _, tag := range []int32{1, 100} {
+		p, err := a.Phase(30*time.Microsecond, probes.Send(probes.IntConst(tag)), sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		phases = append(phases, p)
+	}
+	a.Start()
+	msgs := run(t, a)
+	if strings.Count(out.String(), "done") != ranks {
+		t.Fatalf("output:\n%s", out)
+	}
+	total := map[uint32]int64{}
+	for _, m := range msgs {
+		total[m.Handle.ID] += m.Values[0].(int64)
+	}
+	for i, p := range phases {
+		if st := p.Handle.Stats(); len(st.Failed) > 0 {
+			t.Errorf("phase %d: failures: %v", i, st.Failed)
+		}
+	}
+	ones, hundreds := total[phases[0].Handle.ID], total[phases[1].Handle.ID]
+	if ones < int64(ranks) || hundreds != 100*ones {
+		t.Errorf("the phases' firings reached %d and %d/100 ranks in all, want the same (%d firings of %d ranks)",
+			ones, hundreds, phases[0].Fired(), ranks)
 	}
 }

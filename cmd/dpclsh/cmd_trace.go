@@ -24,17 +24,22 @@ func init() {
   --per-io N    compute nodes per I/O node (default 64)
 ` + envHelp(16) + `
 The language (after bpftrace's): probes FUNC:entry, FUNC:exit (FUNC may hold * and ?),
-file.c:LINE, BEGIN, END, profile:hz:N (only @m[func] = count(): the machine's
-sampler); a predicate /expr/; statements separated by ';':
+file.c:LINE, BEGIN, END, interval:s:N / interval:ms:N / interval:us:N (virtual
+time: print and clear the maps as the ranks hold them each period), profile:hz:N (only
+@m[func] = count(): the machine's sampler); a predicate /expr/; statements separated
+by ';':
   @name[key, ...] = count() | sum(x) | min(x) | max(x) | avg(x) | stats(x) | hist(x)
                   | lhist(x, MIN, MAX, STEP)
   @name = x  (a per-rank variable)   $x = expr   printf("fmt %d\n", x)
-  in BEGIN and END: printf, print(@m), clear(@m), exit()
-Builtins: rank, func and probe (keys), arg0..arg7, retval, nsecs (virtual), cycles,
-instructions, loads, stores, branches, fpops. The maps live in each rank's memory, go up
-the tree when the ranks reach _exit, merged by key (the "mapmerge" filter), and print at
-the end in bpftrace's format. An integer key part indexes 0..255; events with keys
-outside are counted and reported, not kept.
+  in BEGIN, END and interval blocks: printf, print(@m), clear(@m); exit() in BEGIN, END
+Builtins: rank, func, probe and ustack / ustack(N) (keys; ustack walks 8 frames and
+prints them one a line), arg0..arg7, retval, nsecs (virtual: when the point was
+reached), cycles, instructions, loads, stores, branches, fpops. The maps live in each
+rank's memory, go up the tree when the ranks reach _exit, merged by key (the "mapmerge"
+filter), and print at the end in bpftrace's format. Ctrl-C (SIGINT) stops the job,
+reads the maps the ranks hold, runs END and prints them as at exit (status 0). An
+integer key part indexes 0..255; events with keys outside are counted and reported,
+not kept.
 
 examples:
   dpclsh trace -e 'MPI_*:entry { @[func] = count() }' --nodes 64 examples/apps/bin/ring.elf
@@ -45,8 +50,10 @@ examples:
 	})
 }
 
-// bpfChunk launches the job and hands the program to dpcl.trace, which runs it to its
-// end; its parameters arrive in the global TRACE.
+// bpfChunk launches the job and hands the program to dpcl.trace, then runs the job in
+// slices of wall time until it ends or SIGINT arrives (TRACE.interrupted()): then the
+// ranks are held, their maps read and merged, the job ended, and the maps print as at
+// exit. Its parameters arrive in the global TRACE.
 const bpfChunk = `
 local o = TRACE
 local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, env = o.env, quiet = true})
@@ -58,7 +65,17 @@ local ok, err = pcall(function()
     end
     return
   end
-  local r = dpcl.trace(app, o.program, {name = o.name})
+  local r = dpcl.trace(app, o.program, {name = o.name, run = false})
+  app:start()
+  local st = app:wait(0.1)
+  while app:status() == "running" and not o.interrupted() do st = app:wait(0.1) end
+  if app:status() == "running" then
+    r.interrupt()
+    io.stderr:write(string.format("dpclsh trace: interrupted at %.0f us of virtual time: the maps as the ranks held them\n", r.interrupted_at / 1000))
+    st = app:wait()
+  end
+  r.status = st
+  r = r.finish()
   for _, line in ipairs(r.status.reports) do io.stderr:write(line, "\n") end
 end)
 app:close()
@@ -68,7 +85,7 @@ if not ok then error(err, 0) end
 const bpfChunkName = "dpclsh trace"
 
 // runTrace is `dpclsh trace`: dpcl.trace driven from the command line.
-func runTrace(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runTrace(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dpclsh trace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	program := fs.String("e", "", "the program's text")
@@ -126,6 +143,10 @@ func runTrace(_ context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		env.RawSetString(k, lua.LString(v))
 	}
 	o.RawSetString("env", env)
+	o.RawSetString("interrupted", L.NewFunction(func(L *lua.LState) int {
+		L.Push(lua.LBool(ctx.Err() != nil))
+		return 1
+	}))
 	L.SetGlobal("TRACE", o)
 	if err := s.DoString(bpfChunk, bpfChunkName); err != nil {
 		fmt.Fprintf(stderr, "dpclsh trace: %s\n", withoutChunkPosition(err))

@@ -12,6 +12,16 @@ M.programs = {
   wait = {exe = "examples/apps/bin/ring.elf", program = [[
 MPI_Wait:entry { @start = nsecs }
 MPI_Wait:exit { @wait_ns[rank] = stats(nsecs - @start) }]]},
+  -- time in MPI_Wait by callsite stack (8 frames; ustack(N) walks N), merged by stack in
+  -- the tree and printed frame by frame
+  wait_stack = {exe = "examples/apps/bin/ring.elf", program = [[
+MPI_Wait:entry { @start = nsecs }
+MPI_Wait:exit { @wait_ns[ustack] = stats(nsecs - @start) }]]},
+  -- MPI calls per function in each 100 µs of virtual time, merged in the tree every
+  -- interval; clear() starts the next interval at zero, and what is left prints at exit
+  intervals = {exe = "examples/apps/bin/ring.elf", program = [[
+MPI_*:entry { @[func] = count() }
+interval:us:100 { printf("--\n"); print(@); clear(@) }]]},
   -- a 99 Hz profile by function: the machine's timer interrupt on every rank, counted by
   -- the function each sample stopped in (CG's time goes to matvec and dot)
   profile = {exe = "examples/apps/bin/cg.elf", args = {"64", "2000"},
@@ -21,16 +31,25 @@ MPI_Wait:exit { @wait_ns[rank] = stats(nsecs - @start) }]]},
     program = "lines.c:13, lines.c:20, lines.c:22, lines.c:32, lines.c:47, lines.c:55 { @[probe] = count() }"},
 }
 
-M.order = {"calls", "bytes", "wait", "profile", "lines"}
+M.order = {"calls", "bytes", "wait", "wait_stack", "intervals", "profile", "lines"}
 
 -- run launches example name's program on opts.nodes ranks and traces it to its end;
--- opts.exe, opts.args and opts.program replace the example's own.
+-- opts.exe, opts.args and opts.program replace the example's own. opts.with(app), when
+-- given, runs after the trace is installed and before the job starts (other probes on the
+-- same run).
 function M.run(name, opts)
   opts = opts or {}
   local ex = M.programs[name]
   local app = dpcl.launch(opts.exe or ex.exe, {nodes = opts.nodes or 7, per_io = 8, quiet = true,
     args = opts.args or ex.args})
-  local ok, r = pcall(dpcl.trace, app, opts.program or ex.program, {out = opts.out})
+  local ok, r = pcall(function()
+    local t = dpcl.trace(app, opts.program or ex.program, {out = opts.out, run = opts.with == nil})
+    if not opts.with then return t end
+    opts.with(app)
+    app:start()
+    t.status = app:wait()
+    return t.finish()
+  end)
   app:close()
   if not ok then error(r, 0) end
   return r

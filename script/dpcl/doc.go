@@ -114,8 +114,28 @@
 //     front-end gets one merged message per chunk whatever the number of ranks.
 //     @name = x (no aggregation) is a per-rank variable, not printed; printf at a rank
 //     sends its values with the format's number and the front-end formats them. The
-//     value of an aggregation is computed before its key, so that a time read there is
-//     taken first thing in the probe.
+//     value of an aggregation is computed before its key; nsecs is probe.point_timebase,
+//     the trampoline's read on arrival, so an interval between two probes does not grow
+//     with the registers the later probe's code makes its trampoline save.
+//     A ustack key part walks the r1 back chain in the probe's code (as probe.ustack
+//     does, into variables) and finds the stack among the 32 the rank keeps per map: a
+//     table of frames and one of hashes in rank memory, searched from where the stack's
+//     hash points by comparing hashes, the frames compared once where the search stops
+//     (a full table, or another stack with the same hash, is an overflow event). The
+//     stack part is the outermost of the slot, and at _exit each kept stack goes up as
+//     its own stream, its frames as the mapmerge filter's fixed key values, so the tree
+//     merges the ranks' entries by stack; the front-end names the frames once per stack
+//     (app:symbolize) and prints them one a line, as bpftrace prints ustack.
+//     interval blocks run at the front-end on the maps they print or clear, which every
+//     live rank sends each period from an app:phase (one per chunk, mapmerge): a firing
+//     is run once every chunk of it arrived, unless some rank missed it (exited). The
+//     front-end keeps per map the ranks' last merged state (cum, from a firing or _exit)
+//     and the state at the last clear (base), and prints the difference, so clear()
+//     needs nothing of the ranks; min and max, which do not subtract, refuse it there.
+//     result:interrupt() (dpclsh trace's Ctrl-C) holds the ranks and reads each one's
+//     arrays (Array:read, exited ranks too: their _exit sends would wait in the tree for
+//     the rest) into the entries mapmerge would have made; later tree messages are
+//     ignored, the job is terminated, and finish() prints as at exit.
 //   - Attach (attach.go): dpcl.attach(addr) is runtime.Attach over loopback or a network,
 //     with the secret of netreduce.LoadSecret (secret_file, else DPCLSH_COMM_SECRET), the
 //     handshake `dpclsh comm` uses; dpcl.attach(job) is runtime.AttachJob on a job of

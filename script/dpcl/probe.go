@@ -35,6 +35,11 @@ class, which is the C argument position when the earlier arguments are words.`, 
 			{Name: "timebase", Doc: `probe.timebase() -> Exp
 The node's time base (int64), in ticks of dpcl.timebase_hz (700e6 on BG/L: one tick is
 1/700 µs, about 1.43 ns); virtual time, the same clock as mftb and MPI_Wtime.`, Fn: probeNullary(probes.Timebase)},
+			{Name: "point_timebase", Doc: `probe.point_timebase() -> Exp
+The time base (int64, as probe.timebase) when the point was reached: the trampoline reads
+it on arrival, before saving the registers its snippets use, so snippets timing one
+interval from an entry to an exit measure the same ticks whatever else each computes
+(probe.timebase is read where the snippet reaches it). dpcl.trace's nsecs is this.`, Fn: probeNullary(probes.PointTimebase)},
 			{Name: "counter", Doc: `probe.counter(name) -> Exp
 A CPU event counter (int64): "instructions", "cycles", "loads", "stores", "branches"
 (taken, conditional or not), "branches_not_taken" (conditional branches that fell through),

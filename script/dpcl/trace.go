@@ -29,15 +29,20 @@ var traceModuleKey = script.NewKey[*lua.LTable]("trace module")
 var dpclTraceFuncs = []script.Function{
 	{Name: "trace", Doc: `dpcl.trace(app, program [, {name = "stdin", run = true}]) -> result
 Runs a bpftrace-style program (help in "dpclsh trace --help") over the job: probes
-FUNC:entry, FUNC:exit (FUNC may hold * and ?), file.c:LINE, BEGIN, END, profile:hz:N
+FUNC:entry, FUNC:exit (FUNC may hold * and ?), file.c:LINE, BEGIN, END,
+interval:s|ms|us:N (virtual time; print and clear there act on the maps the ranks send
+each period, merged in the tree; result.intervals lists what each printed), profile:hz:N
 (samples counted by function: @m[func] = count(), read from app:sample); predicates
 /expr/; maps @name[keys] = count(), sum(x), min(x), max(x), avg(x), stats(x), hist(x),
 lhist(x, lo, hi, step) kept in rank memory and merged by key in the tree ("mapmerge")
 when the ranks reach _exit; printf, and in BEGIN/END print(@m), clear(@m), exit().
 With run (the default) it starts the job, waits for its end, runs END and prints every
 map left in bpftrace's format; with run = false it only installs, and result:finish()
-does the rest after the caller's own app:start() and app:wait(). result.maps[name] maps
-each printed key ("MPI_Send", "3", "MPI_Send, 3"; "" without keys) to its value: a
+does the rest after the caller's own app:start() and app:wait(); result:interrupt() before
+it stops a job still running (dpclsh trace's Ctrl-C): it holds the ranks, reads their maps
+from their memory and ends the job. result.maps[name] maps
+each printed key ("MPI_Send", "3", "MPI_Send, 3"; "" without keys; a ustack part is its
+frames joined by newlines, "main+0x548 (ring.c:34)\n...") to its value: a
 number, {count=, average=, total=} for stats, the bucket counts (a list) for hist and
 lhist. Errors name the program's line and column with a caret.`, Fn: dpclTrace},
 }
@@ -98,6 +103,7 @@ func programTable(L *lua.LState, prog *tracelang.Program) *lua.LTable {
 	t := L.NewTable()
 	t.RawSetString("name", lua.LString(prog.Name))
 	t.RawSetString("src", lua.LString(prog.Src))
+	t.RawSetString("ustack_depth", lua.LNumber(tracelang.UstackDepth))
 	blocks := L.NewTable()
 	for _, b := range prog.Blocks {
 		bt := L.NewTable()

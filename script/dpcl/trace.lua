@@ -22,6 +22,11 @@ T.MAX_SLOTS = 4096
 -- The front-end's half (merging what arrives, printing) is trace_print.lua, run with this
 -- module as its argument.
 
+-- STACKS is how many distinct call stacks a ustack-keyed map keeps per rank (a power of
+-- two: a stack's hash picks where its search starts); events of further stacks are
+-- counted in the overflow slot.
+T.STACKS = 32
+
 -- CHUNK is the number of values one send carries (probe.send takes at most 256).
 T.CHUNK = 250
 -- HIST_BUCKETS: (..., 0), [0], [1], [2, 4), ..., [2^62, 2^63).
@@ -62,6 +67,8 @@ local function new_compiler(app, prog)
     locals = {}, printfs = {}, installs = {}}, C)
   c.slot, c.ok, c.k, c.lg = app:var("int"), app:var("int"), app:var("int"), app:var("int")
   c.x, c.t = app:var("int64"), app:var("int64")
+  -- the call stack walk's frames, links, hash and search
+  c.frames, c.fr, c.nx, c.h, c.b, c.found = {}, app:var("int"), app:var("int"), app:var("int"), app:var("int"), app:var("int")
   local hz = math.floor(dpcl.timebase_hz)
   local a, b = 1000000000, hz
   while b ~= 0 do
@@ -110,12 +117,17 @@ end
 function C:declare_map(s, g)
   local m = self.maps[s.map]
   if not m then
-    m = {name = s.map, agg = s.agg.name, parts = {}, pos = s}
+    m = {name = s.map, agg = s.agg.name, parts = {}, pos = s, app = self.app}
     for i, k in ipairs(s.keys) do
       local kind = "int"
-      if k.kind == "builtin" and (k.name == "func" or k.name == "probe") then kind = k.name
+      local depth
+      if k.name == "ustack" and (k.kind == "builtin" or k.kind == "call") then
+        kind = "ustack"
+        depth = k.kind == "call" and k.args[1].int or self.prog.ustack_depth
+      elseif k.kind == "builtin" and (k.name == "func" or k.name == "probe") then kind = k.name
       elseif k.kind == "builtin" and k.name == "rank" then kind = "rank" end
-      m.parts[i] = {kind = kind, names = {}, index = {}}
+      m.parts[i] = {kind = kind, names = {}, index = {}, depth = depth}
+      if kind == "ustack" then m.stack = m.parts[i] end
     end
     if m.agg == "lhist" then
       m.lo, m.hi, m.step = s.agg.args[2].int, s.agg.args[3].int, s.agg.args[4].int
@@ -132,14 +144,24 @@ end
 
 -- layout gives each map its slots once every group is known: ranges and strides of the
 -- varying key parts (rank is sent whole, as a fixed key part), the overflow slot last.
+-- A call stack key part is outermost: each of the T.STACKS stacks a rank keeps owns
+-- m.inner consecutive slots, and its frames sit in the map's table of stacks.
 function C:layout(m)
   local slots = 1
   for _, part in ipairs(m.parts) do
-    if part.kind ~= "rank" then
+    if part.kind ~= "rank" and part.kind ~= "ustack" then
       part.range = part.kind == "int" and T.KEY_BOUND or #part.names
       part.stride = slots
       slots = slots * part.range
     end
+  end
+  m.inner = slots
+  if m.stack then
+    m.stack.range, m.stack.stride = T.STACKS, slots
+    slots = slots * T.STACKS
+    local name = m.name == "" and "at" or m.name
+    m.stack.frames = self.app:array("int", T.STACKS * m.stack.depth, "trace_stacks_" .. name)
+    m.stack.hashes = self.app:array("int", T.STACKS, "trace_stack_hashes_" .. name)
   end
   if slots > T.MAX_SLOTS then
     fail(self.prog, m.pos, "@%s: its keys span %d slots in each rank's memory, more than %d (an integer key part takes %d)",
@@ -188,7 +210,9 @@ function C:builtin(e)
   local n = e.name
   if n == "rank" then return probe.rank() end
   if n == "retval" then return probe.retval() end
-  if n == "nsecs" then return probe.timebase() * probe.int64(self.ns_mul) / probe.int64(self.ns_div) end
+  -- nsecs is the time the point was reached (the trampoline reads it on arrival), so an
+  -- interval between two probes does not grow with the registers the exit's code saves
+  if n == "nsecs" then return probe.point_timebase() * probe.int64(self.ns_mul) / probe.int64(self.ns_div) end
   if counters[n] then return probe.counter(n) end
   local i = n:match("^arg(%d)$")
   if i then return probe.arg(tonumber(i)) end
@@ -230,6 +254,10 @@ function C:slot_code(m, s, g)
       code[#code + 1] = slot:assign(slot + part.index[g.func] * part.stride)
     elseif part.kind == "probe" then
       code[#code + 1] = slot:assign(slot + part.index[g.probe] * part.stride)
+    elseif part.kind == "ustack" then
+      code[#code + 1] = self:stack_index(part)
+      code[#code + 1] = probe.when(self.found:lt(0), ok:assign(0),
+        slot:assign(slot + self.found * part.stride))
     elseif part.kind == "int" then
       code[#code + 1] = t:assign(self:exp(s.keys[i], g))
       code[#code + 1] = probe.when(probe.land(t:ge(0), t:lt(part.range)),
@@ -238,6 +266,55 @@ function C:slot_code(m, s, g)
     end
   end
   code[#code + 1] = probe.when(ok:eq(0), slot:assign(m.slots))
+  return probe.seq(code)
+end
+
+-- walk_stack leaves in self.frames[1..depth] the call stack as probe.ustack(depth) sends
+-- it: LR, then the LR each frame of the r1 back chain saved, a link followed only when it
+-- is above the last (unsigned) and non-null; 0 from the first missing frame on.
+function C:walk_stack(depth)
+  local f, fr, nx = self.frames, self.fr, self.nx
+  for d = #f + 1, depth do f[d] = self.app:var("int") end
+  local sign = probe.int(-2147483648) -- flipping the sign bit orders addresses unsigned
+  local code = {f[1]:assign(probe.lr()), fr:assign(probe.sp()), probe.when(f[1]:eq(0), fr:assign(0))}
+  for d = 2, depth do
+    code[#code + 1] = f[d]:assign(0)
+    code[#code + 1] = probe.when(fr:ne(0), probe.seq{
+      nx:assign(probe.load(fr, "int")),
+      probe.when(nx:bxor(sign):gt(fr:bxor(sign)),
+        probe.seq{f[d]:assign(probe.load(nx, "int", 4)), fr:assign(nx), probe.when(f[d]:eq(0), fr:assign(0))},
+        fr:assign(0))})
+  end
+  return probe.seq(code)
+end
+
+-- stack_index leaves in self.found the index of the current call stack among the map's
+-- kept stacks, taking a free one for a new stack, or -1 when none is left. The search
+-- starts where the stack's hash points and compares hashes (a few instructions a step);
+-- the frames are compared once, where it stops: a different stack with the same hash
+-- (about one chance in 2^31 per pair) is an event not kept, never one filed elsewhere.
+function C:stack_index(part)
+  local depth, frames, hashes = part.depth, part.frames, part.hashes
+  local f, h, k, b, found = self.frames, self.h, self.k, self.b, self.found
+  local code = {self:walk_stack(depth), h:assign(0)}
+  for d = 1, depth do code[#code + 1] = h:assign(h * 31 + f[d]) end
+  code[#code + 1] = h:assign(h:bor(1)) -- a kept stack's hash is never 0, a free entry's is
+  code[#code + 1] = found:assign(-1)
+  for j = 0, T.STACKS - 1 do
+    code[#code + 1] = probe.when(found:lt(0), probe.seq{
+      k:assign((h:shr(4) + j):band(T.STACKS - 1)),
+      probe.when(probe.lor(hashes[k]:eq(0), hashes[k]:eq(h)), found:assign(k))})
+  end
+  local claim, diff = {hashes[found]:assign(h)}, nil
+  for d = 1, depth do
+    claim[#claim + 1] = frames[b + (d - 1)]:assign(f[d])
+    local x = frames[b + (d - 1)]:bxor(f[d])
+    diff = diff and diff:bor(x) or x
+  end
+  code[#code + 1] = probe.when(found:ge(0), probe.seq{
+    b:assign(found * depth),
+    probe.when(hashes[found]:eq(0), probe.seq(claim),
+      probe.when(diff:ne(0), found:assign(-1)))})
   return probe.seq(code)
 end
 
@@ -324,26 +401,119 @@ function C:collect(m, result)
     if ok and #pts > 0 then exits = pts break end
   end
   if not exits then error("dpcl.trace: the program has no _exit, where ranks send their maps", 0) end
-  local fixed = 0
   m.handles = {}
-  for _, part in ipairs(m.parts) do if part.kind == "rank" then fixed = 1 end end
-  m.fixed = fixed
-  local per = math.max(1, idiv(T.CHUNK - fixed, m.width))
-  for first = 0, m.slots, per do
-    local vals = {}
-    if fixed == 1 then vals[1] = probe.rank() end
-    for i = first * m.width, math.min(first + per, m.slots + 1) * m.width - 1 do
-      vals[#vals + 1] = m.array[i]
-    end
-    local h = self.app:install(exits, probe.send(unpack(vals)), {print = false,
-      filter = "mapmerge", params = {agg = m.agg, width = m.width, fixed = fixed, base = first},
+  for _, ch in ipairs(self:chunks(m)) do
+    local h = self.app:install(exits, probe.send(unpack(ch.vals)), {print = false,
+      filter = "mapmerge", params = ch.params,
       callback = function(msg)
+        if result.frozen then return end -- interrupted: the maps were read from the ranks
         result.messages[m.name] = result.messages[m.name] + 1
-        T.merge(result, m, msg.values[1])
+        T.merge(result.final[m.name], m, msg.values[1])
       end})
     self.installs[#self.installs + 1] = h
     m.handles[#m.handles + 1] = h
   end
+end
+
+-- chunks lists the sends that carry map m from a rank: each {vals = the send's operands,
+-- params = mapmerge's}. A send holds the key values the rank sends whole (its rank, a
+-- stack's frames) and then a run of slots.
+function C:chunks(m)
+  if m.chunk_list then return m.chunk_list end
+  m.ranked = 0
+  for _, part in ipairs(m.parts) do if part.kind == "rank" then m.ranked = 1 end end
+  local depth = m.stack and m.stack.depth or 0
+  m.fixed = m.ranked + depth
+  local list = {}
+  -- the slots first..last of the array, as the map's slots from base on, after keys
+  local function send(keys, first, last, base)
+    local vals = {}
+    if m.ranked == 1 then vals[1] = probe.rank() end
+    for _, v in ipairs(keys) do vals[#vals + 1] = v end
+    for i = first * m.width, (last + 1) * m.width - 1 do vals[#vals + 1] = m.array[i] end
+    list[#list + 1] = {vals = vals, params = {agg = m.agg, width = m.width, fixed = m.fixed, base = base}}
+  end
+  local per = math.max(1, idiv(T.CHUNK - m.fixed, m.width))
+  if not m.stack then
+    for first = 0, m.slots, per do send({}, first, math.min(first + per, m.slots + 1) - 1, first) end
+  else
+    -- a stack map: per kept stack its frames as key values, then its slots, so the tree
+    -- merges the ranks' entries by stack; the overflow slot goes alone, after zero frames
+    for e = 0, T.STACKS - 1 do
+      local frames = {}
+      for d = 0, depth - 1 do frames[#frames + 1] = m.stack.frames[e * depth + d] end
+      for first = 0, m.inner - 1, per do
+        send(frames, e * m.inner + first, e * m.inner + math.min(first + per, m.inner) - 1, first)
+      end
+    end
+    local zeros = {}
+    for d = 1, depth do zeros[d] = probe.int(0) end
+    send(zeros, m.slots, m.slots, m.inner)
+  end
+  m.chunk_list = list
+  return list
+end
+
+-- interval makes an interval block's phase: every period of virtual time each live rank
+-- sends the maps the block prints or clears, as it holds them then, through mapmerge (one
+-- phase per chunk). When every chunk of a firing has arrived, the front-end takes the
+-- merged maps as the ranks' state and runs the block. A firing that some rank missed
+-- (it had exited: its map went up at _exit) is not run: what it would show prints at
+-- the end instead.
+function C:interval(b, result, out, tracer)
+  local p = b.probes[1]
+  local maps, seen = {}, {}
+  for _, s in ipairs(b.body) do
+    local call = s.x
+    if (call.name == "print" or call.name == "clear") and not seen[call.args[1].name] then
+      seen[call.args[1].name] = true
+      maps[#maps + 1] = self.maps[call.args[1].name]
+    end
+  end
+  local streams, firings, next_firing, stopped = 0, {}, 1, false
+  local ranks = #self.app
+  local function ready()
+    while not stopped and not result.frozen and firings[next_firing] and firings[next_firing].arrived == streams do
+      local f = firings[next_firing]
+      firings[next_firing] = nil
+      next_firing = next_firing + 1
+      if f.missed then stopped = true break end
+      for _, m in ipairs(maps) do
+        result.cum[m.name] = f.maps[m.name]
+        T.view(result, m)
+      end
+      local shown = {}
+      for _, m in ipairs(maps) do shown[m.name] = T.maps_of(result, {m})[m.name] end
+      tracer.intervals[#tracer.intervals + 1] = shown
+      T.front(self, result, b, out)
+    end
+  end
+  for _, m in ipairs(maps) do
+    if m.profiles then fail(self.prog, p, "@%s counts profile samples, read when the job ends", m.name) end
+    for _, ch in ipairs(self:chunks(m)) do
+      streams = streams + 1
+      local got = 0
+      local ok, h = pcall(self.app.phase, self.app, T.interval_seconds(p), probe.send(unpack(ch.vals)), {
+        print = false, filter = "mapmerge", params = ch.params,
+        callback = function(msg)
+          got = got + 1
+          local f = firings[got] or {arrived = 0, maps = {}}
+          firings[got] = f
+          f.arrived = f.arrived + 1
+          if (msg.count or ranks) < ranks then f.missed = true end
+          f.maps[m.name] = f.maps[m.name] or T.new_map()
+          T.merge(f.maps[m.name], m, msg.values[1])
+          ready()
+        end})
+      if not ok then fail(self.prog, p, "%s: %s", p.text, (tostring(h):gsub("^[^\n:]*:%d+: ", ""))) end
+      self.phases[#self.phases + 1] = h
+    end
+  end
+end
+
+-- interval_seconds is an interval probe's period in virtual seconds.
+function T.interval_seconds(p)
+  return p.n * ({s = 1, ms = 1e-3, us = 1e-6})[p.unit]
 end
 
 -- sample starts the machine's sampler for a profile:hz:N block (the checker allows only
@@ -399,20 +569,26 @@ function T.const(prog, e)
   fail(prog, e, "BEGIN and END compute with + - * / %% and comparisons of constants only")
 end
 
--- front runs a BEGIN or END block at the front-end.
-local function front(c, result, b, out)
+-- front runs a BEGIN, END or interval block at the front-end. clear(@m) empties what
+-- prints from now on: the ranks keep counting, so the front-end remembers the ranks'
+-- state at the clear and later shows what was added since (T.view).
+function T.front(c, result, b, out)
   for _, s in ipairs(b.body) do
     local call = s.x
     if call.name == "printf" then
       local args = {}
       for i = 2, #call.args do args[#args + 1] = T.const(c.prog, call.args[i]) end
-      printf((call.args[1].str:gsub("%%l+", "%%")), unpack(args))
+      local text = string.format((call.args[1].str:gsub("%%l+", "%%")), unpack(args))
+      -- whole lines go where the maps print (opts.out), so they keep their order
+      if text:sub(-1) == "\n" then out(text:sub(1, -2)) else io.write(text) end
     elseif call.name == "print" then
       local m = c.maps[call.args[1].name]
       if m then T.print_map(out, result, m) end
     elseif call.name == "clear" then
-      result.raw[call.args[1].name] = {}
-      result.overflow[call.args[1].name] = nil
+      local name = call.args[1].name
+      result.base[name] = result.cum[name]
+      result.raw[name] = {}
+      result.overflow[name] = nil
     elseif call.name == "exit" then
       return true
     end
@@ -423,12 +599,13 @@ end
 function T.run(app, prog, opts)
   local out = opts.out or print
   local c = new_compiler(app, prog)
-  local begins, ends, ranked = {}, {}, {}
+  local begins, ends, ranked, intervals = {}, {}, {}, {}
   for _, b in ipairs(prog.blocks) do
     local kind = b.probes[1].kind
     if kind == "BEGIN" then begins[#begins + 1] = b
     elseif kind == "END" then ends[#ends + 1] = b
     elseif kind == "profile" then c:sample(b)
+    elseif kind == "interval" then intervals[#intervals + 1] = b
     else
       local groups = {}
       for _, p in ipairs(b.probes) do
@@ -442,11 +619,14 @@ function T.run(app, prog, opts)
       end
     end
   end
-  local result = {raw = {}, overflow = {}, messages = {}}
+  -- per map: raw and overflow as they print; the ranks' merged state (cum) from the last
+  -- complete collection, and the state at the last clear (base); final fills at _exit
+  local result = {raw = {}, overflow = {}, messages = {}, cum = {}, base = {}, final = {}}
   for _, m in ipairs(c.order) do
     if not m.profiles then c:layout(m) end
     result.raw[m.name] = {}
     result.messages[m.name] = 0
+    result.cum[m.name], result.base[m.name], result.final[m.name] = T.new_map(), T.new_map(), T.new_map()
   end
   for _, r in ipairs(ranked) do
     for _, g in ipairs(r.groups) do c:install(r.block, g) end
@@ -455,15 +635,22 @@ function T.run(app, prog, opts)
     if not m.profiles then c:collect(m, result) end
   end
   for _, h in ipairs(c.installs) do h:activate() end
-  local tracer = {maps = {}, installs = c.installs}
+  local tracer = {maps = {}, installs = c.installs, intervals = {}}
+  c.phases = {}
+  for _, b in ipairs(intervals) do c:interval(b, result, out, tracer) end
+  tracer.phases = c.phases
   function tracer.finish()
     for _, m in ipairs(c.order) do
-      if m.profiles then T.samples(result, m) end
+      if m.profiles then T.samples(result, m)
+      else
+        result.cum[m.name] = result.final[m.name]
+        T.view(result, m)
+      end
     end
     local stopped
     for _, b in ipairs(ends) do
       if stopped then break end
-      stopped = front(c, result, b, out)
+      stopped = T.front(c, result, b, out)
     end
     for _, m in ipairs(c.order) do T.print_map(out, result, m) end
     tracer.maps = T.maps_of(result, c.order)
@@ -477,8 +664,25 @@ function T.run(app, prog, opts)
     end
     return tracer
   end
+  -- interrupt stops a running job where it is (Ctrl-C of dpclsh trace): the ranks are
+  -- held, their maps read from their memory (those that had exited too: their _exit
+  -- sends wait in the tree for the others) and merged as the tree would, and the job
+  -- ends; finish() then runs END and prints as at exit.
+  function tracer.interrupt()
+    result.frozen = true
+    app:suspend()
+    tracer.interrupted_at = app:now()
+    for _, m in ipairs(c.order) do
+      if not m.profiles then
+        local into = T.new_map()
+        T.gather(into, m, app)
+        result.final[m.name] = into
+      end
+    end
+    app:terminate()
+  end
   for _, b in ipairs(begins) do
-    if front(c, result, b, out) then break end
+    if T.front(c, result, b, out) then break end
   end
   if opts.run == false then return tracer end
   app:start()

@@ -3,27 +3,61 @@
 -- table, which it extends.
 local T = ...
 
--- key_id is a key as printed between the brackets and as result.maps indexes it.
-function T.key_id(key)
+-- key_id is a key as result.maps indexes it or, with printed, as it prints between the
+-- brackets. A call stack part ({frames = {...}}) is its frames one a line; printed, each
+-- is indented on a line of its own, as bpftrace prints ustack.
+function T.key_id(key, printed)
   local parts = {}
-  for j, k in ipairs(key) do parts[j] = type(k) == "number" and string.format("%d", k) or k end
+  for j, k in ipairs(key) do
+    if type(k) == "table" then
+      if printed then
+        local lines = {}
+        for i, f in ipairs(k.frames) do lines[i] = "    " .. f .. "\n" end
+        parts[j] = "\n" .. table.concat(lines)
+      else
+        parts[j] = table.concat(k.frames, "\n")
+      end
+    else
+      parts[j] = type(k) == "number" and string.format("%d", k) or k
+    end
+  end
   return table.concat(parts, ", ") .. ""
 end
 
--- merge folds the entries of a merged message into the front-end's copy of the map.
-function T.merge(result, m, flat)
+-- stack_key names the frames a rank sent for a stack part, once per distinct stack.
+local function stack_key(m, flat, at)
+  local pcs = {}
+  for d = 1, m.stack.depth do pcs[d] = flat[at + d - 1] end
+  local id = table.concat(pcs, " ")
+  m.stack.named = m.stack.named or {}
+  local k = m.stack.named[id]
+  if not k then
+    k = {frames = m.app:symbolize(pcs)}
+    m.stack.named[id] = k
+  end
+  return k
+end
+
+-- new_map is an empty copy of a map at the front-end: entries by key id, and the events
+-- not kept.
+function T.new_map()
+  return {entries = {}, overflow = 0}
+end
+
+-- merge folds the entries of a merged message into into, a front-end copy of map m.
+function T.merge(into, m, flat)
   local stride = m.fixed + 1 + m.width
-  local entries = result.raw[m.name]
+  local entries = into.entries
   for i = 1, #flat, stride do
     local slot = flat[i + m.fixed]
-    if slot == m.slots then
-      result.overflow[m.name] = (result.overflow[m.name] or 0) + flat[i + m.fixed + 1]
+    if slot == (m.stack and m.inner or m.slots) then
+      into.overflow = into.overflow + flat[i + m.fixed + 1]
     else
       local key = {}
-      local rank = m.fixed == 1 and flat[i] or nil
-      local rem = slot
+      local rank = m.ranked == 1 and flat[i] or nil
       for j, part in ipairs(m.parts) do
         if part.kind == "rank" then key[j] = rank
+        elseif part.kind == "ustack" then key[j] = stack_key(m, flat, i + m.ranked)
         else
           local idx = T.idiv(slot, part.stride) % part.range
           key[j] = part.kind == "int" and idx or part.names[idx + 1]
@@ -44,6 +78,49 @@ function T.merge(result, m, flat)
       end
     end
   end
+end
+
+-- gather merges into into map m as every rank of app holds it in memory now: the entries
+-- a rank would send (its rank, the kept stack's frames, the slot, the values), in
+-- mapmerge's form.
+function T.gather(into, m, app)
+  local depth = m.stack and m.stack.depth or 0
+  for r = 0, #app - 1 do
+    local vals = m.array:read(r)
+    local frames = m.stack and m.stack.frames:read(r)
+    local flat = {}
+    for s = 0, m.slots do
+      local at = s * m.width
+      if vals[at + 1] ~= 0 then
+        if m.ranked == 1 then flat[#flat + 1] = r end
+        local slot = s
+        if m.stack then
+          local e = T.idiv(s, m.inner)
+          for d = 1, depth do flat[#flat + 1] = s < m.slots and frames[e * depth + d] or 0 end
+          slot = s < m.slots and s - e * m.inner or m.inner
+        end
+        flat[#flat + 1] = slot
+        for j = 1, m.width do flat[#flat + 1] = vals[at + j] end
+      end
+    end
+    T.merge(into, m, flat)
+  end
+end
+
+-- view sets what map m prints: the ranks' merged state less the state at the last clear,
+-- entry by entry (every aggregation an interval may clear adds up), events gone with it.
+function T.view(result, m)
+  local cum, base = result.cum[m.name], result.base[m.name]
+  local shown = {}
+  for id, e in pairs(cum.entries) do
+    local b = base.entries[id]
+    local vals = {}
+    for j = 1, m.width do vals[j] = e.vals[j] - (b and b.vals[j] or 0) end
+    if vals[1] ~= 0 then shown[id] = {key = e.key, vals = vals} end
+  end
+  result.raw[m.name] = shown
+  local over = cum.overflow - base.overflow
+  result.overflow[m.name] = over ~= 0 and over or nil
 end
 
 -- value is what a map entry shows: a number, a stats table, or bucket counts.
@@ -97,7 +174,7 @@ end
 
 local function key_text(m, e)
   if #m.parts == 0 then return "@" .. m.name end
-  return "@" .. m.name .. "[" .. T.key_id(e.key) .. "]"
+  return "@" .. m.name .. "[" .. T.key_id(e.key, true) .. "]"
 end
 
 -- print_map writes map m as bpftrace does: scalar maps sorted by value, histograms by key.
@@ -106,9 +183,11 @@ function T.print_map(out, result, m)
   for _, e in pairs(result.raw[m.name]) do list[#list + 1] = e end
   local function keyless(a, b)
     for j = 1, #a.key do
-      if a.key[j] ~= b.key[j] then
-        if type(a.key[j]) == type(b.key[j]) then return a.key[j] < b.key[j] end
-        return type(a.key[j]) == "number"
+      local x, y = a.key[j], b.key[j]
+      if type(x) == "table" then x, y = T.key_id({x}), T.key_id({y}) end
+      if x ~= y then
+        if type(x) == type(y) then return x < y end
+        return type(x) == "number"
       end
     end
     return false
@@ -135,8 +214,9 @@ function T.print_map(out, result, m)
   end
   if #list > 0 and scalar or m.agg == "stats" and #list > 0 then out("") end
   if result.overflow[m.name] then
-    out(string.format("@%s: %d events not kept: a key part outside 0..%d", m.name,
-      result.overflow[m.name], T.KEY_BOUND - 1))
+    local why = string.format("a key part outside 0..%d", T.KEY_BOUND - 1)
+    if m.stack then why = why .. string.format(", or a call stack past the %d each rank keeps", T.STACKS) end
+    out(string.format("@%s: %d events not kept: %s", m.name, result.overflow[m.name], why))
   end
 end
 

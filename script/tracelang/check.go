@@ -40,18 +40,24 @@ var Builtins = map[string]string{
 	"nsecs": "the rank's virtual time in ns", "cycles": "CPU cycles", "instructions": "instructions executed",
 	"loads": "loads", "stores": "stores", "branches": "taken branches", "fpops": "floating-point operations",
 	"arg0..arg7": "argument registers r3..r10 (entry probes)",
+	"ustack":     "the call stack, UstackDepth frames (ustack(N): N frames; a map key only)",
 }
+
+// UstackDepth is how many frames a bare ustack key walks; ustack(N) takes 1..MaxUstackDepth.
+const (
+	UstackDepth    = 8
+	MaxUstackDepth = 32
+)
 
 // notYet are bpftrace's builtins this language knows but does not offer (yet).
 var notYet = map[string]string{
-	"ustack": "a call stack cannot be a key or a value here yet",
 	"kstack": "there is no kernel to walk", "node": "use rank", "ionode": "use rank",
 	"tid": "a rank has one thread: use rank", "pid": "use rank", "comm": "every rank runs one program",
 	"elapsed": "use nsecs",
 }
 
 // keyOnly are builtins that name the probe rather than compute a value.
-var keyOnly = map[string]bool{"func": true, "probe": true}
+var keyOnly = map[string]bool{"func": true, "probe": true, "ustack": true}
 
 type checker struct {
 	prog  *Program
@@ -84,6 +90,11 @@ func Check(prog *Program) (info *Info, err error) {
 	for _, b := range prog.Blocks {
 		c.checkBlock(b)
 		c.sampled(b)
+	}
+	for _, b := range prog.Blocks {
+		if b.Probes[0].Kind == ProbeInterval {
+			c.intervalMaps(b)
+		}
 	}
 	return c.info, nil
 }
@@ -130,14 +141,16 @@ func (c *checker) checkBlock(b *Block) {
 	c.block = b
 	c.front = false
 	for _, pr := range b.Probes {
-		isFront := pr.Kind == ProbeBegin || pr.Kind == ProbeEnd
+		isFront := pr.Kind == ProbeBegin || pr.Kind == ProbeEnd || pr.Kind == ProbeInterval
 		if isFront && len(b.Probes) > 1 {
 			c.fail(pr.Pos, "%s cannot share a block with other probes", pr.Text)
 		}
 		c.front = isFront
 		switch pr.Kind {
 		case ProbeInterval:
-			c.fail(pr.Pos, "%s probes are not supported yet", pr.Kind)
+			if IntervalSeconds(pr) == 0 {
+				c.fail(pr.Pos, "interval probes are interval:s:N, interval:ms:N or interval:us:N, not interval:%s", pr.Unit)
+			}
 		case ProbeProfile:
 			c.profile(b, pr)
 		}
@@ -150,6 +163,35 @@ func (c *checker) checkBlock(b *Block) {
 	}
 	for _, s := range b.Body {
 		c.stmt(s)
+	}
+}
+
+// IntervalSeconds is an interval probe's period in virtual seconds (0 for another unit).
+func IntervalSeconds(pr *Probe) float64 {
+	per := map[string]float64{"s": 1, "ms": 1e-3, "us": 1e-6}[pr.Unit]
+	return float64(pr.N) * per
+}
+
+// intervalMaps checks what an interval block prints and clears: its maps are the ranks'
+// as each interval ends, so the machine's samples (read once the job ends) cannot be
+// printed there, and min and max, which the ranks keep over the whole run, cannot be
+// cleared there.
+func (c *checker) intervalMaps(b *Block) {
+	for _, s := range b.Body {
+		e := s.X
+		if e.Name == "exit" {
+			c.fail(e.Pos, "exit() in %s is not offered: the job runs to its end (Ctrl-C stops it and prints the maps)", b.Probes[0].Text)
+		}
+		if e.Name != "print" && e.Name != "clear" {
+			continue
+		}
+		m := c.info.byMap[e.Args[0].Name]
+		if m.Sampled {
+			c.fail(e.Args[0].Pos, "@%s counts profile samples, read when the job ends: print it in END", m.Name)
+		}
+		if e.Name == "clear" && (m.Agg == "min" || m.Agg == "max") {
+			c.fail(e.Args[0].Pos, "@%s is %s(), which the ranks keep over the whole run: an interval cannot clear it", m.Name, m.Agg)
+		}
 	}
 }
 
@@ -198,7 +240,13 @@ func (c *checker) stmt(s *Stmt) {
 	}
 	switch s.Kind {
 	case StmtAggregate:
+		stacks := 0
 		for _, k := range s.Keys {
+			if IsUstack(k) {
+				if stacks++; stacks > 1 {
+					c.fail(k.Pos, "@%s: one call stack per key", s.Map)
+				}
+			}
 			c.key(k)
 		}
 		c.aggregate(s)
@@ -213,7 +261,26 @@ func (c *checker) key(k *Expr) {
 	if k.Kind == ExprBuiltin && keyOnly[k.Name] {
 		return
 	}
+	if k.Kind == ExprCall && k.Name == "ustack" {
+		if len(k.Args) != 1 || k.Args[0].Kind != ExprInt || k.Args[0].Int < 1 || k.Args[0].Int > MaxUstackDepth {
+			c.fail(k.Pos, "ustack(N) takes the number of frames, an integer from 1 to %d", MaxUstackDepth)
+		}
+		return
+	}
 	c.value(k)
+}
+
+// IsUstack says whether a key expression is the call stack: ustack or ustack(N).
+func IsUstack(k *Expr) bool {
+	return (k.Kind == ExprBuiltin || k.Kind == ExprCall) && k.Name == "ustack"
+}
+
+// UstackFrames is how many frames a ustack key walks.
+func UstackFrames(k *Expr) int {
+	if k.Kind == ExprCall && len(k.Args) == 1 {
+		return int(k.Args[0].Int)
+	}
+	return UstackDepth
 }
 
 func (c *checker) aggregate(s *Stmt) {
@@ -261,6 +328,9 @@ func (c *checker) value(e *Expr) {
 		if aggregations[e.Name] != nil {
 			c.fail(e.Pos, "%s() is an aggregation: assign it to a map, @name[keys] = %s(...)", e.Name, e.Name)
 		}
+		if e.Name == "ustack" {
+			c.fail(e.Pos, "'ustack' is the call stack: it can only be a map key")
+		}
 		c.fail(e.Pos, "unknown function '%s'", e.Name)
 	case ExprUnary:
 		c.value(e.X)
@@ -282,6 +352,8 @@ func (c *checker) builtin(e *Expr) {
 		return
 	}
 	switch {
+	case e.Name == "ustack":
+		c.fail(e.Pos, "'ustack' is the call stack: it can only be a map key")
 	case keyOnly[e.Name]:
 		c.fail(e.Pos, "'%s' names the probe: it can only be a map key", e.Name)
 	case e.Name == "retval":
@@ -327,7 +399,7 @@ func (c *checker) callStmt(e *Expr) {
 		c.printf(e)
 	case "print", "clear":
 		if !c.front {
-			c.fail(e.Pos, "%s() runs in BEGIN and END only: maps are collected from the ranks when they exit", e.Name)
+			c.fail(e.Pos, "%s() runs in BEGIN, END and interval blocks only: maps are collected from the ranks there", e.Name)
 		}
 		if len(e.Args) != 1 || e.Args[0].Kind != ExprMap {
 			c.fail(e.Pos, "%s() takes one map: %s(@name)", e.Name, e.Name)

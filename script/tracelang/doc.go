@@ -20,7 +20,8 @@
 //	expr      = C's binary operators || && | ^ & == != < <= > >= << >> + - * / %,
 //	            unary - ! ~, parentheses, integers, $locals, @plain maps, builtins
 //
-// Builtins: rank, func and probe (map keys only), arg0..arg7 (entry probes), retval
+// Builtins: rank, func and probe (map keys only), ustack and ustack(N) (the call stack,
+// UstackDepth or N frames, a map key only, at most one per key), arg0..arg7 (entry probes), retval
 // (exit probes), nsecs (virtual time), cycles, instructions, loads, stores, branches,
 // fpops (the CPU's counters).
 //
@@ -29,14 +30,18 @@
 //   - @name = x without an aggregation is a per-rank variable (each rank its own), read
 //     back as @name in that rank's probes (bpftrace's @start[tid] = nsecs idiom, with the
 //     rank as the thread); it is not printed. Keyed maps take an aggregation.
-//   - print, clear and exit run only in BEGIN and END, at the front-end: a map is
-//     collected from the ranks when they exit, merged in the tree.
+//   - print, clear and exit run only in BEGIN and END, at the front-end, and print and
+//     clear in interval:UNIT:N blocks (UNIT s, ms or us of virtual time): a map is
+//     collected from the ranks when they exit, and for an interval block each period,
+//     merged in the tree. An interval block cannot clear min() or max() maps (the ranks
+//     keep them over the run: the front-end clears by remembering what it showed) nor
+//     print profile samples (read once the job ends).
 //   - profile:hz:N blocks only count samples, by function or in all (@m[func] = count(),
 //     @m = count()), with no predicate: the samples are the machine's timer interrupts
 //     (app:sample), not probe code, and such a map takes nothing else.
 //   - Statements are separated by ';' (a block's last may omit it); there is no if,
-//     ternary, string, tuple, ustack key or interval probe yet: the checker says so with
-//     a caret rather than accept them.
+//     ternary, string or tuple yet: the checker says so with a caret
+//     rather than accept them.
 //
 // Errors are *Error values: "NAME:LINE:COL: message", then the line, then a caret.
 package tracelang
