@@ -30,6 +30,7 @@ struct io_view {
 	long tsize, textent;          /* a tile's data bytes and its extent */
 	int nb;
 	long *off, *len, *cum; /* piece i: offset in the tile, bytes, data bytes before it */
+	int dense;             /* one piece filling the tile: the view is the file from disp on */
 	char datarep[MPI_MAX_DATAREP_STRING];
 };
 
@@ -255,6 +256,7 @@ static int view_make(const char *call, MPI_File fh, struct io_view *w, MPI_Offse
 		w->tsize += p[i].len;
 	}
 	w->nb = n;
+	w->dense = n == 1 && w->off[0] == 0 && w->len[0] == dt_extent(filetype);
 	free(p);
 	w->disp = disp;
 	w->esize = dt_size(etype);
@@ -273,10 +275,16 @@ static int view_make(const char *call, MPI_File fh, struct io_view *w, MPI_Offse
  * the bytes contiguous in the file from there to the end of its piece. */
 static MPI_Offset view_map(const struct io_view *w, MPI_Offset v, long *run)
 {
-	MPI_Offset k = v / w->tsize;
-	long r = (long)(v - k * w->tsize);
+	MPI_Offset k;
+	long r;
 	int lo = 0, hi = w->nb - 1;
 
+	if (w->dense) {
+		*run = 0x7fffffffL;
+		return w->disp + v;
+	}
+	k = v / w->tsize;
+	r = (long)(v - k * w->tsize);
 	while (lo < hi) {
 		int mid = (lo + hi + 1) / 2;
 
