@@ -243,7 +243,7 @@
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
 // correct programs, so they are absent rather than wrong; nonblocking collectives on
-// intercommunicators, graph topologies, MPI-IO, threads. Synchronous
+// intercommunicators, graph topologies, threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 // One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,
@@ -274,6 +274,28 @@
 // largest member's completion; Complete pays at least a round trip (its targets learn
 // of it); a lock, issuing an operation and Win_sync cost MPICallNS like any call. Range, rank, lock-type and epoch errors are
 // MPI_ERR_RMA_RANGE, MPI_ERR_RANK, MPI_ERR_LOCKTYPE and MPI_ERR_RMA_SYNC.
+// MPI-IO (target/libmpi_io.c, libmpi_io_rw.c, mpi_io.go): File_open/close/delete,
+// set_size, preallocate, get_size, get_group, get_amode, set_info/get_info (hints kept,
+// none acted on), set_view/get_view (etype and filetype derived, contiguous or strided;
+// datareps native, internal and external32, the same bytes on the big-endian 440),
+// read/write with explicit offsets, the individual and the shared file pointer, their
+// _all, _ordered, nonblocking (iread...iwrite_at_all) and split-collective forms, seek,
+// get_position(_shared), get_byte_offset, sync, set_atomicity (recorded), file error
+// handlers, and MPI_Type_create_subarray/darray for views. A rank does its own I/O with
+// the POSIX calls the CNK ships to its I/O node, so files are the job's working
+// directory's and every access pays the CIOD's costs (ciodCallNS per call plus a ns per
+// byte, one call at a time per I/O node): a contiguous access is one _llseek and one read
+// or write, a strided one a pair per contiguous range (a read of close ranges reads their
+// span once). A file's handle is a private duplicate of its communicator; opening
+// (rank 0 creates, then the others open), closing, set_view, set_size and the collective
+// accesses sync the group with that communicator's barrier or broadcast, at their cost. The
+// engine keeps only the shared file pointer (one CIOD call per access, taken in
+// virtual-time order) and the requests of nonblocking I/O, which is done at the call: an
+// independent request is complete, a collective one completes as an Ibarrier of the group
+// would, never at the call. Files start with MPI_FILE_NULL's handler, MPI_ERRORS_RETURN;
+// file system errors map to MPI_ERR_NO_SUCH_FILE, _FILE_EXISTS, _ACCESS, _NO_SPACE,
+// _QUOTA, _READ_ONLY or _IO, a bad amode to MPI_ERR_AMODE, an etype or filetype with
+// negative, decreasing or (unless read-only) overlapping pieces to MPI_ERR_IO.
 //
 // MPI costs (virtual ns; constants in mpi.go and mpi_cost.go). Sources: [A] Adiga et
 // al., "Blue Gene/L torus interconnection network", IBM J. Res. Dev. 49(2/3), 2005;

@@ -86,6 +86,7 @@ type mpiEngine struct {
 	scanned  bool                     // faults from before the engine existed were looked for
 	ended    *MPIEnd
 	wins     map[uint32]*mpiWin // one-sided windows, by handle (mpi_win.go)
+	filePtrs map[uint32]int64   // shared file pointers, by file handle (mpi_io.go)
 }
 
 // mpiEngines maps a job, weakly, to its engine: the engine comes into being with the first

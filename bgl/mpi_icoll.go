@@ -62,6 +62,9 @@ func (e *mpiEngine) progressIcolls(n *node, t uint64) error {
 		}
 		q.done = true
 		q.st = emptyStatus
+		if q.fileBytes != nil {
+			q.st.count = *q.fileBytes
+		}
 		if q.freed {
 			q.held.release()
 		}

@@ -57,16 +57,17 @@ func (a *mpiMsg) before(b *mpiMsg) bool {
 
 // mpiReq is a request: a receive (pending or done) or a send (done at once).
 type mpiReq struct {
-	id       uint32
-	recv     bool
-	comm     *mpiComm
-	src, tag int32 // src: a world rank or MPI_ANY_SOURCE
-	buf, cap uint32
-	done     bool
-	freed    bool // MPI_Request_free detached it while active: nothing waits, completion frees it
-	st       mpiStatus
-	held     mpiCharge // on its rank's account until Wait, Test or (freed) completion frees it
-	icoll    *mpiCall  // a nonblocking collective's entered call (mpi_icoll.go)
+	id        uint32
+	recv      bool
+	comm      *mpiComm
+	src, tag  int32 // src: a world rank or MPI_ANY_SOURCE
+	buf, cap  uint32
+	done      bool
+	freed     bool // MPI_Request_free detached it while active: nothing waits, completion frees it
+	st        mpiStatus
+	held      mpiCharge // on its rank's account until Wait, Test or (freed) completion frees it
+	icoll     *mpiCall  // a nonblocking collective's entered call (mpi_icoll.go)
+	fileBytes *uint32   // nonblocking collective file I/O: the bytes its status reports (mpi_io.go)
 }
 
 type mpiStatus struct {

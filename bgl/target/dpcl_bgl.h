@@ -63,6 +63,8 @@
 #define DPCL_HC_MPI_COMM_GROUP 0x7134 /* the world ranks of a communicator's members (MPI_Comm_group) */
 #define DPCL_HC_MPI_COMM_COMPARE 0x7135 /* MPI_Comm_compare */
 #define DPCL_HC_MPI_COMM_ERRHANDLER 0x7140 /* MPI_Comm_set_errhandler: whether errors on comm end the job (0) or return (1) */
+#define DPCL_HC_MPI_FILE_POINTER 0x7150 /* a file's shared file pointer: fetch and add, set, free */
+#define DPCL_HC_MPI_FILE_REQUEST 0x7151 /* a request for nonblocking file I/O done at the call */
 #define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
 #define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
 #define DPCL_HC_MPI_IBARRIER 0x71a2 /* MPI_Ibarrier */
@@ -448,6 +450,20 @@ static inline int dpcl_mpi_comm_errhandler(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_COMM_ERRHANDLER, args, 0, &lo);
+}
+
+/* a file's shared file pointer: fetch and add, set, free */
+static inline int dpcl_mpi_file_pointer(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_FILE_POINTER, args, 0, &lo);
+}
+
+/* a request for nonblocking file I/O done at the call */
+static inline int dpcl_mpi_file_request(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_FILE_REQUEST, args, 0, &lo);
 }
 
 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */

@@ -38,6 +38,7 @@ static int tattrs_delete_all(MPI_Datatype type);
 #include "libmpi_inter.c"
 #include "libmpi_tattr.c"
 #include "libmpi_win.c"
+#include "libmpi_io.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {

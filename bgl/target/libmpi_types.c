@@ -78,8 +78,12 @@ static long dt_size(MPI_Datatype t)
 static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long stride)
 {
 	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1;
-	struct dt_block *nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
+	struct dt_block *nb;
 
+	/* Nothing to add (a zero blocklength): realloc to no bytes would free the blocks. */
+	if ((long)n * reps == 0)
+		return MPI_SUCCESS;
+	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
 	if (nb == NULL)
 		return MPI_ERR_OTHER;
 	d->blk = nb;

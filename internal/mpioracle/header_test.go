@@ -96,6 +96,25 @@ var environment = []string{
 	"MPI_Win_set_attr", "MPI_Win_set_errhandler", "MPI_Win_set_info", "MPI_Win_set_name",
 	"MPI_Win_shared_query", "MPI_Win_start", "MPI_Win_sync", "MPI_Win_test",
 	"MPI_Win_unlock", "MPI_Win_unlock_all", "MPI_Win_wait",
+	// bgl/target/libmpi_io.c and libmpi_darray.c: MPI-IO and the array datatypes
+	"MPI_File_c2f", "MPI_File_call_errhandler", "MPI_File_close", "MPI_File_create_errhandler",
+	"MPI_File_delete", "MPI_File_get_amode", "MPI_File_get_atomicity", "MPI_File_get_byte_offset",
+	"MPI_File_get_errhandler", "MPI_File_get_group", "MPI_File_get_info", "MPI_File_get_position",
+	"MPI_File_get_position_shared", "MPI_File_get_size", "MPI_File_get_type_extent",
+	"MPI_File_get_view", "MPI_File_iread", "MPI_File_iread_all", "MPI_File_iread_at",
+	"MPI_File_iread_at_all", "MPI_File_iread_shared", "MPI_File_iwrite", "MPI_File_iwrite_all",
+	"MPI_File_iwrite_at", "MPI_File_iwrite_at_all", "MPI_File_iwrite_shared", "MPI_File_open",
+	"MPI_File_preallocate", "MPI_File_read", "MPI_File_read_all", "MPI_File_read_all_begin",
+	"MPI_File_read_all_end", "MPI_File_read_at", "MPI_File_read_at_all",
+	"MPI_File_read_at_all_begin", "MPI_File_read_at_all_end", "MPI_File_read_ordered",
+	"MPI_File_read_ordered_begin", "MPI_File_read_ordered_end", "MPI_File_read_shared",
+	"MPI_File_seek", "MPI_File_seek_shared", "MPI_File_set_atomicity", "MPI_File_set_errhandler",
+	"MPI_File_set_info", "MPI_File_set_size", "MPI_File_set_view", "MPI_File_sync",
+	"MPI_File_write", "MPI_File_write_all", "MPI_File_write_all_begin", "MPI_File_write_all_end",
+	"MPI_File_write_at", "MPI_File_write_at_all", "MPI_File_write_at_all_begin",
+	"MPI_File_write_at_all_end", "MPI_File_write_ordered", "MPI_File_write_ordered_begin",
+	"MPI_File_write_ordered_end", "MPI_File_write_shared", "MPI_Type_create_darray",
+	"MPI_Type_create_subarray",
 }
 
 // constants the header must define.
