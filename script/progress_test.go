@@ -78,3 +78,16 @@ func TestProgressLineShowsRanksInASlowWindow(t *testing.T) {
 		t.Errorf("a later slow window: line %q, want %q", line, want)
 	}
 }
+
+// TestProgressLineShowsRanksLoaded: while a job's processes are made the line counts
+// them ("ranks loaded", as the README says), whatever phase the caller named.
+func TestProgressLineShowsRanksLoaded(t *testing.T) {
+	var p bgl.Progress
+	p.Ranks.Store(4096)
+	p.Loaded.Store(2048)
+	pl := &ProgressLine{w: &bytes.Buffer{}, p: &p, phase: "run"}
+	half := "[" + strings.Repeat("#", progressBar/2) + strings.Repeat("-", progressBar/2) + "]"
+	if line, want := pl.text(), "launch "+half+" 2048/4096 ranks loaded"; line != want {
+		t.Errorf("line %q, want %q", line, want)
+	}
+}
