@@ -3,8 +3,9 @@
 // I/O nodes running the CIOD that executes the function-shipped file calls, a conservative
 // windowed scheduler in virtual time, SLURM-like job launch with an MPIR proctable, and the
 // generic tool hooks the BG/L paper's DPCL port builds on: a daemon slot per I/O node and a
-// debug interface (stop/continue, memory, registers, single-step, breakpoints, trap
-// redirection, access-fault redirection, exit and fault events). bgl knows nothing of
+// debug interface (stop/continue, memory, registers, single-step, breakpoints, entry
+// marks that cost the node nothing, trap redirection, access-fault redirection, exit and
+// fault events). bgl knows nothing of
 // probes or trees: a fault redirection is a plain table "faulting instruction -> new PC"
 // per I/O node, consulted only for access faults (unmapped or protected memory), as a
 // kernel's exception table is; the tool fills it for the instructions it may let fault.

@@ -152,9 +152,14 @@ func (j *Job) advance(nodes []*node, horizon uint64) {
 	workers := min(runtime.GOMAXPROCS(0), (len(nodes)+workChunk-1)/workChunk)
 	j.running.Store(true)
 	defer j.running.Store(false)
+	j.windowBegins(len(nodes))
 	if workers <= 1 {
-		for _, n := range nodes {
-			n.run(j, horizon)
+		for i := 0; i < len(nodes); i += workChunk {
+			chunk := nodes[i:min(i+workChunk, len(nodes))]
+			for _, n := range chunk {
+				n.run(j, horizon)
+			}
+			j.advanced(len(chunk))
 		}
 		return
 	}
@@ -169,9 +174,11 @@ func (j *Job) advance(nodes []*node, horizon uint64) {
 				if i >= len(nodes) {
 					return
 				}
-				for _, n := range nodes[i:min(i+workChunk, len(nodes))] {
+				chunk := nodes[i:min(i+workChunk, len(nodes))]
+				for _, n := range chunk {
 					n.run(j, horizon)
 				}
+				j.advanced(len(chunk))
 			}
 		}()
 	}

@@ -39,6 +39,8 @@ type CPU struct {
 	resvValid bool
 	stop      Stop
 	bps       map[uint32]bool
+	armed     map[uint32]struct{} // entry marks not yet reached (entrymark.go)
+	reached   map[uint32]bool     // entry marks reached
 	cache     blockCache
 	tlb       pageCache
 	victim    victimCache
@@ -176,6 +178,9 @@ func (c *CPU) Run(budget uint64) Stop {
 			return Stop{Kind: StopBreakpoint}
 		}
 		first = false
+		if c.armed != nil {
+			c.reach(c.PC)
+		}
 		m := c.Mem
 		if c.cache.gen != m.gen || c.cache.mem != m {
 			c.syncMem()

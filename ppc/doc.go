@@ -259,6 +259,9 @@
 //
 // Breakpoints: SetBreakpoint(addr) stops Run with StopBreakpoint before the instruction at
 // addr executes; a Run or Step starting at a breakpoint executes it (so resuming works).
+// Entry marks (MarkEntry, entrymark.go) record that a block began at an address without
+// stopping, without a cycle and without leaving the chained or translated paths: a tool
+// learns that a trampoline ran at no cost to the run (TestEntryMarks).
 //
 // Fidelity choices (qemu-ppc -cpu 440epx is the reference where the ISA leaves room):
 //   - divw/divwu by zero and -2^31/-1 give the dividend in RT and set OV with OE (qemu's

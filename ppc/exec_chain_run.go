@@ -383,7 +383,7 @@ func (c *CPU) branchCond(u *uop, useCTR bool) bool {
 // changed since the chain started (gen), the block is not predecoded or cached yet, or
 // the budget left does not cover it. A pc in b's virtual page is in b's physical page.
 func (c *CPU) chainNext(b *block, pc uint32, gen uint64, left uint64) *block {
-	if c.Mem.gen != gen {
+	if c.Mem.gen != gen || c.armed != nil && c.markedAt(pc) {
 		return nil
 	}
 	var nb *block

@@ -240,6 +240,23 @@ func elfHeader(class, data byte, machine, typ uint16, progs []elf.Prog32, payloa
 	return b.Bytes()
 }
 
+// elf64Header is the header of a 64-bit little-endian executable for machine, with no
+// segments: what the first bytes of the host's /bin/ls say.
+func elf64Header(machine elf.Machine) []byte {
+	var b bytes.Buffer
+	ident := [16]byte{0x7f, 'E', 'L', 'F', byte(elf.ELFCLASS64), byte(elf.ELFDATA2LSB), 1}
+	b.Write(ident[:])
+	binary.Write(&b, binary.LittleEndian, struct {
+		Type, Machine              uint16
+		Version                    uint32
+		Entry, Phoff, Shoff        uint64
+		Flags                      uint32
+		Ehsize, Phentsize, Phnum   uint16
+		Shentsize, Shnum, Shstrndx uint16
+	}{Type: uint16(elf.ET_EXEC), Machine: uint16(machine), Version: 1, Entry: 0x401000, Ehsize: 64, Phentsize: 56, Shentsize: 64})
+	return b.Bytes()
+}
+
 func loadProg(vaddr, off, filesz, memsz uint32, flags elf.ProgFlag) elf.Prog32 {
 	return elf.Prog32{Type: uint32(elf.PT_LOAD), Off: off, Vaddr: vaddr, Paddr: vaddr, Filesz: filesz, Memsz: memsz, Flags: uint32(flags), Align: 4096}
 }
@@ -262,6 +279,9 @@ func TestLoadErrors(t *testing.T) {
 		{"machine", elfHeader(c32, be, uint16(elf.EM_X86_64), exe, []elf.Prog32{code}, pad), "an x86-64 program (ELFCLASS32, EM_X86_64), not a 32-bit PowerPC one; compile it", nil},
 		{"other machine", elfHeader(c32, be, uint16(elf.EM_SPARC), exe, []elf.Prog32{code}, pad), "an EM_SPARC program", nil},
 		{"class", elfHeader(byte(elf.ELFCLASS64), be, ppc, exe, nil, pad), "", nil},
+		// /bin/ls on the host: named for what it is, not as debug/elf's wrong class.
+		{"host program", elf64Header(elf.EM_X86_64),
+			"an x86-64 program (ELFCLASS64, EM_X86_64), not a 32-bit PowerPC one; compile it for the Blue Gene/L first: dpclsh cc -g", nil},
 		{"endian", elfHeader(c32, byte(elf.ELFDATA2LSB), ppc, exe, []elf.Prog32{code}, pad), "wrong byte order", nil},
 		{"dynamic", elfHeader(c32, be, ppc, exe, []elf.Prog32{code, {Type: uint32(elf.PT_INTERP), Off: 0, Filesz: 10}}, pad), "has PT_INTERP", ErrNotStatic},
 		{"pie", elfHeader(c32, be, ppc, uint16(elf.ET_DYN), []elf.Prog32{code}, pad), "ET_DYN", ErrNotStatic},

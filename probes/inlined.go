@@ -39,14 +39,20 @@ func (b *Program) InlinedNote(name string) string {
 	if len(copies) == 0 {
 		return ""
 	}
+	return fmt.Sprintf("%s is also inlined at %s in %s; its entry and exit points miss those calls (app:points(%q, \"inlined\") gives them)",
+		name, Plural(len(copies), "site"), strings.Join(b.InlinedInto(name), ", "), name)
+}
+
+// InlinedInto lists the functions that hold inlined copies of name, in the order of the
+// copies' addresses (none when the compiler kept every call to name).
+func (b *Program) InlinedInto(name string) []string {
 	var into []string
-	for _, c := range copies {
+	for _, c := range b.img.InlinedCopiesOf(name) {
 		if f, ok := b.FuncAt(c.Entry); ok && !slices.Contains(into, f.Name) {
 			into = append(into, f.Name)
 		}
 	}
-	return fmt.Sprintf("%s is also inlined at %s in %s; its entry and exit points miss those calls (app:points(%q, \"inlined\") gives them)",
-		name, Plural(len(copies), "site"), strings.Join(into, ", "), name)
+	return into
 }
 
 // SitesNote summarises a list of points for a user: "7 sites in sum, fill".

@@ -246,6 +246,21 @@ func (d remoteDebug) ClearBreakpoint(rank int, addr uint32) error {
 	return err
 }
 
+func (d remoteDebug) MarkEntry(rank int, addr uint32) error {
+	_, err := d.do(request{Op: opMark, Rank: rank, Addr: addr})
+	return err
+}
+
+func (d remoteDebug) ClearEntryMark(rank int, addr uint32) error {
+	_, err := d.do(request{Op: opUnmark, Rank: rank, Addr: addr})
+	return err
+}
+
+func (d remoteDebug) EntryReached(rank int, addr uint32) (bool, error) {
+	rp, err := d.do(request{Op: opReached, Rank: rank, Addr: addr})
+	return rp.Reached, err
+}
+
 func (d remoteDebug) Backtrace(rank int) ([]ppc.Frame, error) {
 	rp, err := d.do(request{Op: opBacktrace, Rank: rank})
 	return rp.Frames, err

@@ -204,6 +204,12 @@ func (s *jobServer) debugOp(d *bgl.Debug, rq request, rp *reply) error {
 	case opClearBreak:
 		err = d.ClearBreakpoint(rq.Rank, rq.Addr)
 		delete(s.breaks, key)
+	case opMark:
+		err = d.MarkEntry(rq.Rank, rq.Addr)
+	case opUnmark:
+		err = d.ClearEntryMark(rq.Rank, rq.Addr)
+	case opReached:
+		rp.Reached, err = d.EntryReached(rq.Rank, rq.Addr)
 	case opBacktrace:
 		rp.Frames, err = d.Backtrace(rq.Rank)
 	case opRedirectFault:

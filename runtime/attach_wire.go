@@ -48,6 +48,9 @@ const (
 	opSetRegs       = "setregs"
 	opSetBreak      = "break"
 	opClearBreak    = "unbreak"
+	opMark          = "mark"
+	opUnmark        = "unmark"
+	opReached       = "reached"
 	opBacktrace     = "backtrace"
 	opRedirectFault = "redirectfault"
 	opClearFault    = "clearfault"
@@ -79,6 +82,7 @@ type reply struct {
 	Status  bgl.NodeStatus
 	Frames  []ppc.Frame
 	Samples []bgl.Sample
+	Reached bool       // reached: whether the entry mark was reached
 	Calls   []slotCall // what the machine handed the tool during a run, in order
 }
 

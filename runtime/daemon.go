@@ -22,6 +22,11 @@ type Machine interface {
 	SetRegs(rank int, r bgl.Regs) error
 	SetBreakpoint(rank int, addr uint32) error
 	ClearBreakpoint(rank int, addr uint32) error
+	// Entry marks (bgl.Debug.MarkEntry) tell whether a trampoline ever began to run,
+	// at no cost to the node.
+	MarkEntry(rank int, addr uint32) error
+	ClearEntryMark(rank int, addr uint32) error
+	EntryReached(rank int, addr uint32) (bool, error)
 }
 
 // span is a trampoline's memory on one node.
@@ -60,6 +65,7 @@ type Daemon struct {
 	streams  map[uint32]uint32           // handle -> stream
 	images   map[string][]byte           // trampoline bytes per (plan, toggles) of the command
 	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
+	ran      map[uint32]bool             // points whose trampoline began to run on one of the ranks (ran.go)
 	// resumes: rank -> one-shot trampoline base -> the address inside another trampoline
 	// it goes back to (the rank was redirected while inside that one): that one is busy
 	// as long as this one is.
@@ -84,7 +90,8 @@ type handleRanks struct {
 func NewDaemon(io, size int, m Machine, inRegion func(uint32) bool, node *netreduce.Node) *Daemon {
 	return &Daemon{IONode: io, size: size, m: m, inReg: inRegion, node: node, handles: map[uint32]*handleRanks{},
 		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
-		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}, resumes: map[int]map[uint32]uint32{}}
+		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}, ran: map[uint32]bool{},
+		resumes: map[int]map[uint32]uint32{}}
 }
 
 // prepare takes in what a command says about handles (which ranks each covers, whether
@@ -250,12 +257,22 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 			d.placed[rank] = pl
 		}
 		old, had := pl[p.Addr]
+		if had {
+			if err := d.harvest(m, rank, p.Addr, old.base); err != nil {
+				return err
+			}
+		}
 		if p.Base != 0 && any {
 			if err := m.WriteMem(rank, p.Base, image); err != nil {
 				return err
 			}
 			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Patch)); err != nil {
 				return err
+			}
+			if !d.ran[p.Addr] {
+				if err := m.MarkEntry(rank, p.Base); err != nil {
+					return err
+				}
 			}
 			pl[p.Addr] = span{p.Base, uint32(len(image))}
 			d.own(rank, span{p.Base, uint32(len(image))}, toggleHandles(p)...)

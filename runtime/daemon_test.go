@@ -68,6 +68,15 @@ func (m *twin) Regs(r int) (bgl.Regs, error)          { return m.regs[r], nil }
 func (m *twin) SetRegs(r int, g bgl.Regs) error       { m.regs[r] = g; return nil }
 func (m *twin) SetBreakpoint(r int, a uint32) error   { return nil }
 func (m *twin) ClearBreakpoint(r int, a uint32) error { return nil }
+func (m *twin) MarkEntry(r int, a uint32) error {
+	m.log = append(m.log, fmt.Sprintf("mark %d 0x%x", r, a))
+	return nil
+}
+func (m *twin) ClearEntryMark(r int, a uint32) error {
+	m.log = append(m.log, fmt.Sprintf("unmark %d 0x%x", r, a))
+	return nil
+}
+func (m *twin) EntryReached(r int, a uint32) (bool, error) { return false, nil }
 
 func send(t *testing.T, d *Daemon, m Machine, c *Command, seq uint64, ranks ...int) *Answer {
 	t.Helper()

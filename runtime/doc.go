@@ -174,6 +174,12 @@
 //     resumes at (a node resuming at a breakpoint would run past it). Snippets of other
 //     probes (two phases) that come while it waits join it and all run at the return,
 //     each trampoline going back into the one before.
+//   - Whether a point ran (ran.go): every trampoline a daemon writes has an entry mark
+//     at its first word (bgl.Debug.MarkEntry), which the node records without stopping
+//     or spending a cycle, so results and virtual times are those of an unmarked run. A
+//     daemon reads a trampoline's mark when it replaces or removes it; App.NeverRan reads
+//     the rest when the job has ended and lists the installed probes none of whose
+//     points any rank reached.
 //   - Probe data: app arrays and stacks are slots of the variable window (the same address
 //     on every node); ReadValues and SumCounter read them back through the debug
 //     interface, after a rank ended too. Each point's trampoline gets the handle's code

@@ -71,7 +71,11 @@
 //     CheckAddress, which accepts numbers too. Lua 5.1 cannot make a userdata equal a
 //     number: a:num() == 0x1000.
 //   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
-//     dpcl.launch and app:wait; the job's output clears it before each write.
+//     dpcl.launch and app:wait; the job's output clears it before each write. A
+//     scheduler window that outlasts a draw (a large job's first ones, seconds at 4,096
+//     ranks while every rank touches its memory for the first time: host page faults)
+//     shows its ranks going through ("ranks starting"); each draw asks bgl.Progress for
+//     fresh counts at the next window's end.
 //   - The Lua VM is script/luavm (see its doc): protected calls on pooled threads for
 //     gopher-lua's upvalue defect, yields across pcall, checked loaders and
 //     concatenation, size checks, instruction and memory budgets, sandboxes and a bounded

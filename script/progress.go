@@ -18,8 +18,9 @@ const (
 )
 
 // ProgressLine draws a job's progress as one line on a terminal, redrawn in place: ranks
-// loaded (launch) or ended (run; a sweeping block until the first ends), virtual time and
-// simulated instructions per second. It
+// loaded (launch), ranks through a window that outlasts a tick (a large job's first
+// windows: "ranks starting"), or ranks ended (run; a sweeping block until the first
+// ends), virtual time and simulated instructions per second. It
 // only reads the job's bgl.Progress counters, so it cannot change what the job does.
 // Output that must appear while it is shown goes through Writer, which clears the line
 // first; the next tick draws it again below.
@@ -36,6 +37,10 @@ type ProgressLine struct {
 	lastAt    time.Time
 	rate      float64 // instructions per wall second, smoothed
 	ticks     int     // lines drawn: the spinner's position
+	// windows is the job's window count at the last draw; slowWindow says no window
+	// ended since the draw before.
+	windows    uint64
+	slowWindow bool
 }
 
 // StartProgress draws p on w under the name phase ("launch", "run", "wait") until Stop.
@@ -96,9 +101,12 @@ func (pl *ProgressLine) draw() {
 		}
 	}
 	pl.lastInstr, pl.lastAt = instr, now
+	w := pl.p.Windows.Load()
+	pl.slowWindow, pl.windows = w == pl.windows, w
 	pl.ticks++
 	io.WriteString(pl.w, "\r\x1b[K"+pl.text())
 	pl.shown = true
+	pl.p.Request()
 }
 
 // text is the line without terminal controls.
@@ -109,6 +117,15 @@ func (pl *ProgressLine) text() string {
 		return fmt.Sprintf("launch %s %d/%d ranks loaded", bar(loaded, ranks), loaded, ranks)
 	}
 	ended := p.Ended.Load()
+	if through, of := p.Through.Load(), p.InWindow.Load(); pl.slowWindow && through < of {
+		// A window that outlasts a tick: a large job's first ones, while every rank
+		// touches its memory for the first time, last seconds. Its ranks are what moves.
+		what := "ranks through the window at virtual " + virtualSeconds(p.NowNS.Load())
+		if p.Windows.Load() < 2 && ended == 0 {
+			what = "ranks starting"
+		}
+		return fmt.Sprintf("%s %s %d/%d %s", pl.phase, bar(through, of), through, of, what)
+	}
 	// A job has no horizon to measure against, and an SPMD job's ranks all end together:
 	// until the first ends, a block sweeping the bar shows the job is alive.
 	b := bar(ended, ranks)

@@ -49,3 +49,45 @@ func TestProgressWriterClearsTheLineFirst(t *testing.T) {
 		t.Errorf("terminal got %q: the probe line does not start on a cleared line", got)
 	}
 }
+
+// TestProgressLineShowsRanksInASlowWindow: after loading, a large job's first windows
+// last seconds (every rank's first touch of its memory); a window that outlasts a draw
+// shows its ranks going through instead of "0 running … 0 instr/s".
+func TestProgressLineShowsRanksInASlowWindow(t *testing.T) {
+	var p bgl.Progress
+	p.Ranks.Store(4096)
+	p.Loaded.Store(4096)
+	p.InWindow.Store(4096)
+	p.Through.Store(1024)
+	pl := &ProgressLine{w: &bytes.Buffer{}, p: &p, phase: "run"}
+	pl.draw()
+	pl.draw() // no window ended in between
+	quarter := "[" + strings.Repeat("#", progressBar/4) + strings.Repeat("-", progressBar*3/4) + "]"
+	if line, want := pl.text(), "run "+quarter+" 1024/4096 ranks starting"; line != want {
+		t.Errorf("first window: line %q, want %q", line, want)
+	}
+	p.Windows.Store(9)
+	p.NowNS.Store(16000)
+	p.Running.Store(4096)
+	pl.draw()
+	if line := pl.text(); !strings.Contains(line, "0/4096 ranks ended, 4096 running") {
+		t.Errorf("a window ended since the last draw: %q", line)
+	}
+	pl.draw()
+	if line, want := pl.text(), "run "+quarter+" 1024/4096 ranks through the window at virtual 0.000016 s"; line != want {
+		t.Errorf("a later slow window: line %q, want %q", line, want)
+	}
+}
+
+// TestProgressLineShowsRanksLoaded: while a job's processes are made the line counts
+// them ("ranks loaded", as the README says), whatever phase the caller named.
+func TestProgressLineShowsRanksLoaded(t *testing.T) {
+	var p bgl.Progress
+	p.Ranks.Store(4096)
+	p.Loaded.Store(2048)
+	pl := &ProgressLine{w: &bytes.Buffer{}, p: &p, phase: "run"}
+	half := "[" + strings.Repeat("#", progressBar/2) + strings.Repeat("-", progressBar/2) + "]"
+	if line, want := pl.text(), "launch "+half+" 2048/4096 ranks loaded"; line != want {
+		t.Errorf("line %q, want %q", line, want)
+	}
+}

@@ -40,6 +40,9 @@ type luaApp struct {
 	// read them, also after app:close, without reaching the closed runtime.App.
 	size int
 	part *bgl.Partition
+	// neverRanTold: the job's end was seen and its probes that never ran were named
+	// (never_ran.go).
+	neverRanTold bool
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }

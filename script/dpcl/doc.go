@@ -34,7 +34,11 @@
 //     rest counted; handle_leftover.go), as bpftrace prints its maps at exit, except for
 //     probes installed with print = false. Ctrl-C in the shell's app:wait prints each of
 //     the job's probes' state and counts (sent, delivered, in the tree, unread) before
-//     the prompt returns (wait_summary.go). A message
+//     the prompt returns (wait_summary.go). When the job has ended, each installed probe
+//     none of whose points ever ran is named on stderr, once per point ("dpclsh: warning:
+//     probe 1 at twice entry (loops.c:56) never ran: twice is inlined into main; try
+//     app:points("twice", "inlined")"), the hint only for an entry or exit of a function
+//     DWARF says was inlined (never_ran.go, runtime.App.NeverRan). A message
 //     carries when its data left the ranks (m.sent = {first=, last=}, from the packets'
 //     send stamps, which the tree's filters merge as min and max); a printed line whose
 //     oldest data spent over a millisecond in the tree says so (lagNote), since it shows

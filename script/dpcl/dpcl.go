@@ -166,6 +166,7 @@ func (st *dpclState) dispatch(a *luaApp, b *runtime.Batch) (int, error) {
 			n++
 		}
 	}
+	st.warnNeverRan(a)
 	return n, nil
 }
 

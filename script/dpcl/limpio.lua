@@ -211,6 +211,11 @@ function limpio.profile(app, opts)
       error(format("limpio.profile: unknown option %q (exclude, context, per_rank, chunk, depth, warn)", tostring(k)), 2)
     end
   end
+  -- Checked before anything is allocated in the job, so that a corrected call can follow.
+  local size = opts.chunk or MAXCHUNK
+  if type(size) ~= "number" or size < 1 or size > MAXCHUNK or size % 1 ~= 0 then
+    error(format("limpio.profile: chunk must be an integer from 1 to %d, got %s", MAXCHUNK, tostring(size)), 2)
+  end
   local fns = app:functions("*")
   local calls = app:array("int", #fns, "limpio_calls")
   local ticks = app:array("int64", #fns, "limpio_ticks")
@@ -237,10 +242,6 @@ function limpio.profile(app, opts)
   self.names, self.hooks = hk.names, hk
   local exits = limpio.exit_points(app)
   for i, fn in ipairs(fns) do self.id[fn.name] = i - 1 end
-  local size = opts.chunk or MAXCHUNK
-  if size < 1 or size > MAXCHUNK or size % 1 ~= 0 then
-    error(format("limpio.profile: chunk must be an integer from 1 to %d, got %s", MAXCHUNK, tostring(size)), 2)
-  end
   self.chunks = chunks(self.names, size)
   self.fp = #self.chunks > 1
   self.row_arrays, self.key, self.mult = {}, {}, {}

@@ -141,3 +141,43 @@ func TestBarsOverDecadesAreAllVisible(t *testing.T) {
 		t.Errorf("second series: %d runs of its colour (%v), want 3 bars and a legend square", len(h), h)
 	}
 }
+
+// TestCoincidingSeriesStayVisible: two series with the same points (a filter that changes
+// nothing, a rank that matches another) must both show; drawn alike, the second would
+// cover the first entirely.
+func TestCoincidingSeriesStayVisible(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "lines.png")
+	out := scripttest.Run(t, `plot.lines{file = "`+file+`", title = "t",
+  series = {{x = {1, 2, 3, 4}, y = {1, 3, 2, 4}}, {x = {1, 2, 3, 4}, y = {1, 3, 2, 4}}}}`)
+	if out != "" {
+		t.Fatalf("plot.lines: %s", out)
+	}
+	fh, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	img, err := png.Decode(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Antialiased edges blend with the white page: a pixel counts as the first series'
+	// when it is nearer its colour than the second's and clearly not white.
+	near := func(c color.Color, r, g, b uint32) uint32 {
+		cr, cg, cb, _ := c.RGBA()
+		d := func(a, b uint32) uint32 { return max(a, b) - min(a, b) }
+		return d(cr, r) + d(cg, g) + d(cb, b)
+	}
+	first := 0
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if d0 := near(plotutil.Color(0), r, g, b); d0 < near(plotutil.Color(1), r, g, b) && d0 < near(color.White, r, g, b) {
+				first++
+			}
+		}
+	}
+	if first < 100 {
+		t.Errorf("the first series shows in %d pixels under the second: hidden", first)
+	}
+}
