@@ -20,8 +20,8 @@ import (
 //     the torus latency later, past the window, so no call of this window could have
 //     taken it. The sender keeps the message's memory charge until the receive that takes
 //     it is reported back (recMPIFree);
-//   - a collective entry: the rank's part (a reduction's operand, a broadcast's root
-//     buffer) goes to every process holding a member; each keeps the collective's state
+//   - a collective entry: the rank's part (a reduction's operand, a gather's piece, a
+//     broadcast's or scatter's root buffer, Scatterv's pieces) goes to every process holding a member; each keeps the collective's state
 //     and completes it at the end of the round of its last entry, in the order of the
 //     entries' keys, with the same result, time and wakes as one process. A collective
 //     costs at least mpiRoundNS, so its completion can wake no rank within the round
@@ -30,7 +30,7 @@ import (
 //
 // What does not run across shards yet is refused at the call, naming rank and call:
 // communicator constructors, intercommunicators, one-sided windows and the collectives
-// whose parts are laid out per rank (gathers, scatters, all-to-all, scans, the
+// whose entries are not one buffer per rank (all-to-all, scans, Reduce_scatter, the
 // nonblocking ones). A job the engine would end (MPI_Abort, a failed call, a rank killed
 // or exiting with a nonzero status while others run, a deadlock) ends the sharded run
 // with the engine's message as its error.
@@ -40,7 +40,8 @@ import (
 const mpiRoundNS = CollTreeBaseNS
 
 // shardedMPICalls are the calls the engine serves across shards: point to point, requests
-// and the collectives whose parts are one buffer per rank.
+// and the collectives whose entry is one buffer per rank (Gatherv's layout is used by
+// its root alone).
 var shardedMPICalls = map[abi.Sysno]bool{
 	abi.HcMPIInit: true, abi.HcMPIFinalize: true, abi.HcMPIAbort: true, abi.HcMPICommInfo: true,
 	abi.HcMPISend: true, abi.HcMPIRecv: true, abi.HcMPIIsend: true, abi.HcMPIIrecv: true,
@@ -49,6 +50,8 @@ var shardedMPICalls = map[abi.Sysno]bool{
 	abi.HcMPIWaitsome: true, abi.HcMPITestsome: true, abi.HcMPIRequestFree: true,
 	abi.HcMPICancel: true, abi.HcMPIRequestGetStatus: true, abi.HcMPICommErrhandler: true,
 	abi.HcMPIBarrier: true, abi.HcMPIBcast: true, abi.HcMPIReduce: true, abi.HcMPIAllreduce: true,
+	abi.HcMPIGather: true, abi.HcMPIGatherv: true, abi.HcMPIAllgather: true, abi.HcMPIAllgatherv: true,
+	abi.HcMPIScatter: true, abi.HcMPIScatterv: true,
 	abi.HcMPICommGroup: true, abi.HcMPICommCompare: true,
 }
 
@@ -127,10 +130,19 @@ func (sh *shardRun) entered(k *mpiColl, c *mpiCall, now uint64) {
 	var part []byte
 	var typ, op uint32
 	switch k.num {
-	case abi.HcMPIBcast:
+	case abi.HcMPIBcast, abi.HcMPIScatter:
 		if me == k.root {
 			part = k.rootBuf
 		}
+	case abi.HcMPIScatterv: // the pieces' lengths, then the pieces
+		if me == k.root {
+			for _, piece := range k.more.pieces[0] {
+				part = be.AppendUint32(part, uint32(len(piece)))
+			}
+			part = append(part, k.rootBuf...)
+		}
+	case abi.HcMPIGather, abi.HcMPIGatherv, abi.HcMPIAllgather, abi.HcMPIAllgatherv: // layouts are the receivers' own
+		part = k.parts[me]
 	case abi.HcMPIReduce, abi.HcMPIAllreduce: // {sendbuf, recvbuf, count, type, op, ...}
 		part, typ, op = k.parts[me], c.w[3], c.w[4]
 	}
@@ -278,7 +290,7 @@ func (e *mpiEngine) applyEntry(key msgKey, b []byte) error {
 	}
 	ctx, seq, num := be.Uint32(b), int(be.Uint32(b[4:])), abi.Sysno(be.Uint32(b[8:]))
 	root, me, now := int(int32(be.Uint32(b[12:]))), int(be.Uint32(b[16:])), be.Uint64(b[20:])
-	typ, op, part := be.Uint32(b[28:]), be.Uint32(b[32:]), append([]byte(nil), b[36:]...)
+	typ, op, part := be.Uint32(b[28:]), be.Uint32(b[32:]), append([]byte{}, b[36:]...) // never nil: nil is "not entered"
 	e.initWorld()
 	comm := e.comms[ctx]
 	if comm == nil || me < 0 || me >= comm.size {
@@ -298,6 +310,23 @@ func (e *mpiEngine) applyEntry(key msgKey, b []byte) error {
 		if me == root {
 			k.rootBuf = part
 		}
+	case abi.HcMPIScatter:
+		if me == root {
+			k.rootBuf, k.chunk = part, uint32(len(part)/comm.size)
+		}
+	case abi.HcMPIScatterv:
+		if me == root {
+			row, err := scattervPieces(part, comm.size)
+			if err != nil {
+				return err
+			}
+			k.rootBuf, k.extra().pieces = part[4*comm.size:], [][][]byte{row}
+		}
+	case abi.HcMPIGather, abi.HcMPIGatherv, abi.HcMPIAllgather, abi.HcMPIAllgatherv:
+		if k.parts == nil {
+			k.parts = make([][]byte, comm.size)
+		}
+		k.parts[me] = part
 	case abi.HcMPIReduce, abi.HcMPIAllreduce:
 		t, err := typeOf(typ)
 		if err != nil {
@@ -317,6 +346,22 @@ func (e *mpiEngine) applyEntry(key msgKey, b []byte) error {
 	k.last = max(k.last, now)
 	e.sh.noteEntry(k, key)
 	return nil
+}
+
+// scattervPieces splits a Scatterv root's record part (size lengths, then the pieces).
+func scattervPieces(part []byte, size int) ([][]byte, error) {
+	if len(part) < 4*size {
+		return nil, fmt.Errorf("a Scatterv root's part of %d bytes, shorter than %d lengths", len(part), size)
+	}
+	row, off := make([][]byte, size), 4*size
+	for d := range row {
+		n := int(be.Uint32(part[4*d:]))
+		if n > len(part)-off {
+			return nil, fmt.Errorf("a Scatterv piece for rank %d of %d bytes, past the part's end", d, n)
+		}
+		row[d], off = part[off:off+n], off+n
+	}
+	return row, nil
 }
 
 // completeRound completes the collectives whose last entry came this round, in the order

@@ -132,9 +132,10 @@ func TestShardedMPICorpus(t *testing.T) {
 	for _, tc := range []struct{ name, err string }{
 		{"env", ""}, {"p2p_tags", ""}, {"p2p_order", ""}, {"p2p_probe", ""}, {"p2p_nonblocking", ""},
 		{"sendrecv_ring", ""}, {"coll_bcast", ""}, {"coll_reduce", ""}, {"p2p_more", ""}, {"persist", ""},
-		{"reqfree", ""}, {"f_p2p", ""},
+		{"reqfree", ""}, {"f_p2p", ""}, {"coll_gather", ""}, {"f77_ring", ""}, {"types", ""}, {"f_types", ""},
 		{"comm_split", "rank 0: MPI_Comm_split at pc 0x"},
 		{"coll_alltoall", "rank 0: MPI_Alltoall at pc 0x"},
+		{"f_coll", "rank 0: MPI_Alltoall at pc 0x"},
 		{"abort", "rank 15: MPI_Abort(MPI_COMM_WORLD, 7): ending the job (a sharded run stops here)"},
 		{"fault", "rank 8: killed by signal 11 (Segmentation fault) in main (fault.c:16): ending the job"},
 		{"deadlock", "MPI deadlock at virtual time 45.595 µs: every live rank is blocked in MPI"},
