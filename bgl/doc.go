@@ -149,10 +149,11 @@
 //     the collective at the round's end, in the order of the last entries, with one
 //     process's result, time and wakes). So the windows, every delivery and every
 //     output are one process's. Point to point, requests, Barrier, Bcast, Reduce,
-//     Allreduce and Finalize run across shards; other calls end the run naming rank and
-//     call ("rank 0: MPI_Comm_split at pc 0x...: does not run across shards yet (run
-//     without --shards)"), and so does a job the engine ends (MPI_Abort, a failed call,
-//     a fault, a nonzero exit, a deadlock), with the engine's message. Not yet across
+//     Allreduce, Gather(v), Allgather(v), Scatter(v) and Finalize run across shards;
+//     other calls end the run naming rank and call ("rank 0: MPI_Comm_split at pc
+//     0x...: does not run across shards yet (run without --shards)"), and so does a job
+//     the engine ends (MPI_Abort, a failed call, a fault, a nonzero exit, a deadlock),
+//     with the engine's message. Not yet across
 //     shards: tool daemons, probes, a stopped launch. The exchange is the system's
 //     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
 //     because that is what the users' clusters give them: the interconnect (InfiniBand,
