@@ -213,3 +213,45 @@ func TestShardedMPIRunIsByteIdenticalToOneProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestShardedFinalizeWarnsOfUnreceivedMessages: rank 0 sends rank 1, on another shard, two
+// messages it never receives; MPI_Finalize's warning is one process's line, once, in its
+// place among the output.
+func TestShardedFinalizeWarnsOfUnreceivedMessages(t *testing.T) {
+	var out, errOut bytes.Buffer
+	cfg := JobConfig{Exe: "testdata/bin/mpimisuse.elf", Args: []string{"unreceived"}, Nodes: 2, Partition: 16,
+		Place: []int{0, 8}, PerIO: 8, Label: true, Workdir: t.TempDir()}
+	one := cfg
+	one.Stdout, one.Stderr = &out, &errOut
+	if _, err := Run(one); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "2 message(s) sent but never received") {
+		t.Fatalf("one process's stderr %q has no warning", errOut.String())
+	}
+	stdout, stderr, _, err := shardedRun(t, cfg, 2)
+	if err != nil || stdout != out.String() || stderr != errOut.String() {
+		t.Errorf("over 2 shards: %v\nstdout %q\nwant   %q\nstderr %q\nwant   %q", err, stdout, out.String(), stderr, errOut.String())
+	}
+}
+
+// TestShardedMessageChargesComeBack: rank 1 sends rank 0, on another shard, 64 MiB in 16 KiB
+// messages with 16 MiB of node memory; each message stays charged to rank 1 until rank 0's
+// shard reports its receive, so the run fits only if every report comes back.
+func TestShardedMessageChargesComeBack(t *testing.T) {
+	var out, errOut bytes.Buffer
+	cfg := JobConfig{Exe: "testdata/bin/mpimisuse.elf", Args: []string{"churn"}, Nodes: 2, Partition: 16,
+		Place: []int{0, 8}, PerIO: 8, MemoryMB: 16, Workdir: t.TempDir()}
+	one := cfg
+	one.Stdout, one.Stderr = &out, &errOut
+	if _, err := Run(one); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "churn: 2048 of 2048 rounds intact\n") {
+		t.Fatalf("one process: stdout %q, stderr %q", out.String(), errOut.String())
+	}
+	stdout, stderr, _, err := shardedRun(t, cfg, 2)
+	if err != nil || stdout != out.String() || stderr != errOut.String() {
+		t.Errorf("over 2 shards: %v\nstdout %q\nwant   %q\nstderr %q\nwant   %q", err, stdout, out.String(), stderr, errOut.String())
+	}
+}
