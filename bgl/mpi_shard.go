@@ -77,6 +77,7 @@ type mpiShard struct {
 	owner      []int               // the process owning each I/O node
 }
 
+// initMPI readies the engine's side of the run: which process owns each I/O node.
 func (sh *shardRun) initMPI() {
 	part := sh.part
 	m := &sh.mpiState
@@ -97,6 +98,7 @@ func (sh *shardRun) shardOfRank(rank int) int {
 	return sh.mpiState.owner[sh.part.IONodeOfRank(rank)]
 }
 
+// send queues engine record rec for process p, for the round's exchange.
 func (sh *shardRun) send(p int, rec []byte) {
 	sh.mpiState.out[p] = shard.AppendRecord(sh.mpiState.out[p], rec)
 }
