@@ -141,10 +141,21 @@
 //     shards (console writes to process 0, events to all) travels as length-prefixed
 //     records keyed by the delivering message's (arrival, source, sequence) and is
 //     applied in that order, so stdout, stderr, statuses and Summary are the bytes of one
-//     process; only process 0's streams get output. Not yet across shards: the MPI engine
-//     (a rank's first MPI call ends the run: "rank 0: MPI_Init at pc 0x...: the MPI
-//     engine does not run across shards yet"), tool daemons, probes, a stopped launch.
-//     The exchange is the system's
+//     process; only process 0's streams get output. The MPI engine runs across shards
+//     (mpi_shard.go): each process serves its own ranks' calls, and a window's deliveries
+//     go in rounds of mpiRoundNS (1 µs, the cheapest collective), each ended by an
+//     exchange of the engine's records: a message for a rank of another shard (its
+//     memory stays charged to the sender until the receive is reported back), a
+//     collective entry with its part for the processes holding members (each completes
+//     the collective at the round's end, in the order of the last entries, with one
+//     process's result, time and wakes). So the windows, every delivery and every
+//     output are one process's. Point to point, requests, Barrier, Bcast, Reduce,
+//     Allreduce, Gather(v), Allgather(v), Scatter(v) and Finalize run across shards;
+//     other calls end the run naming rank and call ("rank 0: MPI_Comm_split at pc
+//     0x...: does not run across shards yet (run without --shards)"), and so does a job
+//     the engine ends (MPI_Abort, a failed call, a fault, a nonzero exit, a deadlock),
+//     with the engine's message. Not yet across
+//     shards: tool daemons, probes, a stopped launch. The exchange is the system's
 //     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
 //     because that is what the users' clusters give them: the interconnect (InfiniBand,
 //     Slingshot) is reached through MPI, the launcher they already use starts and wires

@@ -87,6 +87,7 @@ type mpiEngine struct {
 	ended    *MPIEnd
 	wins     map[uint32]*mpiWin // one-sided windows, by handle (mpi_win.go)
 	filePtrs map[uint32]int64   // shared file pointers, by file handle (mpi_io.go)
+	sh       *shardRun          // a sharded job's process (mpi_shard.go); nil: every rank is here
 }
 
 // mpiEngines maps a job, weakly, to its engine: the engine comes into being with the first
@@ -98,7 +99,7 @@ func engineOf(j *Job) *mpiEngine {
 	if e, ok := mpiEngines.Load(key); ok {
 		return e.(*mpiEngine)
 	}
-	e := &mpiEngine{ranks: make([]mpiRank, len(j.nodes)), colls: map[collKey]*mpiColl{}}
+	e := &mpiEngine{ranks: make([]mpiRank, len(j.nodes)), colls: map[collKey]*mpiColl{}, sh: j.sh}
 	mpiEngines.Store(key, e)
 	runtime.AddCleanup(j, func(k weak.Pointer[Job]) { mpiEngines.Delete(k) }, key)
 	j.OnEvent(func(ev Event) { e.onEvent(j, ev) })
@@ -142,8 +143,12 @@ func init() {
 // the engine; until the call completes the node stays blocked and is not run.
 func mpiEnter(n *node, j *Job, num abi.Sysno, a Args) Result {
 	if j.sh != nil {
-		j.refuse(n, fmt.Sprintf("%s at pc 0x%08x", mpiCallName(num), n.proc.pc))
-		return Result{}
+		if !shardedMPICalls[num] {
+			j.refuse(n, fmt.Sprintf("rank %d: %s at pc 0x%08x: does not run across shards yet (run without --shards)",
+				n.rank, mpiCallName(num), n.proc.pc))
+			return Result{}
+		}
+		j.sh.mpi.Store(true)
 	}
 	c := &mpiCall{num: num, addr: a[0]}
 	req := &shipReq{num: num}

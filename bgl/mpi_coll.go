@@ -125,6 +125,10 @@ func startColl(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 			return false, err
 		}
 	}
+	if e.sh != nil { // completed at the round's end, with the other shards' entries
+		e.sh.entered(k, c, now)
+		return false, nil
+	}
 	if k.entered == comm.size {
 		if err := e.completeColl(j, k, spec); err != nil {
 			return false, err

@@ -69,11 +69,7 @@ func (c *mpiComm) members() []int {
 
 // comm resolves handle h for the calling rank: the communicator and the rank's place in it.
 func (e *mpiEngine) comm(n *node, h uint32) (*mpiComm, int, error) {
-	if e.world == nil {
-		e.world = &mpiComm{id: mpiCommWorld, name: "MPI_COMM_WORLD", size: len(e.ranks)}
-		e.comms = map[uint32]*mpiComm{mpiCommWorld: e.world}
-		e.nextComm = mpiFirstComm
-	}
+	e.initWorld()
 	r := &e.ranks[n.rank]
 	var c *mpiComm
 	switch {
@@ -103,6 +99,15 @@ func (e *mpiEngine) comm(n *node, h uint32) (*mpiComm, int, error) {
 		return nil, 0, mpiErrorf(mpiErrComm, "invalid communicator %d: freed by MPI_Comm_free", h)
 	}
 	return c, me, nil
+}
+
+// initWorld makes MPI_COMM_WORLD the first time a communicator is looked up.
+func (e *mpiEngine) initWorld() {
+	if e.world == nil {
+		e.world = &mpiComm{id: mpiCommWorld, name: "MPI_COMM_WORLD", size: len(e.ranks)}
+		e.comms = map[uint32]*mpiComm{mpiCommWorld: e.world}
+		e.nextComm = mpiFirstComm
+	}
 }
 
 // commName names a communicator in messages.

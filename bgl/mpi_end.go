@@ -156,6 +156,10 @@ func rankList(rs []int) string {
 // result) exits with m.Status at virtual time m.TimeNS.
 func (e *mpiEngine) end(j *Job, cur *node, m *MPIEnd) {
 	e.ended = m
+	if e.sh != nil {
+		e.sh.stop(m.Rank, m.Msg+" (a sharded run stops here)")
+		return
+	}
 	j.fe.notice(1, m.Report())
 	for _, k := range j.nodes {
 		if k == cur || k.state == nodeExited || k.state == nodeFaulted {
@@ -201,7 +205,7 @@ func (e *mpiEngine) onEvent(j *Job, ev Event) {
 	switch {
 	case ev.Signal != 0:
 		e.endForFault(j, nil, ev.Rank, ev.Signal, ev.Status, ev.Frames)
-	case ev.Status != 0 && anyAlive(j):
+	case ev.Status != 0 && (e.sh != nil || anyAlive(j)): // sharded: ends the run unless it was the last rank
 		e.end(j, nil, &MPIEnd{Kind: MPIEndExit, Rank: ev.Rank, Status: ev.Status, TimeNS: j.now,
 			Msg: fmt.Sprintf("rank %d: exited with status %d: ending the job", ev.Rank, ev.Status)})
 	default:
@@ -242,7 +246,7 @@ func (e *mpiEngine) endForEarlierFault(j *Job, cur *node) (Result, bool) {
 // signalled returns a rank killed by a signal, or nil.
 func signalled(j *Job) *node {
 	for _, k := range j.nodes {
-		if (k.state == nodeFaulted || k.state == nodeExited) && k.exit.Signal != 0 {
+		if k != nil && (k.state == nodeFaulted || k.state == nodeExited) && k.exit.Signal != 0 {
 			return k
 		}
 	}

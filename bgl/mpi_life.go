@@ -60,10 +60,20 @@ func (e *mpiEngine) warnUnreceived(j *Job) {
 	if total == 0 {
 		return
 	}
+	if e.sh != nil { // this shard's ranks only: process 0 puts the line together
+		e.sh.unreceived(total, parts)
+		return
+	}
+	j.fe.notice(1, unreceivedWarning(total, parts))
+}
+
+// unreceivedWarning is the warning line for total unreceived messages, parts naming the
+// first of them.
+func unreceivedWarning(total int, parts []string) string {
 	more := ""
 	if total > len(parts) {
 		more = fmt.Sprintf(" and %d more", total-len(parts))
 	}
-	j.fe.notice(1, fmt.Sprintf("dpclsh: warning: MPI_Finalize: %d message(s) sent but never received: %s%s\n",
-		total, strings.Join(parts, ", "), more))
+	return fmt.Sprintf("dpclsh: warning: MPI_Finalize: %d message(s) sent but never received: %s%s\n",
+		total, strings.Join(parts, ", "), more)
 }

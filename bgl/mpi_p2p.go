@@ -43,6 +43,7 @@ type mpiMsg struct {
 	arrival uint64
 	data    []byte
 	held    mpiCharge // on the sender's account until a receive takes it
+	away    *shardRun // sent from another shard: its receive is reported there
 }
 
 func (a *mpiMsg) before(b *mpiMsg) bool {
@@ -98,6 +99,10 @@ func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []by
 	s.lastArr[dest] = arrival
 	s.sendSeq++
 	m := &mpiMsg{src: src, ctx: ctx, tag: tag, seq: s.sendSeq, arrival: arrival, data: data, held: held}
+	if e.sh != nil && !e.sh.owns(j.part, dest) {
+		e.sh.sendAway(m, dest)
+		return MPISendNS + bytes
+	}
 	d := &e.ranks[dest]
 	i := sort.Search(len(d.future), func(i int) bool { return m.before(d.future[i]) })
 	d.future = append(d.future, nil)
@@ -146,6 +151,9 @@ func deliverMsg(n *node, q *mpiReq, m *mpiMsg) error {
 		return mpiErrorf(mpiErrBuffer, "receive buffer at 0x%08x: %v", q.buf, errno)
 	}
 	m.held.release()
+	if m.away != nil {
+		m.away.received(m)
+	}
 	if q.freed {
 		q.held.release()
 	}

@@ -11,7 +11,7 @@ import (
 const (
 	recWrite   = 'w' // rank, stream (0: the rank ended), time, bytes
 	recEvent   = 'e' // the Event as JSON
-	recRefusal = 'r' // rank, what it called
+	recRefusal = 'r' // rank, the message that ends the run
 )
 
 func appendKey(b []byte, k msgKey) []byte {
@@ -45,7 +45,7 @@ func encodeEvent(e shardEvent) []byte {
 
 func encodeRefusal(r *shardRefusal) []byte {
 	b := be.AppendUint32([]byte{recRefusal}, uint32(r.rank))
-	return append(b, r.what...)
+	return append(b, r.msg...)
 }
 
 // decode takes one record from process from.
@@ -77,7 +77,7 @@ func (sh *shardRun) decode(rec []byte, from int, writes *[]shardOp, events *[]sh
 		if len(body) < 4 {
 			return bad("a refusal too short")
 		}
-		r := &shardRefusal{rank: int(be.Uint32(body)), what: string(body[4:])}
+		r := &shardRefusal{rank: int(be.Uint32(body)), msg: string(body[4:])}
 		sh.mu.Lock()
 		if sh.refused == nil || r.rank < sh.refused.rank {
 			sh.refused = r

@@ -3,11 +3,14 @@ package bgl
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/dpclsh/dpclsh/bgl/shard"
 )
@@ -23,16 +26,20 @@ import (
 // so the output is the same bytes for any number of processes. Only process 0's streams
 // receive output.
 //
-// What crosses shards in this first part is output, events, end of job and pause: the
-// MPI engine, tool daemons and probes do not run across shards yet, so a rank's first MPI
-// call ends a sharded run with an error naming the rank and the call, and a job cannot
-// launch stopped for a tool.
+// What crosses shards is output, events, end of job, pause and the MPI engine's records
+// (mpi_shard.go), exchanged at the end of each round of a window's deliveries. Tool
+// daemons and probes do not run across shards yet: a job cannot launch stopped for a
+// tool.
 
 // shardRun is one process's part of a sharded job.
 type shardRun struct {
 	ex     shard.Exchanger
+	part   *Partition
 	lo, hi int    // the I/O nodes owned: [lo, hi)
 	ranks  [2]int // the ranks they serve: [first, end)
+
+	mpi      atomic.Bool // a rank here has called MPI: windows end their rounds with the engine's records
+	mpiState mpiShard
 
 	key    msgKey // the message being delivered: the key of what its delivery does
 	sub    uint32 // ops recorded for it so far
@@ -41,6 +48,7 @@ type shardRun struct {
 
 	mu      sync.Mutex // refusals happen on the worker goroutines
 	refused *shardRefusal
+	agreed  *shardRefusal // the lowest refusal every process knew at the last exchange
 
 	err     error // why the run cannot go on (StopError)
 	windows uint64
@@ -74,10 +82,11 @@ type shardEvent struct {
 	ev  Event
 }
 
-// shardRefusal is a call a sharded run cannot serve yet: the lowest rank's ends the run.
+// shardRefusal ends a sharded run: a call it cannot serve yet, or the MPI engine ending
+// the job; the lowest rank's message is the run's error.
 type shardRefusal struct {
 	rank int
-	what string
+	msg  string
 }
 
 // ShardStats is one process's account of a sharded run. Wait is host time and appears in
@@ -109,11 +118,12 @@ func shardIONodes(ioNodes, size, rank int) (lo, hi int) {
 
 func newShardRun(ex shard.Exchanger, part *Partition) *shardRun {
 	lo, hi := shardIONodes(part.IONodes(), ex.Size(), ex.Rank())
-	sh := &shardRun{ex: ex, lo: lo, hi: hi}
+	sh := &shardRun{ex: ex, part: part, lo: lo, hi: hi}
 	if lo < hi {
 		sh.ranks[0], _ = part.RanksOf(lo)
 		_, sh.ranks[1] = part.RanksOf(hi - 1)
 	}
+	sh.initMPI()
 	ex.Hold(sh.holding())
 	return sh
 }
@@ -147,15 +157,20 @@ func (sh *shardRun) next() msgKey {
 	return k
 }
 
-// refuse blocks a node on a call the sharded run cannot serve; the run ends at the next
-// window's start with the lowest such rank named.
-func (j *Job) refuse(n *node, what string) {
-	sh := j.sh
+// refuse blocks a node on a call the sharded run cannot serve; the run ends once every
+// process knows it, with the lowest such rank's message.
+func (j *Job) refuse(n *node, msg string) {
 	n.state = nodeBlocked
+	j.sh.stop(n.rank, msg)
+}
+
+// stop ends the run once every process knows it (the next exchange tells them), unless a
+// lower rank's reason is known.
+func (sh *shardRun) stop(rank int, msg string) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if sh.refused == nil || n.rank < sh.refused.rank {
-		sh.refused = &shardRefusal{rank: n.rank, what: what}
+	if sh.refused == nil || rank < sh.refused.rank {
+		sh.refused = &shardRefusal{rank: rank, msg: msg}
 	}
 }
 
@@ -194,10 +209,10 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		start = min(start, m.at)
 	}
 	refused := int64(noStart)
-	if sh.refused != nil {
-		refused = int64(sh.refused.rank)
+	if sh.agreed != nil {
+		refused = int64(sh.agreed.rank)
 	}
-	var paused, live int64
+	var paused, live, mpi, blocked, pending int64
 	if j.pause.Swap(false) {
 		paused = 1
 		select {
@@ -208,8 +223,19 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	if j.live > 0 {
 		live = 1
 	}
-	// One reduction (max) agrees on all four: minima as maxima of negatives.
-	agreed := []int64{paused, live, -refused, -int64(start)}
+	if sh.mpi.Load() {
+		mpi = 1
+		if e, ok := mpiEngines.Load(weak.Make(j)); ok && e.(*mpiEngine).blocked > 0 {
+			blocked = 1
+		}
+	}
+	sh.mu.Lock()
+	if sh.refused != sh.agreed {
+		pending = 1
+	}
+	sh.mu.Unlock()
+	// One reduction (max) agrees on all seven: minima as maxima of negatives.
+	agreed := []int64{paused, live, -refused, -int64(start), mpi, blocked, pending}
 	if err := sh.ex.Allreduce(shard.Max, agreed); err != nil {
 		return sh.fail(err)
 	}
@@ -222,7 +248,16 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		j.fe.flushAll()
 		return StopDone
 	case refused != noStart:
-		return sh.fail(sh.refusal(int(refused)))
+		return sh.fail(errors.New(sh.agreed.msg))
+	case start == noStart && agreed[6] != 0:
+		// Nothing moves, but a process knows why the run ends (an event at the last
+		// window's end): one more exchange tells the others, then the lowest reason ends it.
+		if _, _, err := sh.exchange(); err != nil {
+			return sh.fail(err)
+		}
+		return sh.fail(errors.New(sh.agreed.msg))
+	case start == noStart && agreed[5] != 0:
+		return sh.fail(fmt.Errorf("MPI deadlock at virtual time %.3f µs: every live rank is blocked in MPI and nothing is in flight (who waits for whom is not reported across shards yet)", float64(j.now)/1e3))
 	case start == noStart:
 		return StopIdle
 	}
@@ -232,12 +267,29 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	}
 	j.now = max(j.now, start)
 	end := start + j.window
-	for m := j.queue.peek(); m != nil && m.at < end; m = j.queue.peek() {
-		m = j.queue.pop()
-		sh.key, sh.sub = msgKey{at: m.at, src: m.src, seq: m.seq}, 0
-		if ev, ok := j.deliver(m); ok {
-			sh.events = append(sh.events, shardEvent{key: sh.next(), ev: ev})
+	// With MPI, the window's deliveries go in rounds, each ended by the engine's
+	// exchange (mpi_shard.go).
+	for from := start; ; {
+		to := end
+		if agreed[4] != 0 {
+			to = min(from+mpiRoundNS, end)
 		}
+		for m := j.queue.peek(); m != nil && m.at < to; m = j.queue.peek() {
+			m = j.queue.pop()
+			sh.key, sh.sub = msgKey{at: m.at, src: m.src, seq: m.seq}, 0
+			if ev, ok := j.deliver(m); ok {
+				sh.events = append(sh.events, shardEvent{key: sh.next(), ev: ev})
+			}
+		}
+		if agreed[4] != 0 {
+			if err := sh.exchangeMPI(j); err != nil {
+				return sh.fail(err)
+			}
+		}
+		if to == end {
+			break
+		}
+		from = to
 	}
 	runnable = j.runnable()
 	counts := []int64{int64(len(runnable)), int64(len(j.queue))}
@@ -260,10 +312,18 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	if err != nil {
 		return sh.fail(err)
 	}
-	for _, w := range writes {
-		if w.stream == 0 {
+	for i := 0; i < len(writes); i++ {
+		switch w := writes[i]; w.stream {
+		case 0:
 			j.fe.rankDone(w.rank)
-		} else {
+		case streamUnreceived:
+			k := i + 1
+			for k < len(writes) && writes[k].stream == streamUnreceived && writes[k].key == w.key {
+				k++
+			}
+			j.fe.notice(1, mergeUnreceived(writes[i:k]))
+			i = k - 1
+		default:
 			j.fe.Write(w.rank, w.stream, w.t, w.data)
 		}
 	}
@@ -289,16 +349,6 @@ func (j *Job) Err() error {
 func (sh *shardRun) fail(err error) StopReason {
 	sh.err = err
 	return StopError
-}
-
-// refusal is the error of a run whose lowest refused rank is rank: the shard holding it
-// told every process what the rank called in the last exchange.
-func (sh *shardRun) refusal(rank int) error {
-	what := "a call that does not run across shards yet"
-	if sh.refused != nil && sh.refused.rank == rank {
-		what = sh.refused.what
-	}
-	return fmt.Errorf("rank %d: %s: the MPI engine does not run across shards yet (run without --shards)", rank, what)
 }
 
 // exchange sends process 0 the window's console writes and every process its events and
@@ -339,6 +389,9 @@ func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
 			}
 		}
 	}
+	sh.mu.Lock()
+	sh.agreed = sh.refused
+	sh.mu.Unlock()
 	slices.SortFunc(writes, func(a, b shardOp) int { return compareKeys(a.key, b.key) })
 	slices.SortFunc(events, func(a, b shardEvent) int { return compareKeys(a.key, b.key) })
 	evOut := make([]Event, len(events))

@@ -14,13 +14,34 @@ import (
 // streams and result; the other processes must write nothing.
 func shardedRun(t *testing.T, cfg JobConfig, p int) (stdout, stderr string, res *RunResult, err error) {
 	t.Helper()
+	r := shardedWindows(t, cfg, p)
+	return r.stdout, r.stderr, r.res, r.err
+}
+
+type shardedResult struct {
+	stdout, stderr string
+	res            *RunResult
+	windows        uint64
+	err            error
+}
+
+// shardedWindows is shardedRun that also counts the windows, which every process must
+// run alike.
+func shardedWindows(t *testing.T, cfg JobConfig, p int) shardedResult {
+	t.Helper()
 	exs := shard.InProcess(p)
 	outs, errs := make([]bytes.Buffer, p), make([]bytes.Buffer, p)
 	results, runErrs := make([]*RunResult, p), make([]error, p)
+	windows := make([]uint64, p)
 	var wg sync.WaitGroup
 	for i := range exs {
 		c := cfg
-		c.Shard, c.Stdout, c.Stderr = exs[i], &outs[i], &errs[i]
+		c.Shard, c.Stdout, c.Stderr, c.Progress = exs[i], &outs[i], &errs[i], new(Progress) // Progress counts the windows
+		c.Drive = func(j *Job) StopReason {
+			r := j.Run()
+			windows[i] = j.progressSteps
+			return r
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -35,8 +56,24 @@ func shardedRun(t *testing.T, cfg JobConfig, p int) (stdout, stderr string, res 
 		if fmt.Sprint(runErrs[i]) != fmt.Sprint(runErrs[0]) {
 			t.Errorf("process %d of %d ended with %v, process 0 with %v", i, p, runErrs[i], runErrs[0])
 		}
+		if windows[i] != windows[0] {
+			t.Errorf("process %d of %d ran %d windows, process 0 %d", i, p, windows[i], windows[0])
+		}
 	}
-	return outs[0].String(), errs[0].String(), results[0], runErrs[0]
+	return shardedResult{outs[0].String(), errs[0].String(), results[0], windows[0], runErrs[0]}
+}
+
+// windowsRun runs cfg in one process and returns its result with the windows it ran.
+func windowsRun(cfg JobConfig) (*RunResult, uint64, error) {
+	var windows uint64
+	cfg.Progress = new(Progress) // which counts the windows
+	cfg.Drive = func(j *Job) StopReason {
+		r := j.Run()
+		windows = j.progressSteps
+		return r
+	}
+	res, err := Run(cfg)
+	return res, windows, err
 }
 
 func TestShardedRunIsByteIdenticalToOneProcess(t *testing.T) {
@@ -88,11 +125,133 @@ func TestShardedRunIsByteIdenticalToOneProcess(t *testing.T) {
 	}
 }
 
-func TestShardedRunRefusesMPINamingTheRank(t *testing.T) {
-	cfg := JobConfig{Exe: "../examples/apps/bin/hello_mpi.elf", Nodes: 16, PerIO: 8, Workdir: t.TempDir()}
-	_, _, _, err := shardedRun(t, cfg, 2)
-	if err == nil || !strings.Contains(err.Error(), "rank 0: MPI_Init at pc 0x") ||
-		!strings.Contains(err.Error(), "does not run across shards yet") {
-		t.Fatalf("err = %v, want rank 0's MPI_Init named", err)
+// TestShardedMPICorpus runs the MPI corpus's programs over two shards: each prints what
+// one process prints, or the run ends with the error its case names: a call that does
+// not run across shards yet (naming the rank and the call), or the engine ending the job.
+func TestShardedMPICorpus(t *testing.T) {
+	for _, tc := range []struct{ name, err string }{
+		{"env", ""}, {"p2p_tags", ""}, {"p2p_order", ""}, {"p2p_probe", ""}, {"p2p_nonblocking", ""},
+		{"sendrecv_ring", ""}, {"coll_bcast", ""}, {"coll_reduce", ""}, {"p2p_more", ""}, {"persist", ""},
+		{"reqfree", ""}, {"f_p2p", ""}, {"coll_gather", ""}, {"f77_ring", ""}, {"types", ""}, {"f_types", ""},
+		{"comm_split", "rank 0: MPI_Comm_split at pc 0x"},
+		{"coll_alltoall", "rank 0: MPI_Alltoall at pc 0x"},
+		{"f_coll", "rank 0: MPI_Alltoall at pc 0x"},
+		{"abort", "rank 15: MPI_Abort(MPI_COMM_WORLD, 7): ending the job (a sharded run stops here)"},
+		{"fault", "rank 8: killed by signal 11 (Segmentation fault) in main (fault.c:16): ending the job"},
+		{"deadlock", "MPI deadlock at virtual time 45.595 µs: every live rank is blocked in MPI"},
+	} {
+		var out, errOut bytes.Buffer
+		cfg := JobConfig{Exe: "testdata/mpi/bin/" + tc.name + ".elf", Nodes: 16, PerIO: 8, Label: true, Workdir: t.TempDir()}
+		one := cfg
+		one.Stdout, one.Stderr = &out, &errOut
+		want, err := Run(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, got, err := shardedRun(t, cfg, 2)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: err = %v, want %q", tc.name, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if stdout != out.String() || stderr != errOut.String() {
+			t.Errorf("%s: output differs from one process:\nstdout %q\nwant   %q\nstderr %q\nwant   %q", tc.name, stdout, out.String(), stderr, errOut.String())
+		}
+		if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
+			t.Errorf("%s: result differs:\n%s %v\nwant\n%s %v", tc.name, got.Summary(), got.Exits, want.Summary(), want.Exits)
+		}
+	}
+}
+
+func TestShardedMPIRunIsByteIdenticalToOneProcess(t *testing.T) {
+	for _, tc := range []struct {
+		exe   string
+		args  []string
+		nodes int
+	}{
+		{"hello_mpi", nil, 8},
+		{"jacobi", []string{"32", "20"}, 8},
+		{"cg", []string{"64", "20"}, 8},
+		{"hello_mpi", nil, 64},
+		{"jacobi", []string{"16", "2"}, 64},
+		{"cg", []string{"64", "2"}, 64},
+	} {
+		var out, errOut bytes.Buffer
+		cfg := JobConfig{Exe: "../examples/apps/bin/" + tc.exe + ".elf", Args: tc.args, Nodes: tc.nodes, PerIO: 8,
+			Label: true, Workdir: t.TempDir()}
+		if tc.nodes == 8 { // two ranks under each of four I/O nodes, so four shards have ranks
+			cfg.Partition, cfg.Place = 32, []int{0, 1, 8, 9, 16, 17, 24, 25}
+		}
+		one := cfg
+		one.Stdout, one.Stderr = &out, &errOut
+		want, wantWindows, err := windowsRun(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []int{1, 2, 4} {
+			name := fmt.Sprintf("%s %v: %d ranks, %d shards", tc.exe, tc.args, tc.nodes, p)
+			r := shardedWindows(t, cfg, p)
+			stdout, stderr, got, err := r.stdout, r.stderr, r.res, r.err
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if stdout != out.String() || stderr != errOut.String() {
+				t.Errorf("%s: output differs from one process:\nstdout %q\nwant   %q\nstderr %q\nwant   %q", name, stdout, out.String(), stderr, errOut.String())
+			}
+			if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
+				t.Errorf("%s: result differs:\n%s %v\nwant\n%s %v", name, got.Summary(), got.Exits, want.Summary(), want.Exits)
+			}
+			// The same windows: every delivery is made in the window one process makes it.
+			if r.windows != wantWindows {
+				t.Errorf("%s: %d windows, one process %d", name, r.windows, wantWindows)
+			}
+		}
+	}
+}
+
+// TestShardedFinalizeWarnsOfUnreceivedMessages: rank 0 sends rank 1, on another shard, two
+// messages it never receives; MPI_Finalize's warning is one process's line, once, in its
+// place among the output.
+func TestShardedFinalizeWarnsOfUnreceivedMessages(t *testing.T) {
+	var out, errOut bytes.Buffer
+	cfg := JobConfig{Exe: "testdata/bin/mpimisuse.elf", Args: []string{"unreceived"}, Nodes: 2, Partition: 16,
+		Place: []int{0, 8}, PerIO: 8, Label: true, Workdir: t.TempDir()}
+	one := cfg
+	one.Stdout, one.Stderr = &out, &errOut
+	if _, err := Run(one); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "2 message(s) sent but never received") {
+		t.Fatalf("one process's stderr %q has no warning", errOut.String())
+	}
+	stdout, stderr, _, err := shardedRun(t, cfg, 2)
+	if err != nil || stdout != out.String() || stderr != errOut.String() {
+		t.Errorf("over 2 shards: %v\nstdout %q\nwant   %q\nstderr %q\nwant   %q", err, stdout, out.String(), stderr, errOut.String())
+	}
+}
+
+// TestShardedMessageChargesComeBack: rank 1 sends rank 0, on another shard, 64 MiB in 16 KiB
+// messages with 16 MiB of node memory; each message stays charged to rank 1 until rank 0's
+// shard reports its receive, so the run fits only if every report comes back.
+func TestShardedMessageChargesComeBack(t *testing.T) {
+	var out, errOut bytes.Buffer
+	cfg := JobConfig{Exe: "testdata/bin/mpimisuse.elf", Args: []string{"churn"}, Nodes: 2, Partition: 16,
+		Place: []int{0, 8}, PerIO: 8, MemoryMB: 16, Workdir: t.TempDir()}
+	one := cfg
+	one.Stdout, one.Stderr = &out, &errOut
+	if _, err := Run(one); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "churn: 2048 of 2048 rounds intact\n") {
+		t.Fatalf("one process: stdout %q, stderr %q", out.String(), errOut.String())
+	}
+	stdout, stderr, _, err := shardedRun(t, cfg, 2)
+	if err != nil || stdout != out.String() || stderr != errOut.String() {
+		t.Errorf("over 2 shards: %v\nstdout %q\nwant   %q\nstderr %q\nwant   %q", err, stdout, out.String(), stderr, errOut.String())
 	}
 }

@@ -13,10 +13,11 @@ import (
 	"github.com/dpclsh/dpclsh/internal/oracletest"
 )
 
-// TestShardsUnderMpiexecAreByteIdentical builds dpclsh with -tags mpi and runs one exec
-// command line as mpiexec -n 2 and -n 4 shards, on loopback: stdout, stderr (--stats'
-// summary included) and the status must be those of the one-process run. The per-process
-// lines of --stats (host time) are the only difference allowed.
+// TestShardsUnderMpiexecAreByteIdentical builds dpclsh with -tags mpi and runs exec
+// command lines (a program without MPI, hello_mpi, jacobi) as mpiexec -n 2 and -n 4
+// shards, on loopback: stdout, stderr (--stats' summary included) and the status must be
+// those of the one-process run. The per-process lines of --stats (host time) are the only
+// difference allowed.
 func TestShardsUnderMpiexecAreByteIdentical(t *testing.T) {
 	mpiexec := oracletest.Require(t, oracletest.MPIExec)
 	oracletest.Require(t, "pkg-config")
@@ -24,7 +25,6 @@ func TestShardsUnderMpiexecAreByteIdentical(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", tagged, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
 	}
-	job := []string{"exec", "--quiet", "--stats", "--nodes", "32", "--per-io", "8", "--label", "../../bgl/testdata/bin/staggered.elf"}
 	run := func(name string, args ...string) (stdout, stderr string, status int) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -41,18 +41,30 @@ func TestShardsUnderMpiexecAreByteIdentical(t *testing.T) {
 		}
 		return o.String(), e.String(), cmd.ProcessState.ExitCode()
 	}
-	wantOut, wantErr, wantStatus := run(binary, job...)
-	wantErr = withoutHostTime(wantErr)
-	if !strings.Contains(wantOut, "31: rank 31 step 0 done") || wantStatus != 2 {
-		t.Fatalf("the one-process run printed %q, status %d", wantOut, wantStatus)
-	}
-	for _, n := range []int{2, 4} {
-		args := append([]string{"-n", fmt.Sprint(n), tagged, "--shards"}, job...)
-		out, errOut, status := run(mpiexec, args...)
-		shards := strings.Count(errOut, fmt.Sprintf(" of %d: psets ", n))
-		if out != wantOut || withoutHostTime(errOut) != wantErr || status != wantStatus || shards != n {
-			t.Errorf("mpiexec -n %d: status %d (want %d), %d shard lines\nstdout %q\nwant   %q\nstderr %q\nwant   %q",
-				n, status, wantStatus, shards, out, wantOut, withoutHostTime(errOut), wantErr)
+	for _, tc := range []struct {
+		job        []string
+		want       string // a line the one-process run prints
+		wantStatus int
+	}{
+		{[]string{"--nodes", "32", "--per-io", "8", "--label", "../../bgl/testdata/bin/staggered.elf"}, "31: rank 31 step 0 done", 2},
+		// MPI across shards: messages and collectives cross processes at round ends.
+		{[]string{"--nodes", "32", "--per-io", "8", "../../examples/apps/bin/hello_mpi.elf"}, "hello from rank 31 of 32", 0},
+		{[]string{"--nodes", "32", "--per-io", "8", "--label", "../../examples/apps/bin/jacobi.elf", "32", "4"}, "0: final: u(", 0},
+	} {
+		job := append([]string{"exec", "--quiet", "--stats"}, tc.job...)
+		wantOut, wantErr, wantStatus := run(binary, job...)
+		wantErr = withoutHostTime(wantErr)
+		if !strings.Contains(wantOut, tc.want) || wantStatus != tc.wantStatus {
+			t.Fatalf("the one-process run of %v printed %q, status %d", tc.job, wantOut, wantStatus)
+		}
+		for _, n := range []int{2, 4} {
+			args := append([]string{"-n", fmt.Sprint(n), tagged, "--shards"}, job...)
+			out, errOut, status := run(mpiexec, args...)
+			shards := strings.Count(errOut, fmt.Sprintf(" of %d: psets ", n))
+			if out != wantOut || withoutHostTime(errOut) != wantErr || status != wantStatus || shards != n {
+				t.Errorf("mpiexec -n %d %v: status %d (want %d), %d shard lines\nstdout %q\nwant   %q\nstderr %q\nwant   %q",
+					n, tc.job, status, wantStatus, shards, out, wantOut, withoutHostTime(errOut), wantErr)
+			}
 		}
 	}
 }
