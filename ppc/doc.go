@@ -96,11 +96,13 @@
 //
 // Memory: 32-bit big-endian, 4 KiB pages allocated on first write (a mapped page never
 // written reads as zeros and costs nothing), permissions per page (PermR, PermW, PermX;
-// fetches need PermX), a three-level table (64 mids of 64 leaves of 256 pages) whose
+// fetches need PermX), a three-level table (256 mids of 64 leaves of 64 pages) whose
 // levels and pages are shared between Clones. The small levels keep copy-on-write cheap:
 // a process that writes a few pages in its stack and data copies a few KiB of table, not
-// a 9 KiB leaf per region. Page bytes come from 1 MiB pointer-free slabs (mem_slab.go),
-// so the collector never scans them and a page costs no allocation of its own; a page's
+// a 9 KiB leaf per region. Page bytes come from 4 MiB pointer-free slabs (mem_slab.go)
+// mapped outside the Go heap with their pages already faulted in (MAP_POPULATE on Linux),
+// so the collector never scans them, a page costs no allocation of its own and no page
+// fault on its first store; a page's
 // header holds its bytes and its predecoded code. Poke writes ignoring PermW (a debugger
 // patching text); copy-on-write still applies, and processes that Poke the same bytes
 // into the same shared (or never written) executable page map one patched page, with one

@@ -1,66 +1,68 @@
 package ppc
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // slabPages is how many pages one slab holds: page bytes come from 4 MiB pointer-free
-// slabs and page headers from arrays of the same count, so a process that writes ten pages
+// slabs, each with an array of as many page headers, so a process that writes ten pages
 // makes no allocation of its own and the collector never scans page bytes.
 //
-// Slabs are kept per processor (sync.Pool is per-P): processes run on several threads at
-// once, and two threads taking turns in one slab fault on neighbouring pages whose page
-// table entries share a kernel lock; measured at 16,384 ranks, one shared slab tripled
-// the system time. (Transparent huge pages for the slabs were measured and rejected too:
-// with the kernel's synchronous compaction, touching 2 GiB took 13 s instead of 1.8 s.)
+// The bytes are mapped outside the Go heap with every page already faulted in
+// (slabBytes: mmap with MAP_POPULATE on Linux), because faulting them in one at a time
+// was what a large launch spent most of its time on: on the shared 2-core VM, 1 GiB
+// touched page by page took 5.2 s of CPU, populated by one mmap per slab 0.27 s. A slab's
+// header array owns its bytes: page i's header points at page i's bytes, and the bytes
+// are unmapped by a cleanup once no header of the array is referenced (a page table, a
+// derived-page key or a CPU's page cache keeps its header, hence the whole array, alive).
+// One slab is current for the whole process: with the pages populated at mmap, threads
+// no longer fault next to each other (what once made slabs per processor pay), and a slab
+// is never dropped half used by a collection.
 const slabPages = 1024
 
-// slab is the unused rest of a processor's current slab. A slab lives as long as any of
-// its pages; one the pool drops at a collection leaves only untouched bytes behind.
-type slab struct {
-	hdrs []page
-	data []byte
-}
-
-var slabs = sync.Pool{New: func() any { return new(slab) }}
+// slabMu guards the current slab's unused headers.
+var (
+	slabMu   sync.Mutex
+	slabFree []page
+)
 
 // allocPage returns a zeroed page.
 func allocPage() *page {
-	s := slabs.Get().(*slab)
-	if len(s.hdrs) == 0 {
-		s.hdrs = make([]page, slabPages)
+	slabMu.Lock()
+	if len(slabFree) == 0 {
+		slabFree = newSlab()
 	}
-	p := &s.hdrs[0]
-	s.hdrs = s.hdrs[1:]
-	p.data = s.next()
-	slabs.Put(s)
+	p := &slabFree[0]
+	slabFree = slabFree[1:]
+	slabMu.Unlock()
 	return p
 }
 
-// allocData returns zeroed page bytes, for a page whose header is allocated alone.
-func allocData() *[PageSize]byte {
-	s := slabs.Get().(*slab)
-	d := s.next()
-	slabs.Put(s)
-	return d
+// newSlab maps a slab's bytes and returns its headers, each pointing at its page.
+func newSlab() []page {
+	data, release := slabBytes(slabPages * PageSize)
+	hdrs := make([]page, slabPages)
+	for i := range hdrs {
+		hdrs[i].data = (*[PageSize]byte)(data[i*PageSize:])
+	}
+	if release != nil {
+		runtime.AddCleanup(&hdrs[0], func(release func()) { release() }, release)
+	}
+	return hdrs
 }
 
-// prefault writes one byte of every page of a new slab, in order, on the thread that will
-// use it. Measured at 16,384 ranks: without it, most of the slab's pages were first
-// mapped read-only and then faulted again on the first store, each time with a TLB
-// shootdown to every CPU (do_wp_page), and the run spent 3.1 s in the kernel; with it,
-// 0.6 s.
-func prefault(b []byte) {
+// allocData returns zeroed page bytes, for a page whose header is allocated alone (a
+// derived page, mem_share.go): they live in the Go heap, as long as that header.
+func allocData() *[PageSize]byte { return new([PageSize]byte) }
+
+// heapSlab returns n zeroed bytes from the Go heap, writing one byte of every page so
+// that each is faulted in writable at once, on the thread that takes the slab, rather
+// than first mapped read-only and faulted again on its first store.
+func heapSlab(n int) []byte {
+	b := make([]byte, n)
 	for i := 0; i < len(b); i += PageSize {
 		b[i] = 0
 	}
-}
-
-// next takes the next page of the slab's bytes.
-func (s *slab) next() *[PageSize]byte {
-	if len(s.data) == 0 {
-		s.data = make([]byte, slabPages*PageSize)
-		prefault(s.data)
-	}
-	d := (*[PageSize]byte)(s.data[:PageSize])
-	s.data = s.data[PageSize:]
-	return d
+	return b
 }
