@@ -339,7 +339,7 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 	returns := probes.ReturnAddresses(r.PC, r.LR, r.GPR[1], read32, d.inReg)
 	kept, freed := list[:0], []uint32(nil)
 	for _, s := range list {
-		if busy(s, r.PC, returns) || m.WriteMem(rank, s.base, make([]byte, s.size)) != nil {
+		if busy(s, r.PC, returns) || clearSpan(m, rank, s) != nil {
 			kept = append(kept, s)
 			continue
 		}
@@ -350,6 +350,21 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 		delete(d.code[rank], base)
 	}
 	return freed
+}
+
+// zeroBlock is what a freed trampoline is cleared with, a block at a time: the same
+// bytes for every rank (a page already cleared on another is shared, not copied), and no
+// allocation per rank.
+var zeroBlock [16 << 10]byte
+
+func clearSpan(m Machine, rank int, s span) error {
+	for off := uint32(0); off < s.size; off += uint32(len(zeroBlock)) {
+		n := min(s.size-off, uint32(len(zeroBlock)))
+		if err := m.WriteMem(rank, s.base+off, zeroBlock[:n]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func busy(s span, pc uint32, returns []uint32) bool {
