@@ -141,22 +141,20 @@ function Profile:sites_init(app, depth)
   return entry, exit
 end
 
--- install_bytes adds, at the entry of every function that moves a buffer, its bytes to the
+-- install_bytes queues in batch, at the entry of every function that moves a buffer, its bytes to the
 -- callsite the common entry probe (installed before, so run first) just found.
-function Profile:install_bytes(app, opts)
+function Profile:install_bytes(app, opts, batch)
   local s, c, b = self.s, self.cur, app:var("int64")
   self.bytes_handles = {}
   for _, name in ipairs(self.names) do
     local e = limpio.message_bytes(app, name)
     if e then
-      local h = app:install(app:points(name, "entry"), probe.seq{
+      batch:add(app:points(name, "entry"), probe.seq{
         b:assign(e),
         s.bytes[c]:assign(s.bytes[c] + b),
         probe.when(probe.lor(s.count[c]:eq(0), b:lt(s.bmin[c])), s.bmin[c]:assign(b)),
         probe.when(b:gt(s.bmax[c]), s.bmax[c]:assign(b)),
-      }, {context = opts.context})
-      h:activate()
-      self.bytes_handles[#self.bytes_handles + 1] = h
+      }, {context = opts.context}, function(h) self.bytes_handles[#self.bytes_handles + 1] = h end)
     end
   end
 end
@@ -211,12 +209,12 @@ function Profile:site_rows(app)
   return probe.seq(fill)
 end
 
--- install_site_collection sends the callsite and task arrays at _exit through the sum, max
--- and min filters; site_got files what arrives.
-function Profile:install_site_collection(app, exits)
-  local fill = app:install(exits, self:site_rows(app), {context = self.context})
-  fill:activate()
-  self.site_handles = {fill}
+-- install_site_collection queues in batch the fill and the sends of the callsite and task
+-- arrays at _exit through the sum, max and min filters; site_got files what arrives.
+function Profile:install_site_collection(app, exits, batch)
+  self.site_handles = {}
+  local function keep(h) self.site_handles[#self.site_handles + 1] = h end
+  batch:add(exits, self:site_rows(app), {context = self.context}, keep)
   self.site_inbox = {n = 0}
   local sends = {}
   for ci, ch in ipairs(self.site_chunks) do
@@ -240,9 +238,7 @@ function Profile:install_site_collection(app, exits)
       exp, o.filter = probe.send(probe.rank(), arr), "concat"
       o.callback = function(m) self:site_got("rank" .. f, ci, m.values) end
     end
-    local h = app:install(exits, exp, o)
-    h:activate()
-    self.site_handles[#self.site_handles + 1] = h
+    batch:add(exits, exp, o, keep)
   end
 end
 
