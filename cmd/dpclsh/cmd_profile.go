@@ -17,7 +17,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "profile",
-		usage: "profile [--exclude LIST] [--trace FILE.json] [--report FILE] [--sort time|count|bytes|name] [--top N] [--no-callsites] [--csv DIR] [--per-rank] [--nodes N] [--per-io N] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]",
+		usage: "profile [--exclude LIST] [--trace FILE.json] [--report FILE] [--sort time|count|bytes|name] [--top N] [--no-callsites] [--csv DIR] [--per-rank] [--nodes N] [--per-io N] [--cpuprofile FILE] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]",
 		brief: "an mpiP-style report of an unmodified MPI program: MPI time per task, callsites, message sizes, imbalance (limpio)",
 		help: `options:
   --exclude LIST     MPI functions not to instrument, comma-separated; added to the job's
@@ -37,6 +37,7 @@ func init() {
                      ranks whose printed rows are equal (O(ranks) messages)
   --nodes N          number of ranks (default 16)
   --per-io N         compute nodes per I/O node (default 64)
+  --cpuprofile FILE  write dpclsh's own host CPU profile there (for go tool pprof)
 ` + envHelp(21) + `
 The report follows mpiP's sections in virtual time: a header, MPI time per task
 (AppTime from a rank's first MPI call to its last return, MPITime in its outermost
@@ -110,6 +111,7 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	perRank := fs.Bool("per-rank", false, "bring every rank's row to the front-end (grouped rows, per-rank CSV)")
 	nodes := fs.Int("nodes", 16, "number of ranks")
 	perIO := fs.Int("per-io", 64, "compute nodes per I/O node")
+	cpuProfile := fs.String("cpuprofile", "", "write the host CPU profile of dpclsh itself to this file (go tool pprof)")
 	var envs envFlags
 	envs.register(fs)
 	fs.Usage = func() {
@@ -137,6 +139,14 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)
 		fs.Usage()
 		return exitUsage
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "dpclsh profile: --cpuprofile: %v\n", err)
+			return exitError
+		}
+		defer stop()
 	}
 	s, err := newSession(false, 0, stdout, stderr)
 	if err != nil {
