@@ -231,13 +231,13 @@ end
 
 -- options a user may give limpio.profile.
 local profile_options = {exclude = true, context = true, warn = true, depth = true,
-  per_rank = true, chunk = true}
+  per_rank = true, chunk = true, top_ranks = true}
 
 function limpio.profile(app, opts)
   opts = opts or {}
   for k in pairs(opts) do
     if not profile_options[k] then
-      error(format("limpio.profile: unknown option %q (exclude, context, per_rank, chunk, depth, warn)", tostring(k)), 2)
+      error(format("limpio.profile: unknown option %q (exclude, context, per_rank, top_ranks, chunk, depth, warn)", tostring(k)), 2)
     end
   end
   local fns = app:functions("*")
@@ -287,6 +287,14 @@ function limpio.profile(app, opts)
   local per_rank = opts.per_rank
   if per_rank == nil then per_rank = app.size <= 4096 end
   self.per_rank = per_rank
+  -- Without every rank's row, the k ranks with the most MPI time come through the topk
+  -- filter: k rows at the front-end whatever the rank count.
+  local k = opts.top_ranks
+  if k == nil then k = per_rank and 0 or 8 end
+  if type(k) ~= "number" or k < 0 or k % 1 ~= 0 then
+    error(format("limpio.profile: top_ranks must be a whole number of ranks from 0, got %s", tostring(k)), 2)
+  end
+  self.top_ranks = k
   self.context = opts.context
   self.rank_context = opts.context
   if not per_rank then self.rank_context = ctx.single(app, 0) end

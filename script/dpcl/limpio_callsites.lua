@@ -229,12 +229,17 @@ function Profile:install_site_collection(app, exits, batch)
     end
     sends[#sends + 1] = {self.task.sum, "sum", 0, true}
   end
+  -- The k ranks with the most MPI time: the rank, then its run time, MPI time and 1
+  -- (task.sum), ranked by the MPI time in the tree.
+  if self.top_ranks > 0 then sends[#sends + 1] = {self.task.sum, "topk", 0, true} end
   self.site_expected = #sends
   for _, sd in ipairs(sends) do
     local arr, f, ci, each = sd[1], sd[2], sd[3], sd[4]
     local exp, o = probe.send(arr), {context = self.context, filter = f,
       callback = function(m) self:site_got(f, ci, m.values) end}
-    if each then
+    if f == "topk" then
+      exp, o.params = probe.send(probe.rank(), arr), {k = self.top_ranks, key = 3}
+    elseif each then
       exp, o.filter = probe.send(probe.rank(), arr), "concat"
       o.callback = function(m) self:site_got("rank" .. f, ci, m.values) end
     end
@@ -258,6 +263,21 @@ function Profile:site_got(f, ci, values)
   end
 end
 
+-- top_rows reads the topk filter's rows (rank, run time, MPI time, 1; in rank order) as
+-- {{rank =, app =, mpi =}}, the most MPI time first (ties: the higher rank, as the max
+-- rows).
+local function by_mpi_time(a, b)
+  if a.mpi ~= b.mpi then return a.mpi > b.mpi end
+  return a.rank > b.rank
+end
+
+local function top_rows(v)
+  local rows = {}
+  for k = 1, #v, 4 do rows[#rows + 1] = {rank = v[k], app = v[k + 1], mpi = v[k + 2]} end
+  table.sort(rows, by_mpi_time)
+  return rows
+end
+
 -- site_merge turns the reduced arrays into self.callsite_data and self.task_data.
 function Profile:site_merge(box)
   local out = {}
@@ -277,6 +297,7 @@ function Profile:site_merge(box)
   end
   self.callsite_data = out
   self.task_data = self:task_merge(box.sum0, box.max0, box.min0)
+  if box.topk0 then self.task_data.top = top_rows(box.topk0) end
   if self.per_rank then self.site_rank_rows = self:site_rank_merge(box) end
 end
 
@@ -363,6 +384,13 @@ function Profile:sites_read_memory()
   end
   if t.start == NONE then t.start = 0 end
   self.callsite_data, self.task_data = cs, t
+  if self.top_ranks > 0 then
+    local all = {}
+    for r, row in pairs(rows) do all[#all + 1] = {rank = r, app = row.app, mpi = row.mpi} end
+    table.sort(all, by_mpi_time)
+    t.top = {}
+    for i = 1, math.min(self.top_ranks, #all) do t.top[i] = all[i] end
+  end
   if self.per_rank then
     local out = {}
     for r, row in pairs(rows) do
