@@ -68,6 +68,8 @@
 //     the edge bins. mapmerge (mapmerge.go) merges bpftrace-style maps by key for dpclsh
 //     trace: a rank sends a dense table of slots, a node keeps one entry per non-empty
 //     key, so a merged map's size is its number of keys, never the number of ranks.
+//     topk (topk.go) carries concat's form cut to the k rows with the greatest value at
+//     one position (ties to the higher rank): k rows per node whatever the ranks below.
 //   - A filter error fails its stream at that node; the fault travels up, every node on
 //     the way marks the stream failed and drops later packets, and the front-end gets it
 //     once. Other streams are not affected.

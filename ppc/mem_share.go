@@ -2,7 +2,9 @@ package ppc
 
 import (
 	"runtime"
+	"strings"
 	"sync"
+	"unsafe"
 	"weak"
 )
 
@@ -43,7 +45,12 @@ func (m *Memory) pokeShared(addr uint32, b []byte) bool {
 	if l.flags[j]&PermX == 0 || src != nil && !sharedLeaf && l.flags[j]&flagShared == 0 {
 		return false
 	}
-	p := derivedPage(derivedKey{src: src, vpn: addr >> pageShift, off: addr & pageMask, data: string(b)})
+	// The key views b rather than copying it: a probe installed on every rank writes the
+	// same trampoline into every process, and a copy per process of every byte written
+	// (then collected) cost more than the rest of the install. derivedPage keeps a copy
+	// only when it makes a page.
+	view := unsafe.String(unsafe.SliceData(b), len(b))
+	p := derivedPage(derivedKey{src: src, vpn: addr >> pageShift, off: addr & pageMask, data: view})
 	m.installShared(addr, p)
 	return true
 }
@@ -149,13 +156,15 @@ func derivedMid(k midKey) *mid {
 	return n
 }
 
-// derivedPage returns the page k describes, making it the first time.
+// derivedPage returns the page k describes, making it the first time. k.data may view
+// the caller's bytes: the table stores a copy of it, never k.data itself.
 func derivedPage(k derivedKey) *page {
 	derived.mu.Lock()
 	defer derived.mu.Unlock()
 	if p := derived.m[k].Value(); p != nil {
 		return p
 	}
+	k.data = strings.Clone(k.data)
 	p := &page{data: allocData()}
 	if k.src != nil {
 		*p.data = *k.src.data

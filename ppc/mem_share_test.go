@@ -73,3 +73,36 @@ func TestSharedPatches(t *testing.T) {
 		t.Errorf("trampoline byte reads %d", b)
 	}
 }
+
+// TestSharedPatchNoCopyPerProcess: once one process has made a patched page, the same
+// patch into another process maps that page without copying the bytes written: a probe's
+// trampoline installed on 65,536 ranks is written to every one of them.
+func TestSharedPatchNoCopyPerProcess(t *testing.T) {
+	img := loadFile(t, execProg("hello"))
+	const runs = 8
+	procs := make([]*CPU, runs+1)
+	for i := range procs {
+		procs[i], _ = img.NewProcess(ProcessConfig{Args: []string{"p"}})
+	}
+	patch := make([]byte, 2048)
+	for i := 0; i < len(patch); i += 4 {
+		copy(patch[i:], wordBytes(wD(14, 3, 0, int32(i))))
+	}
+	addr := img.Entry &^ pageMask
+	next := 0
+	allocs := testing.AllocsPerRun(runs, func() {
+		if err := procs[next].Mem.Poke(addr, patch); err != nil {
+			t.Fatal(err)
+		}
+		next++
+	})
+	if allocs != 0 {
+		t.Errorf("a patch already made allocates %v times per process, want 0", allocs)
+	}
+	p0, _ := procs[0].Mem.readPage(addr, PermR)
+	for i, c := range procs {
+		if p, _ := c.Mem.readPage(addr, PermR); p != p0 {
+			t.Fatalf("process %d does not map the shared patched page", i)
+		}
+	}
+}

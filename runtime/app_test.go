@@ -469,3 +469,50 @@ func TestMemoryCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestInstallAllPlacesOnce: probes installed together at one point run in the order
+// given, active from the start, and the point's code is placed once (one trampoline in
+// the region), where one install after another placed it again with every earlier probe.
+func TestInstallAllPlacesOnce(t *testing.T) {
+	const n, iters = 16, 2
+	a, _ := launch(t, n, 8, fmt.Sprint(iters))
+	v, err := a.Var(probes.Int)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := probes.Ref(v)
+	double := probes.Assign(v, probes.Binary(probes.KMul, x, probes.IntConst(2)))
+	inc := probes.Assign(v, probes.Binary(probes.KAdd, x, probes.IntConst(1)))
+	pts := points(t, a, "tick", probes.PointEntry)
+	var reqs []InstallRequest
+	for _, e := range []*probes.Exp{double, inc, double, inc} {
+		reqs = append(reqs, InstallRequest{Points: pts, Exp: e, Active: true})
+	}
+	hs, err := a.InstallAll(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		if h.State() != "active" || h.Stats().Ranks != n {
+			t.Fatalf("probe %d: state %q on %d ranks after install, want active on %d", h.ID, h.State(), h.Stats().Ranks, n)
+		}
+	}
+	fresh, inUse, _, _ := a.RegionStats()
+	size := uint32(4 * len(a.points[pts[0].Addr].tramp.Words))
+	if inUse != 1 || fresh > size+trampLign {
+		t.Errorf("region: %d pieces, %d fresh bytes for one trampoline of %d bytes; want it placed once", inUse, fresh, size)
+	}
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	run(t, a)
+	for r := range n {
+		want := int64(0)
+		for range iters * (r%4 + 1) {
+			want = (want*2+1)*2 + 1
+		}
+		if got := readVar(t, a, r, v); got != want {
+			t.Errorf("rank %d: %d, want %d (the probes in the order given, each call)", r, got, want)
+		}
+	}
+}

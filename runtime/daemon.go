@@ -378,7 +378,7 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 	}
 	kept, freed := list[:0], []uint32(nil)
 	for _, s := range list {
-		if needed[s.base] || m.WriteMem(rank, s.base, make([]byte, s.size)) != nil {
+		if needed[s.base] || clearSpan(m, rank, s) != nil {
 			kept = append(kept, s)
 			continue
 		}
@@ -391,6 +391,21 @@ func (d *Daemon) collect(m Machine, rank int) []uint32 {
 		delete(d.resumes[rank], base)
 	}
 	return freed
+}
+
+// zeroBlock is what a freed trampoline is cleared with, a block at a time: the same
+// bytes for every rank (a page already cleared on another is shared, not copied), and no
+// allocation per rank.
+var zeroBlock [16 << 10]byte
+
+func clearSpan(m Machine, rank int, s span) error {
+	for off := uint32(0); off < s.size; off += uint32(len(zeroBlock)) {
+		n := min(s.size-off, uint32(len(zeroBlock)))
+		if err := m.WriteMem(rank, s.base+off, zeroBlock[:n]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func busy(s span, pc uint32, returns []uint32) bool {

@@ -17,44 +17,93 @@ type pointState struct {
 // Install compiles e once and splices it, inactive (DPCL semantics), into every point on
 // the ranks of the context: one patch command to the daemons that serve them.
 func (a *App) Install(points []probes.Point, e *probes.Exp, o InstallOptions) (*Handle, error) {
-	if len(points) == 0 {
-		return nil, errorf("install: no points")
-	}
-	for _, p := range points {
-		if err := probes.CheckAt(e, p); err != nil {
-			return nil, errorf("install: %w", err)
-		}
-	}
-	h, err := a.newHandle(e, o)
-	if err != nil {
+	hs, err := a.InstallAll([]InstallRequest{{Points: points, Exp: e, Options: o}})
+	if len(hs) == 0 {
 		return nil, err
 	}
-	h.notePoints(points)
-	seen := map[uint32]bool{}
-	for _, p := range points {
-		if !seen[p.Addr] {
-			seen[p.Addr] = true
-			h.points = append(h.points, p)
+	return hs[0], err
+}
+
+// InstallRequest is one probe of InstallAll.
+type InstallRequest struct {
+	Points  []probes.Point
+	Exp     *probes.Exp
+	Options InstallOptions
+	Active  bool // placed active (its toggles on), with no activation command after
+}
+
+// InstallAll installs several probes, in order (at a point shared by several, they run in
+// the order given), with one patch command: each point's trampoline is placed once with
+// all of them, rather than once per probe with every earlier one again, which made a tool
+// installing many probes at one point (limpio at _exit) write the point's code a number of
+// times growing with the probes, on every rank. Nothing is installed when a request does
+// not compile; the handles made so far are then returned failed with the error.
+func (a *App) InstallAll(reqs []InstallRequest) ([]*Handle, error) {
+	for _, r := range reqs {
+		if len(r.Points) == 0 {
+			return nil, errorf("install: no points")
+		}
+		for _, p := range r.Points {
+			if err := probes.CheckAt(r.Exp, p); err != nil {
+				return nil, errorf("install: %w", err)
+			}
 		}
 	}
-	for _, p := range h.points {
-		ps := a.points[p.Addr]
-		if ps == nil {
-			ps = &pointState{pt: p}
-			a.points[p.Addr] = ps
+	hs := make([]*Handle, 0, len(reqs))
+	for _, r := range reqs {
+		h, err := a.newHandle(r.Exp, r.Options)
+		if err != nil {
+			for _, made := range hs {
+				made.state = "failed"
+			}
+			return hs, err
 		}
-		ps.handles = append(ps.handles, h)
+		h.notePoints(r.Points)
+		h.active = r.Active
+		hs = append(hs, h)
 	}
-	ans, err := a.repatch(h.points)
+	var all []probes.Point
+	seenAll := map[uint32]bool{}
+	for i, h := range hs {
+		seen := map[uint32]bool{}
+		for _, p := range reqs[i].Points {
+			if !seen[p.Addr] {
+				seen[p.Addr] = true
+				h.points = append(h.points, p)
+			}
+		}
+		for _, p := range h.points {
+			ps := a.points[p.Addr]
+			if ps == nil {
+				ps = &pointState{pt: p}
+				a.points[p.Addr] = ps
+			}
+			ps.handles = append(ps.handles, h)
+			if !seenAll[p.Addr] {
+				seenAll[p.Addr] = true
+				all = append(all, p)
+			}
+		}
+	}
+	ans, err := a.repatch(all)
 	if err != nil {
-		h.state = "failed"
-		return h, err
+		for _, h := range hs {
+			h.state = "failed"
+		}
+		return hs, err
 	}
-	if err := h.record("install", ans); err != nil {
-		h.state = "failed"
-		return h, err
+	var first error
+	for _, h := range hs {
+		if err := h.record("install", ans); err != nil {
+			h.state = "failed"
+			if first == nil {
+				first = err
+			}
+		} else if h.active {
+			h.state = "active"
+		}
 	}
-	return h, nil
+	return hs, first
 }
 
 // repatch builds a new trampoline for each point (or restores it when no handle is left)

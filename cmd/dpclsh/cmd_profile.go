@@ -17,7 +17,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "profile",
-		usage: "profile [--exclude LIST] [--trace FILE.json] [--report FILE] [--sort time|count|bytes|name] [--top N] [--no-callsites] [--csv DIR] [--per-rank] [--nodes N] [--per-io N] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]",
+		usage: "profile [--exclude LIST] [--trace FILE.json] [--report FILE] [--sort time|count|bytes|name] [--top N] [--no-callsites] [--csv DIR] [--per-rank] [--top-ranks N] [--nodes N] [--per-io N] [--cpuprofile FILE] [--env NAME=VALUE]... [--export NAME]... PROG.elf [ARGS...]",
 		brief: "an mpiP-style report of an unmodified MPI program: MPI time per task, callsites, message sizes, imbalance (limpio)",
 		help: `options:
   --exclude LIST     MPI functions not to instrument, comma-separated; added to the job's
@@ -35,8 +35,12 @@ func init() {
                      .tasks.csv and .ranks.csv, every rank)
   --per-rank         bring every rank's row to the front-end too: the report then groups
                      ranks whose printed rows are equal (O(ranks) messages)
+  --top-ranks N      without --per-rank, the report's task rows are the N ranks with the
+                     most MPI time, chosen in the tree by the topk filter (default 8; 0:
+                     none)
   --nodes N          number of ranks (default 16)
   --per-io N         compute nodes per I/O node (default 64)
+  --cpuprofile FILE  write dpclsh's own host CPU profile there (for go tool pprof)
 ` + envHelp(21) + `
 The report follows mpiP's sections in virtual time: a header, MPI time per task
 (AppTime from a rank's first MPI call to its last return, MPITime in its outermost
@@ -69,7 +73,7 @@ if o.trace ~= "" then dpcl.check_write(o.trace) end
 local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, env = o.env, quiet = true})
 local faulted
 local ok, err = pcall(function()
-  local prof = limpio.profile(app, {exclude = o.exclude, per_rank = o.per_rank})
+  local prof = limpio.profile(app, {exclude = o.exclude, per_rank = o.per_rank, top_ranks = o.top_ranks})
   local tr
   if o.trace ~= "" then tr = limpio.trace(app, {exclude = o.exclude, path = o.trace}) end
   local prefix = string.format("%s.%d.%d", o.prog, app.size, app:proctable()[1].pid)
@@ -108,8 +112,10 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	noCallsites := fs.Bool("no-callsites", false, "a row per MPI function rather than per callsite")
 	csvDir := fs.String("csv", "", "also write the report's tables as CSV files in this directory")
 	perRank := fs.Bool("per-rank", false, "bring every rank's row to the front-end (grouped rows, per-rank CSV)")
+	topRanks := fs.Int("top-ranks", 8, "without --per-rank, the task rows of the ranks with the most MPI time (0: none)")
 	nodes := fs.Int("nodes", 16, "number of ranks")
 	perIO := fs.Int("per-io", 64, "compute nodes per I/O node")
+	cpuProfile := fs.String("cpuprofile", "", "write the host CPU profile of dpclsh itself to this file (go tool pprof)")
 	var envs envFlags
 	envs.register(fs)
 	fs.Usage = func() {
@@ -128,6 +134,10 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "dpclsh profile: --sort %s: want time, count, bytes or name\n", *sortKey)
 		return exitUsage
 	}
+	if *topRanks < 0 {
+		fmt.Fprintf(stderr, "dpclsh profile: --top-ranks %d: want a number of ranks from 0\n", *topRanks)
+		return exitUsage
+	}
 	if *top < 1 {
 		fmt.Fprintf(stderr, "dpclsh profile: --top %d: want a number of rows from 1\n", *top)
 		return exitUsage
@@ -137,6 +147,14 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "dpclsh profile: %v\n", err)
 		fs.Usage()
 		return exitUsage
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "dpclsh profile: --cpuprofile: %v\n", err)
+			return exitError
+		}
+		defer stop()
 	}
 	s, err := newSession(false, 0, stdout, stderr)
 	if err != nil {
@@ -156,6 +174,9 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 	o.RawSetString("callsites", lua.LBool(*callsites && !*noCallsites))
 	o.RawSetString("csv", lua.LString(*csvDir))
 	o.RawSetString("per_rank", lua.LBool(*perRank))
+	if !*perRank {
+		o.RawSetString("top_ranks", lua.LNumber(*topRanks))
+	}
 	o.RawSetString("prog", lua.LString(strings.TrimSuffix(filepath.Base(fs.Arg(0)), ".elf")))
 	o.RawSetString("command", lua.LString(strings.Join(fs.Args(), " ")))
 	o.RawSetString("version", lua.LString("dpclsh "+version))

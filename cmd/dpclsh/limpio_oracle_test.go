@@ -25,7 +25,11 @@ var oracleSizes = []int{1, 7, 64}
 // counting wrapper (testdata/limpio/pmpi_count.h) and run under MPICH; and the same counts
 // summed over the function's callsites (every call of the program is filed under one of
 // its own callsites, none under "other"), and the bytes the calls move (count x type
-// size, MPICH's PMPI_Type_size), per function per rank.
+// size, MPICH's PMPI_Type_size), per function per rank; and, for C and C++ programs, the
+// calls per callsite per rank, each callsite named by its function and the file:line that
+// addr2line gives for it (the native wrapper's return address in the native build, limpio's
+// in the PowerPC ELF, through powerpc-linux-gnu-addr2line, which must also be the
+// file:line limpio resolved itself).
 func TestLimpioCountsMatchPMPI(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -60,7 +64,11 @@ func TestLimpioCountsMatchPMPI(t *testing.T) {
 					t.Fatalf("native run: status %d timed out %v\n%s", res.Status, res.TimedOut, res.Stderr)
 				}
 				want, wantBytes := pmpiCounts(t, res.Lines)
-				got, sites, bytes := limpioCounts(t, filepath.Join(apps, "bin", e.Name+".elf"), n, e.Args)
+				elf := filepath.Join(apps, "bin", e.Name+".elf")
+				got, sites, bytes, at := limpioCounts(t, elf, n, e.Args)
+				if !isFortran(e.Name, apps) {
+					compareCallsites(t, n, e.Name, pmpiCallsites(t, bins[e.Name], res.Lines), limpioCallsites(t, elf, at))
+				}
 				if free := timingDependent[e.Name]; free != nil {
 					compareFree(t, got, want, free)
 					compareSums(t, "callsite calls", sites, want, free)
@@ -210,7 +218,7 @@ local st = app:wait()
 assert(st.exited == NODES, "not every rank exited: " .. tostring(st.exited))
 local rows = prof:snapshot()
 prof:callsites()
-COUNTS, SITES, BYTES = {}, {}, {}
+COUNTS, SITES, BYTES, AT = {}, {}, {}, {}
 for r = 0, NODES - 1 do
   local c = {}
   for name, n in pairs(rows[r].calls) do if n > 0 then c[name] = n end end
@@ -227,13 +235,22 @@ for r = 0, NODES - 1 do
   local other = sr.sites[#prof.site_table.sites + 1]
   if other and other.count > 0 then s["(other)"] = other.count end
   SITES[r + 1], BYTES[r + 1] = s, b
+  local at = {}
+  for i, site in ipairs(prof.site_table.sites) do
+    local v = sr.sites[i]
+    if v and v.count > 0 then
+      at[#at + 1] = {name = site.name, ret = site.ret, file = site.file, line = site.line, count = v.count}
+    end
+  end
+  AT[r + 1] = at
 end
 app:close()
 `
 
 // limpioCounts profiles the program's ELF on the simulated machine: per rank the calls
-// per function, the calls summed over each function's callsites, and the bytes.
-func limpioCounts(t *testing.T, elf string, n int, args []string) (counts, sites, moved []map[string]int) {
+// per function, the calls summed over each function's callsites, the bytes, and the calls
+// at each callsite.
+func limpioCounts(t *testing.T, elf string, n int, args []string) (counts, sites, moved []map[string]int, at [][]limpioSite) {
 	t.Helper()
 	var out bytes.Buffer
 	s, err := newSession(false, 0, &out, &out)
@@ -259,7 +276,17 @@ func limpioCounts(t *testing.T, elf string, n int, args []string) (counts, sites
 		}
 		return res
 	}
-	return read("COUNTS"), read("SITES"), read("BYTES")
+	at = make([][]limpioSite, n)
+	tbl := L.GetGlobal("AT").(*lua.LTable)
+	for r := 0; r < n; r++ {
+		tbl.RawGetInt(r + 1).(*lua.LTable).ForEach(func(_, v lua.LValue) {
+			st := v.(*lua.LTable)
+			num := func(k string) int { return int(st.RawGetString(k).(lua.LNumber)) }
+			at[r] = append(at[r], limpioSite{name: st.RawGetString("name").String(), ret: uint32(num("ret")),
+				file: st.RawGetString("file").String(), line: num("line"), count: num("count")})
+		})
+	}
+	return read("COUNTS"), read("SITES"), read("BYTES"), at
 }
 
 func compareCounts(t *testing.T, n int, what string, got, want []map[string]int) {

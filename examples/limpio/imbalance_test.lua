@@ -63,3 +63,29 @@ function TestReportNamesTheRanksThatWaitInAllreduce(t)
   t:ok(text:find(string.format("\nMPI_Allreduce +%d +16 +[%%d.]+ +%d ", c.id, c.rank_max)), "the imbalance line names rank " .. c.rank_max)
   app:close()
 end
+
+-- Without every rank's row, the report's task rows are the ranks with the most MPI time,
+-- chosen in the tree (topk): the same ranks, in the same order, as a ranking of every
+-- rank's row (ties to the higher rank, as the max rows).
+function TestTopRanksAreTheRanksWithTheMostMPITime(t)
+  local app = dpcl.launch("examples/apps/bin/imbalance.elf", {nodes = 64, quiet = true, args = {"400", "2"}})
+  local prof = limpio.profile(app, {per_rank = true, top_ranks = 5})
+  app:start()
+  app:wait()
+  local top = prof:ranks().top
+  local all = {}
+  for r, row in pairs(prof.site_rank_rows) do all[#all + 1] = {rank = r, mpi = row.mpi, app = row.app} end
+  table.sort(all, function(a, b)
+    if a.mpi ~= b.mpi then return a.mpi > b.mpi end
+    return a.rank > b.rank
+  end)
+  t:eq(#top, 5, "top rows")
+  for i = 1, 5 do
+    t:eq(top[i].rank, all[i].rank, "rank of top row " .. i)
+    t:eq(top[i].mpi, all[i].mpi, "MPI time of top row " .. i)
+    t:eq(top[i].app, all[i].app, "run time of top row " .. i)
+  end
+  -- The heavy ranks (every 8th) wait least, so none of them is among the top.
+  for _, row in ipairs(top) do t:ok(row.rank % 8 ~= 0, "heavy rank " .. row.rank .. " among the most MPI time") end
+  app:close()
+end

@@ -120,6 +120,12 @@ the data spent in the tree, so a message may describe the program as it was well
 print: true prints each message as it arrives (the default in the shell); without a
 callback, messages otherwise queue for h:next(), and what is left unread is printed when
 the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
+			{Name: "install_all", Doc: `app:install_all{{points, exp, opts}, ...} -> {ProbeHandle, ...}
+app:install of each probe, in order (at a point several share, they run in the order
+given), with one patch command: each point's code is placed once with all of them, where
+installs one after another place a point's code again with every earlier probe there.
+opts may also say active = true: the probe is placed on, with no h:activate() after.
+Nothing is installed when a probe does not compile.`, Fn: appInstallAll},
 			{Name: "execute", Doc: `app:execute(exp, {context=, filter=, callback=, ...}) -> ProbeHandle
 Runs exp once on every live rank of the context (where each rank is, or when its current call returns).`, Fn: appExecute},
 			{Name: "phase", Doc: appPhaseDoc, Fn: appPhase},

@@ -82,26 +82,39 @@ func pointIndex(L *lua.LState) int {
 
 // checkPoints reads a Point or an array of Points.
 func checkPoints(L *lua.LState, n int) []probes.Point {
-	switch v := L.Get(n).(type) {
+	pts, err := pointsOf(L.Get(n))
+	if err != nil {
+		L.ArgError(n, err.Error())
+	}
+	return pts
+}
+
+// pointsOf reads a Point or an array of Points from v.
+func pointsOf(v lua.LValue) ([]probes.Point, error) {
+	switch v := v.(type) {
 	case *lua.LUserData:
-		return []probes.Point{script.CheckObject[probes.Point](L, n, pointTypeName)}
+		if p, ok := v.Value.(probes.Point); ok {
+			return []probes.Point{p}, nil
+		}
 	case *lua.LTable:
 		var out []probes.Point
 		for i := 1; i <= v.Len(); i++ {
 			ud, ok := v.RawGetInt(i).(*lua.LUserData)
-			p, ok2 := ud.Value.(probes.Point)
-			if !ok || !ok2 {
-				L.ArgError(n, fmt.Sprintf("points[%d] is not a point (from app:points)", i))
+			if !ok {
+				return nil, fmt.Errorf("points[%d] is not a point (from app:points)", i)
+			}
+			p, ok := ud.Value.(probes.Point)
+			if !ok {
+				return nil, fmt.Errorf("points[%d] is not a point (from app:points)", i)
 			}
 			out = append(out, p)
 		}
 		if len(out) == 0 {
-			L.ArgError(n, "no points (app:points matched nothing?)")
+			return nil, errors.New("no points (app:points matched nothing?)")
 		}
-		return out
+		return out, nil
 	}
-	L.ArgError(n, "point or array of points expected, got "+script.Describe(L.Get(n)))
-	return nil
+	return nil, errors.New("point or array of points expected, got " + script.Describe(v))
 }
 
 // installKeys are the options app:install and app:execute accept.
@@ -110,10 +123,15 @@ var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms",
 // installOptions reads {context=, filter=, sync=, timeout=, params=, callback=, print=}; a
 // context's own aggregation applies when no filter is given.
 func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallOptions, *lua.LFunction, error) {
+	return installOptionsOf(L, L.Get(n), extraKeys...)
+}
+
+// installOptionsOf reads the options of installOptions from the value v.
+func installOptionsOf(L *lua.LState, v lua.LValue, extraKeys ...string) (runtime.InstallOptions, *lua.LFunction, error) {
 	var o runtime.InstallOptions
-	t, _ := L.Get(n).(*lua.LTable)
+	t, _ := v.(*lua.LTable)
 	if t == nil {
-		if L.Get(n) != lua.LNil {
+		if v != lua.LNil {
 			return o, nil, errors.New("options table expected")
 		}
 		t = L.NewTable()
@@ -202,6 +220,81 @@ func appInstall(L *lua.LState) int {
 	}
 	L.Push(a.pushHandle(L, h))
 	return 1
+}
+
+// appInstallAll is app:install_all{{points, exp, opts}, ...}: app:install of each, with
+// one patch command for all (runtime.App.InstallAll).
+func appInstallAll(L *lua.LState) int {
+	a := script.CheckObject[*luaApp](L, 1, appTypeName)
+	app := checkApp1(L)
+	list := L.CheckTable(2)
+	var reqs []runtime.InstallRequest
+	var extras []requestExtra
+	for i := 1; i <= list.Len(); i++ {
+		req, x, err := installRequestOf(L, list.RawGetInt(i))
+		if err != nil {
+			L.ArgError(2, fmt.Sprintf("probe %d: %v", i, err))
+		}
+		reqs = append(reqs, req)
+		extras = append(extras, x)
+	}
+	if len(reqs) == 0 {
+		L.ArgError(2, "no probes to install")
+	}
+	hs, err := app.InstallAll(reqs)
+	out := L.CreateTable(len(hs), 0)
+	for i, h := range hs {
+		a.callbacks[h.ID] = extras[i].cb
+		x := dpclOf(L).extra(h)
+		x.print, x.quiet = extras[i].print, extras[i].quiet
+		out.Append(a.pushHandle(L, h))
+	}
+	if err != nil {
+		return appErr(L, "install_all", err)
+	}
+	L.Push(out)
+	return 1
+}
+
+// requestExtra is what app:install keeps of a probe's options beside the request.
+type requestExtra struct {
+	cb           *lua.LFunction
+	print, quiet bool
+}
+
+// installRequestOf reads one {points, exp, opts} of app:install_all.
+func installRequestOf(L *lua.LState, v lua.LValue) (runtime.InstallRequest, requestExtra, error) {
+	var req runtime.InstallRequest
+	var x requestExtra
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return req, x, fmt.Errorf("{points, exp, opts} expected, got %s", script.Describe(v))
+	}
+	var err error
+	if req.Points, err = pointsOf(t.RawGetInt(1)); err != nil {
+		return req, x, err
+	}
+	if req.Exp, err = probeExpOfValue(t.RawGetInt(2)); err != nil {
+		return req, x, err
+	}
+	opts := t.RawGetInt(3)
+	if req.Options, x.cb, err = installOptionsOf(L, opts, "active"); err != nil {
+		return req, x, err
+	}
+	if ot, ok := opts.(*lua.LTable); ok {
+		switch v := ot.RawGetString("active").(type) {
+		case *lua.LNilType:
+		case lua.LBool:
+			req.Active = bool(v)
+		default:
+			return req, x, fmt.Errorf("active must be a boolean, got %s", script.Describe(v))
+		}
+	}
+	if x.print, err = printOption(script.SessionOf(L), opts, x.cb); err != nil {
+		return req, x, err
+	}
+	x.quiet = printFalse(opts)
+	return req, x, nil
 }
 
 func appExecute(L *lua.LState) int {

@@ -58,7 +58,23 @@ import _ "embed"
 //     up through the sum, max and min filters with the rank packed in the low 17 bits
 //     under each total, so the report (limpio_report.lua) names the ranks that hold the
 //     extremes from O(callsites) messages whatever the rank count. Totals above 2^36
-//     ticks (98 s) lose their rank to float64 rounding.
+//     ticks (98 s) lose their rank to float64 rounding. Without per-rank rows, the
+//     top_ranks ranks (default 8) with the most MPI time come through the topk filter
+//     (netreduce/topk.go), which keeps k rows at every tree node: the report's task rows
+//     at any scale. The front-end receives 11 messages for ring (11 callsites, 2 chunks
+//     of functions, the top ranks) at 256 or 1,024 ranks alike, from 13 probes.
+//   - Every probe of limpio.profile is installed by one app:install_all, placed active
+//     (limpio.installs): each point's code is written once per rank. One install after
+//     another placed a point's code again with every earlier probe there; at _exit,
+//     where a dozen probes go, that wrote ~350k words per rank, and with the entry and
+//     exit points ~600k. Measured with dpclsh profile --cpuprofile on ring (2 cores
+//     shared at load 15-40; CPU seconds user+sys, peak RSS): 1,024 ranks 8.2 s and
+//     462 MB before, 6.1 s and 360 MB after; 4,096 ranks 39.3 s and 1.26 GB before,
+//     16.5 s and 1.12 GB after (37% of it still the installs, now per rank and point
+//     rather than per byte: the daemon's bookkeeping of placed code); hello_mpi at
+//     4,096 ranks 33.9 s and 1.13 GB before, 19.0 s and 0.99 GB after, and at 65,536
+//     ranks 366 s and 14.3 GB (37 min of wall time at 16% of a core; a 58-line
+//     report), 64% of it the installs.
 //   - MPITime is the time in outermost MPI calls (a call the library makes of itself is
 //     inside its caller's); AppTime runs from the first MPI entry to the last MPI exit.
 //   - The timeline SVG is written as text: the plot module draws lines and bars, not spans.

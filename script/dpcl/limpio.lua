@@ -81,6 +81,35 @@ local function mpi_points(app, ex)
   return entry, exit, names
 end
 
+-- Installs is a list of probes made active with one app:install_all: every
+-- point's code is placed once, where installs one after another placed a point's code
+-- again with each earlier probe there (limpio.profile's many probes at _exit wrote it a
+-- dozen times on every rank).
+local Installs = {}
+Installs.__index = Installs
+
+function limpio.installs(app)
+  return setmetatable({app = app, reqs = {}, done = {}}, Installs)
+end
+
+-- add queues a probe, to be placed active; done(h) receives its handle once installed.
+function Installs:add(points, exp, opts, done)
+  local o = {active = true}
+  for k, v in pairs(opts or {}) do o[k] = v end
+  self.reqs[#self.reqs + 1] = {points, exp, o}
+  self.done[#self.reqs] = done
+end
+
+-- run installs the queued probes, in order, active.
+function Installs:run()
+  if #self.reqs == 0 then return end
+  local hs = self.app:install_all(self.reqs)
+  for i, h in ipairs(hs) do
+    if self.done[i] then self.done[i](h) end
+  end
+  self.reqs, self.done = {}, {}
+end
+
 function limpio.hooks(app, opts)
   opts = opts or {}
   local warn = opts.warn or limpio.warn
@@ -88,14 +117,14 @@ function limpio.hooks(app, opts)
   local io_ = {context = opts.context}
   local send = {context = opts.context, callback = opts.callback}
   local h = {names = names}
+  local batch = opts.installs or limpio.installs(app)
   if opts.start then
-    h.start = app:install(entry, opts.start, io_)
-    h.start:activate()
+    batch:add(entry, opts.start, io_, function(hd) h.start = hd end)
   end
   if opts.finish then
-    h.finish = app:install(exit, opts.finish, send)
-    h.finish:activate()
+    batch:add(exit, opts.finish, send, function(hd) h.finish = hd end)
   end
+  if not opts.installs then batch:run() end
   return h
 end
 
@@ -202,13 +231,13 @@ end
 
 -- options a user may give limpio.profile.
 local profile_options = {exclude = true, context = true, warn = true, depth = true,
-  per_rank = true, chunk = true}
+  per_rank = true, chunk = true, top_ranks = true}
 
 function limpio.profile(app, opts)
   opts = opts or {}
   for k in pairs(opts) do
     if not profile_options[k] then
-      error(format("limpio.profile: unknown option %q (exclude, context, per_rank, chunk, depth, warn)", tostring(k)), 2)
+      error(format("limpio.profile: unknown option %q (exclude, context, per_rank, top_ranks, chunk, depth, warn)", tostring(k)), 2)
     end
   end
   -- Checked before anything is allocated in the job, so that a corrected call can follow.
@@ -228,8 +257,9 @@ function limpio.profile(app, opts)
   -- after the duration is known at exit.
   local site_entry, site_exit = self:sites_init(app, opts.depth or 16)
   local d = self.dur
+  local batch = limpio.installs(app)
   local hk = limpio.hooks(app, {
-    exclude = opts.exclude, context = opts.context, warn = opts.warn,
+    exclude = opts.exclude, context = opts.context, warn = opts.warn, installs = batch,
     start = probe.seq{timers:push(tb), probe.when(span[0]:eq(0), span[0]:assign(tb)), site_entry},
     finish = probe.seq{
       d:assign(tb - timers:pop()),
@@ -258,25 +288,30 @@ function limpio.profile(app, opts)
   local per_rank = opts.per_rank
   if per_rank == nil then per_rank = app.size <= 4096 end
   self.per_rank = per_rank
+  -- Without every rank's row, the k ranks with the most MPI time come through the topk
+  -- filter: k rows at the front-end whatever the rank count.
+  local k = opts.top_ranks
+  if k == nil then k = per_rank and 0 or 8 end
+  if type(k) ~= "number" or k < 0 or k % 1 ~= 0 then
+    error(format("limpio.profile: top_ranks must be a whole number of ranks from 0, got %s", tostring(k)), 2)
+  end
+  self.top_ranks = k
   self.context = opts.context
   self.rank_context = opts.context
   if not per_rank then self.rank_context = ctx.single(app, 0) end
-  -- The rows are filled once, by a handle of their own installed first: handles at one
-  -- point run in installation order, so every send after it finds the rows filled, and
-  -- each send's code stays small (a copy of the fill in every send made the trampolines
-  -- grow with functions x chunks and could fill the instrumentation region).
-  -- The callsites' own fill and sends go first: each install at _exit re-places the
-  -- point's code, every handle so far included, so the small ones go before the large fill.
-  self:install_bytes(app, opts)
-  self:install_site_collection(app, exits)
-  self.fill_handle = app:install(exits, self:fill_exp(), {context = self.context})
-  self.fill_handle:activate()
+  -- The rows are filled once, by a probe of its own before the sends: probes at one point
+  -- run in installation order, so every send after it finds the rows filled, and each
+  -- send's code stays small (a copy of the fill in every send made the trampolines grow
+  -- with functions x chunks and could fill the instrumentation region). Every probe is
+  -- installed in one batch, so each point's code is placed once.
+  self:install_bytes(app, opts, batch)
+  self:install_site_collection(app, exits, batch)
+  batch:add(exits, self:fill_exp(), {context = self.context}, function(h) self.fill_handle = h end)
   self.end_handles = {}
   for _, c in ipairs(self:sends("end")) do
-    local h = app:install(exits, c.exp, c.opts)
-    h:activate()
-    self.end_handles[#self.end_handles + 1] = h
+    batch:add(exits, c.exp, c.opts, function(h) self.end_handles[#self.end_handles + 1] = h end)
   end
+  batch:run()
   return self
 end
 

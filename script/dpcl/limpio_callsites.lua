@@ -141,22 +141,20 @@ function Profile:sites_init(app, depth)
   return entry, exit
 end
 
--- install_bytes adds, at the entry of every function that moves a buffer, its bytes to the
+-- install_bytes queues in batch, at the entry of every function that moves a buffer, its bytes to the
 -- callsite the common entry probe (installed before, so run first) just found.
-function Profile:install_bytes(app, opts)
+function Profile:install_bytes(app, opts, batch)
   local s, c, b = self.s, self.cur, app:var("int64")
   self.bytes_handles = {}
   for _, name in ipairs(self.names) do
     local e = limpio.message_bytes(app, name)
     if e then
-      local h = app:install(app:points(name, "entry"), probe.seq{
+      batch:add(app:points(name, "entry"), probe.seq{
         b:assign(e),
         s.bytes[c]:assign(s.bytes[c] + b),
         probe.when(probe.lor(s.count[c]:eq(0), b:lt(s.bmin[c])), s.bmin[c]:assign(b)),
         probe.when(b:gt(s.bmax[c]), s.bmax[c]:assign(b)),
-      }, {context = opts.context})
-      h:activate()
-      self.bytes_handles[#self.bytes_handles + 1] = h
+      }, {context = opts.context}, function(h) self.bytes_handles[#self.bytes_handles + 1] = h end)
     end
   end
 end
@@ -211,12 +209,12 @@ function Profile:site_rows(app)
   return probe.seq(fill)
 end
 
--- install_site_collection sends the callsite and task arrays at _exit through the sum, max
--- and min filters; site_got files what arrives.
-function Profile:install_site_collection(app, exits)
-  local fill = app:install(exits, self:site_rows(app), {context = self.context})
-  fill:activate()
-  self.site_handles = {fill}
+-- install_site_collection queues in batch the fill and the sends of the callsite and task
+-- arrays at _exit through the sum, max and min filters; site_got files what arrives.
+function Profile:install_site_collection(app, exits, batch)
+  self.site_handles = {}
+  local function keep(h) self.site_handles[#self.site_handles + 1] = h end
+  batch:add(exits, self:site_rows(app), {context = self.context}, keep)
   self.site_inbox = {n = 0}
   local sends = {}
   for ci, ch in ipairs(self.site_chunks) do
@@ -231,18 +229,21 @@ function Profile:install_site_collection(app, exits)
     end
     sends[#sends + 1] = {self.task.sum, "sum", 0, true}
   end
+  -- The k ranks with the most MPI time: the rank, then its run time, MPI time and 1
+  -- (task.sum), ranked by the MPI time in the tree.
+  if self.top_ranks > 0 then sends[#sends + 1] = {self.task.sum, "topk", 0, true} end
   self.site_expected = #sends
   for _, sd in ipairs(sends) do
     local arr, f, ci, each = sd[1], sd[2], sd[3], sd[4]
     local exp, o = probe.send(arr), {context = self.context, filter = f,
       callback = function(m) self:site_got(f, ci, m.values) end}
-    if each then
+    if f == "topk" then
+      exp, o.params = probe.send(probe.rank(), arr), {k = self.top_ranks, key = 3}
+    elseif each then
       exp, o.filter = probe.send(probe.rank(), arr), "concat"
       o.callback = function(m) self:site_got("rank" .. f, ci, m.values) end
     end
-    local h = app:install(exits, exp, o)
-    h:activate()
-    self.site_handles[#self.site_handles + 1] = h
+    batch:add(exits, exp, o, keep)
   end
 end
 
@@ -260,6 +261,21 @@ function Profile:site_got(f, ci, values)
     self.site_inbox = {n = 0}
     self:site_merge(box)
   end
+end
+
+-- top_rows reads the topk filter's rows (rank, run time, MPI time, 1; in rank order) as
+-- {{rank =, app =, mpi =}}, the most MPI time first (ties: the higher rank, as the max
+-- rows).
+local function by_mpi_time(a, b)
+  if a.mpi ~= b.mpi then return a.mpi > b.mpi end
+  return a.rank > b.rank
+end
+
+local function top_rows(v)
+  local rows = {}
+  for k = 1, #v, 4 do rows[#rows + 1] = {rank = v[k], app = v[k + 1], mpi = v[k + 2]} end
+  table.sort(rows, by_mpi_time)
+  return rows
 end
 
 -- site_merge turns the reduced arrays into self.callsite_data and self.task_data.
@@ -281,6 +297,7 @@ function Profile:site_merge(box)
   end
   self.callsite_data = out
   self.task_data = self:task_merge(box.sum0, box.max0, box.min0)
+  if box.topk0 then self.task_data.top = top_rows(box.topk0) end
   if self.per_rank then self.site_rank_rows = self:site_rank_merge(box) end
 end
 
@@ -367,6 +384,13 @@ function Profile:sites_read_memory()
   end
   if t.start == NONE then t.start = 0 end
   self.callsite_data, self.task_data = cs, t
+  if self.top_ranks > 0 then
+    local all = {}
+    for r, row in pairs(rows) do all[#all + 1] = {rank = r, app = row.app, mpi = row.mpi} end
+    table.sort(all, by_mpi_time)
+    t.top = {}
+    for i = 1, math.min(self.top_ranks, #all) do t.top[i] = all[i] end
+  end
   if self.per_rank then
     local out = {}
     for r, row in pairs(rows) do

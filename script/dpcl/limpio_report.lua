@@ -148,6 +148,13 @@ function Profile:report_lines(opts)
     local per = {}
     for r, row in pairs(self.site_rank_rows) do per[r] = cells(row.app, row.mpi) end
     for _, row in ipairs(grouped(per)) do rows[#rows + 1] = row end
+  elseif t.top and #t.top > 0 then
+    -- Without every rank's row: the ranks with the most MPI time, most first.
+    for _, tr in ipairs(t.top) do
+      local r = {tostring(tr.rank)}
+      for _, x in ipairs(cells(tr.app, tr.mpi)) do r[#r + 1] = x end
+      rows[#rows + 1] = r
+    end
   end
   local function row(label, c) local r = {label}; for _, x in ipairs(c) do r[#r + 1] = x end; rows[#rows + 1] = r end
   row("*", cells(t.app_ticks, t.mpi_ticks))
@@ -158,6 +165,9 @@ function Profile:report_lines(opts)
   rows[#rows + 1] = {"min", format("%.6f", seconds(t.app_min)), format("%.6f", seconds(t.mpi_min)), format("%.2f", t.ppm_min / 1e4)}
   rows[#rows + 1] = {"  rank", tostring(t.app_min_rank), tostring(t.mpi_min_rank), tostring(t.ppm_min_rank)}
   grid(rows, lines)
+  if not self.site_rank_rows and t.top and #t.top > 0 then
+    add(format("(tasks above *: the %d with the most MPI time, chosen in the tree; every rank with per-rank rows)", #t.top))
+  end
 
   local list = with_sites and sites or by_function(sites)
   for i, c in ipairs(list) do c.index = i end

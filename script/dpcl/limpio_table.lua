@@ -231,7 +231,7 @@ function Profile:ratio()
   return {master = master, workers = wn > 0 and (sum - (r0 and r0.ppm or 0)) / 1e6 / wn or nil}
 end
 
-sethelp(limpio.profile, [[limpio.profile(app, {exclude = {...}, context = c, per_rank = bool, chunk = 126}) -> Profile
+sethelp(limpio.profile, [[limpio.profile(app, {exclude = {...}, context = c, per_rank = bool, top_ranks = 8, chunk = 126}) -> Profile
 Counts and inclusive time per MPI function per rank, kept in the ranks' memory (no message
 per call; excludes also from MPIINSTR_EXCLUDE in the job's env). Collected through the
 tree when each rank reaches _exit, or now with prof:snapshot(): every rank sends its row
@@ -251,6 +251,8 @@ per-call time and size statistics, imbalance (max/mean per callsite and its rank
 prof:callsites() -> {{id=, name=, file=, line=, caller=, count=, ticks=, bytes=, nranks=,
 call_max=, call_min=, bytes_max=, bytes_min=, rank_max=, rank_max_ticks=, rank_min=,
 rank_min_ticks=}}; prof:ranks() -> {app_ticks=, mpi_ticks=, app_max=, app_max_rank=, ...,
-start=, stop=}; prof:report_csv(dir, prefix) writes PREFIX.callsites.csv (and per-rank
+start=, stop=, top = {{rank=, app=, mpi=}}}: without per-rank rows, top lists the top_ranks
+ranks (default 8; 0: none) with the most MPI time, most first, chosen in the tree by the
+topk filter, and the report prints them as its task rows; prof:report_csv(dir, prefix) writes PREFIX.callsites.csv (and per-rank
 .tasks.csv, .ranks.csv). These are reduced in the tree at _exit (sum, max, min filters):
 O(callsites) messages whatever the rank count.]])

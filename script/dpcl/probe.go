@@ -1,6 +1,7 @@
 package dpcl
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/dpclsh/dpclsh/probes"
@@ -98,24 +99,32 @@ func PushProbeVar(L *lua.LState, v *probes.Var) lua.LValue {
 // ProbeExpOf returns the expression argument n holds (an Exp or a Lua number); a Lua
 // boolean or anything else raises an argument error. Install and execute use it.
 func ProbeExpOf(L *lua.LState, n int) *probes.Exp {
-	switch v := L.Get(n).(type) {
+	e, err := probeExpOfValue(L.Get(n))
+	if err != nil {
+		L.ArgError(n, err.Error())
+	}
+	return e
+}
+
+// probeExpOfValue reads a probe expression (or a number, or an address) from v.
+func probeExpOfValue(v lua.LValue) (*probes.Exp, error) {
+	switch v := v.(type) {
 	case lua.LNumber:
-		return probes.Number(float64(v))
+		return probes.Number(float64(v)), nil
 	case lua.LBool:
-		L.ArgError(n, "a Lua boolean is not a probe expression: use e:eq(x) (or e:ne, e:lt, e:le, e:gt, e:ge) to compare")
+		return nil, errors.New("a Lua boolean is not a probe expression: use e:eq(x) (or e:ne, e:lt, e:le, e:gt, e:ge) to compare")
 	case *lua.LUserData:
 		if e, ok := v.Value.(*probes.Exp); ok {
-			return e
+			return e, nil
 		}
 		if a, ok := v.Value.(script.Address); ok {
-			return probes.Number(float64(a))
+			return probes.Number(float64(a)), nil
 		}
 		if a, ok := v.Value.(*luaArray); ok {
-			L.ArgError(n, "array "+a.arr.Name+" is not a value: index it ("+a.arr.Name+"[i]) or send it whole (probe.send("+a.arr.Name+"))")
+			return nil, errors.New("array " + a.arr.Name + " is not a value: index it (" + a.arr.Name + "[i]) or send it whole (probe.send(" + a.arr.Name + "))")
 		}
 	}
-	L.ArgError(n, "probe expression or number expected, got "+L.Get(n).Type().String())
-	return nil
+	return nil, errors.New("probe expression or number expected, got " + v.Type().String())
 }
 
 // pushExp type-checks e and returns it to Lua; a type error is raised as fn's error.

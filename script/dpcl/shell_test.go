@@ -182,7 +182,7 @@ func TestOptionChecks(t *testing.T) {
 		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
 app:install(app:points("MPI_Send"), probe.send(1), {fliter = "sum"})`, `unknown option "fliter" (allowed: context, filter, sync, timeout, timeout_ms, params, callback, print)`},
 		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
-app:install(app:points("MPI_Send"), probe.send(1), {filter = "nosuch"})`, `unknown filter "nosuch" (have [avg concat eqclass histogram mapmerge max min none sum])`},
+app:install(app:points("MPI_Send"), probe.send(1), {filter = "nosuch"})`, `unknown filter "nosuch" (have [avg concat eqclass histogram mapmerge max min none sum topk])`},
 		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
 app:install(app:points("MPI_Send"), probe.send(1), {filter = "sum", sync = "timeout", timeout = 0})`, "timeout must be a positive number of virtual seconds"},
 		{`dpcl.poll(-1)`, "virtual_s must be a non-negative number"},

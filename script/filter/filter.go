@@ -21,7 +21,9 @@ Built-ins are used by name: "sum" "avg" "min" "max" (element-wise), "concat" (ra
 "eqclass" ({value=, ranks="spec"} sorted by value; params {key = K}: the first K values
 are the key row, value = {...}, and the values after it are summed per class, sums = {...}),
 "histogram" (params {min=, max=, bins=}), "mapmerge" (dpcl.trace's maps merged by key:
-params {agg=, width=, fixed=, base=}; values = {flat entries}), "none". A Lua filter file returns
+params {agg=, width=, fixed=, base=}; values = {flat entries}), "topk" (the rows of the k
+ranks with the greatest value at position key of their packet, ties to the higher rank;
+params {k=, key=}; values as concat's, of those ranks), "none". A Lua filter file returns
   { name = "topk", init = function(params) return state end,
     filter = function(state, packets) ... return values_or_nil end }
 packets is an array of packets; each is an array of values with fields rank (nil once

@@ -3,8 +3,15 @@
  * compiled alone and linked in: MPICH's Fortran bindings call the C entries), it defines the
  * MPI functions the example programs call; each counts itself and the bytes it moves (count x
  * PMPI_Type_size of the buffer it sends or contributes, as limpio.message_bytes) and calls its
- * PMPI_ twin. MPI_Finalize prints one line per function called: "pmpi MPI_Name count bytes". */
+ * PMPI_ twin. MPI_Finalize prints one line per function called: "pmpi MPI_Name count bytes".
+ * Each call is also counted at its callsite, the wrapper's return address, printed as an
+ * offset from __executable_start: "pmpisite MPI_Name 0xOFFSET count", for addr2line. The
+ * wrappers are never inlined into the program (one translation unit with it), so the
+ * return address is the program's. */
 #include <stdio.h>
+
+#define PMPI_WRAP __attribute__((noinline))
+#define PMPI_COUNT(i) pmpi_count(i, __builtin_return_address(0))
 
 enum { C_Allreduce, C_Barrier, C_Bcast, C_Comm_rank, C_Comm_size, C_Finalize, C_Gather,
        C_Gatherv, C_Init, C_Irecv, C_Isend, C_Recv, C_Reduce, C_Send, C_Sendrecv, C_Wait,
@@ -16,95 +23,123 @@ static const char *pmpi_names[C_N] = {"MPI_Allreduce", "MPI_Barrier", "MPI_Bcast
 static long pmpi_counts[C_N];
 static long long pmpi_bytes[C_N];
 
+extern char __executable_start;
+enum { PMPI_SITES = 256 };
+static struct { int fn; const char *ret; long n; } pmpi_sites[PMPI_SITES];
+static int pmpi_nsites;
+
+/* pmpi_count counts a call of function i and its callsite; past PMPI_SITES distinct
+ * callsites the calls are still counted, under no site. */
+static void pmpi_count(int i, const void *ret) {
+    int k;
+    pmpi_counts[i]++;
+    for (k = 0; k < pmpi_nsites; k++) {
+        if (pmpi_sites[k].fn == i && pmpi_sites[k].ret == (const char *)ret) {
+            pmpi_sites[k].n++;
+            return;
+        }
+    }
+    if (pmpi_nsites < PMPI_SITES) {
+        pmpi_sites[pmpi_nsites].fn = i;
+        pmpi_sites[pmpi_nsites].ret = (const char *)ret;
+        pmpi_sites[pmpi_nsites].n = 1;
+        pmpi_nsites++;
+    }
+}
+
 static void pmpi_moves(int i, int n, MPI_Datatype t) {
     int size;
     PMPI_Type_size(t, &size);
     pmpi_bytes[i] += (long long)n * size;
 }
 
-int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
-    pmpi_counts[C_Allreduce]++;
+PMPI_WRAP int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
+    PMPI_COUNT(C_Allreduce);
     pmpi_moves(C_Allreduce, n, t);
     return PMPI_Allreduce(s, r, n, t, op, c);
 }
-int MPI_Barrier(MPI_Comm c) {
-    pmpi_counts[C_Barrier]++;
+PMPI_WRAP int MPI_Barrier(MPI_Comm c) {
+    PMPI_COUNT(C_Barrier);
     return PMPI_Barrier(c);
 }
-int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
-    pmpi_counts[C_Bcast]++;
+PMPI_WRAP int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm c) {
+    PMPI_COUNT(C_Bcast);
     pmpi_moves(C_Bcast, n, t);
     return PMPI_Bcast(b, n, t, root, c);
 }
-int MPI_Comm_rank(MPI_Comm c, int *r) {
-    pmpi_counts[C_Comm_rank]++;
+PMPI_WRAP int MPI_Comm_rank(MPI_Comm c, int *r) {
+    PMPI_COUNT(C_Comm_rank);
     return PMPI_Comm_rank(c, r);
 }
-int MPI_Comm_size(MPI_Comm c, int *s) {
-    pmpi_counts[C_Comm_size]++;
+PMPI_WRAP int MPI_Comm_size(MPI_Comm c, int *s) {
+    PMPI_COUNT(C_Comm_size);
     return PMPI_Comm_size(c, s);
 }
-int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
+PMPI_WRAP int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
                int root, MPI_Comm c) {
-    pmpi_counts[C_Gather]++;
+    PMPI_COUNT(C_Gather);
     pmpi_moves(C_Gather, sn, st);
     return PMPI_Gather(s, sn, st, r, rn, rt, root, c);
 }
-int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[],
+PMPI_WRAP int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int rn[],
                 const int d[], MPI_Datatype rt, int root, MPI_Comm c) {
-    pmpi_counts[C_Gatherv]++;
+    PMPI_COUNT(C_Gatherv);
     pmpi_moves(C_Gatherv, sn, st);
     return PMPI_Gatherv(s, sn, st, r, rn, d, rt, root, c);
 }
-int MPI_Init(int *argc, char ***argv) {
-    pmpi_counts[C_Init]++;
+PMPI_WRAP int MPI_Init(int *argc, char ***argv) {
+    PMPI_COUNT(C_Init);
     return PMPI_Init(argc, argv);
 }
-int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Request *q) {
-    pmpi_counts[C_Irecv]++;
+PMPI_WRAP int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Request *q) {
+    PMPI_COUNT(C_Irecv);
     return PMPI_Irecv(b, n, t, src, tag, c, q);
 }
-int MPI_Isend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c,
+PMPI_WRAP int MPI_Isend(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c,
               MPI_Request *q) {
-    pmpi_counts[C_Isend]++;
+    PMPI_COUNT(C_Isend);
     pmpi_moves(C_Isend, n, t);
     return PMPI_Isend(b, n, t, dst, tag, c, q);
 }
-int MPI_Recv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Status *s) {
-    pmpi_counts[C_Recv]++;
+PMPI_WRAP int MPI_Recv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm c, MPI_Status *s) {
+    PMPI_COUNT(C_Recv);
     return PMPI_Recv(b, n, t, src, tag, c, s);
 }
-int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
-    pmpi_counts[C_Reduce]++;
+PMPI_WRAP int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c) {
+    PMPI_COUNT(C_Reduce);
     pmpi_moves(C_Reduce, n, t);
     return PMPI_Reduce(s, r, n, t, op, root, c);
 }
-int MPI_Send(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c) {
-    pmpi_counts[C_Send]++;
+PMPI_WRAP int MPI_Send(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c) {
+    PMPI_COUNT(C_Send);
     pmpi_moves(C_Send, n, t);
     return PMPI_Send(b, n, t, dst, tag, c);
 }
-int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dst, int stag, void *rb, int rn,
+PMPI_WRAP int MPI_Sendrecv(const void *sb, int sn, MPI_Datatype st, int dst, int stag, void *rb, int rn,
                  MPI_Datatype rt, int src, int rtag, MPI_Comm c, MPI_Status *s) {
-    pmpi_counts[C_Sendrecv]++;
+    PMPI_COUNT(C_Sendrecv);
     pmpi_moves(C_Sendrecv, sn, st);
     return PMPI_Sendrecv(sb, sn, st, dst, stag, rb, rn, rt, src, rtag, c, s);
 }
-int MPI_Wait(MPI_Request *q, MPI_Status *s) {
-    pmpi_counts[C_Wait]++;
+PMPI_WRAP int MPI_Wait(MPI_Request *q, MPI_Status *s) {
+    PMPI_COUNT(C_Wait);
     return PMPI_Wait(q, s);
 }
-int MPI_Waitall(int n, MPI_Request q[], MPI_Status s[]) {
-    pmpi_counts[C_Waitall]++;
+PMPI_WRAP int MPI_Waitall(int n, MPI_Request q[], MPI_Status s[]) {
+    PMPI_COUNT(C_Waitall);
     return PMPI_Waitall(n, q, s);
 }
-int MPI_Finalize(void) {
+PMPI_WRAP int MPI_Finalize(void) {
     int i;
-    pmpi_counts[C_Finalize]++;
+    PMPI_COUNT(C_Finalize);
     for (i = 0; i < C_N; i++) {
         if (pmpi_counts[i] > 0) {
             printf("pmpi %s %ld %lld\n", pmpi_names[i], pmpi_counts[i], pmpi_bytes[i]);
         }
+    }
+    for (i = 0; i < pmpi_nsites; i++) {
+        printf("pmpisite %s 0x%lx %ld\n", pmpi_names[pmpi_sites[i].fn],
+               (unsigned long)(pmpi_sites[i].ret - &__executable_start), pmpi_sites[i].n);
     }
     fflush(stdout);
     return PMPI_Finalize();
