@@ -107,3 +107,9 @@ func TestMPINonblockingCollectiveTiming(t *testing.T) {
 		}
 	}
 }
+
+// TestMPIGraphTopologies: MPI_Graph_create (no nodes, all but one rank) and its queries,
+// distributed graphs (adjacent and general, weighted and not, kept by MPI_Comm_dup),
+// MPI_Graph_map, MPI_Cart_map, MPI_Cart_sub keeping no dimension, MPI_Dims_create's
+// balanced choices (MPICH's ties included) and 600 groups held at once, as MPICH does them.
+func TestMPIGraphTopologies(t *testing.T) { runConform(t, "topo_graph") }

@@ -27,10 +27,14 @@ static int ic_create(MPI_Comm comm, int n, const int *w, MPI_Comm *newcomm);
 /* Datatype attributes (libmpi_tattr.c) follow MPI_Type_dup and MPI_Type_free. */
 static int tattrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
 static int tattrs_delete_all(MPI_Datatype type);
+/* Graph topologies (libmpi_graph.c) are asked for by MPI_Topo_test. */
+static int graph_kind(MPI_Comm comm);
 
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
+#include "libmpi_dims.c"
 #include "libmpi_topo.c"
+#include "libmpi_graph.c"
 #include "libmpi_groups.c"
 #include "libmpi_err.c"
 #include "libmpi_info.c"
@@ -114,6 +118,7 @@ MPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	 * callbacks say. */
 	if (i >= 0)
 		cart_add(*newcomm, carts[i].ndims, carts[i].dims, carts[i].periods);
+	graph_copy(comm, *newcomm);
 	inherit_eh(comm, *newcomm);
 	rc = attrs_copy(comm, *newcomm);
 	if (rc != MPI_SUCCESS) {
@@ -138,6 +143,7 @@ MPI_FN int MPI_Comm_free(MPI_Comm *comm)
 	if (rc != MPI_SUCCESS)
 		return rc;
 	cart_forget(c);
+	graph_forget(c);
 	forget_eh(c);
 	forget_name(c);
 	return rc;

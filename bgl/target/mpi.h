@@ -720,6 +720,31 @@ MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 /* ---- end of the one-sided section ---- */
 
+/* ---- Graph topologies and topology maps (libmpi_graph.c). ---- */
+/* A distributed graph's weights: none at all, or weighted with no edge to give here.
+ * Each is the address of an object of libmpi's, as with MPICH, so no array of weights
+ * can be mistaken for one and compilers see an object where they expect an array. */
+extern int MPI__unweighted[1], MPI__weights_empty[1];
+#define MPI_UNWEIGHTED (MPI__unweighted)
+#define MPI_WEIGHTS_EMPTY (MPI__weights_empty)
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+	MPI_Comm *comm_graph);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank);
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+	const int sourceweights[], int outdegree, const int destinations[], const int destweights[],
+	MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+	const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+	int maxoutdegree, int destinations[], int destweights[]);
+/* ---- end of graph topologies ---- */
+
 #ifdef __cplusplus
 }
 #endif
