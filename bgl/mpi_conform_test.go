@@ -113,3 +113,9 @@ func TestMPINonblockingCollectiveTiming(t *testing.T) {
 // MPI_Graph_map, MPI_Cart_map, MPI_Cart_sub keeping no dimension, MPI_Dims_create's
 // balanced choices (MPICH's ties included) and 600 groups held at once, as MPICH does them.
 func TestMPIGraphTopologies(t *testing.T) { runConform(t, "topo_graph") }
+
+// TestMPIMatchedProbes: MPI_Mprobe and MPI_Improbe from MPI_ANY_SOURCE with MPI_Mrecv and
+// MPI_Imrecv (ints and a vector type), MPI_PROC_NULL's MPI_MESSAGE_NO_PROC, statuses that
+// keep the program's MPI_ERROR, and types freed while a persistent send and a receive
+// still use them, as MPICH does them.
+func TestMPIMatchedProbes(t *testing.T) { runConform(t, "mprobe") }

@@ -231,6 +231,8 @@ static int do_recv(unsigned long *b)
 	b[1] = W(dt_size(type) * count);
 	b[2] = W(MPI_BYTE);
 	b[6] = W(&st);
+	/* The engine leaves MPI_ERROR as it was, as MPICH does. */
+	st.MPI_ERROR = status != MPI_STATUS_IGNORE && status != NULL ? status->MPI_ERROR : MPI_SUCCESS;
 	rc = dpcl_mpi_recv((long)b);
 	dt_unpack(packed, st.count, buf, count, type);
 	free(packed);
@@ -496,5 +498,6 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 }
 
 #include "libmpi_requests.c"
+#include "libmpi_mprobe.c"
 #include "libmpi_coll.c"
 #include "libmpi_icoll.c"

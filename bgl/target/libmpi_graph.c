@@ -7,7 +7,9 @@
  * passes whole, or a distributed graph's edges at this rank (sources and destinations with
  * their weights). MPI_Dist_graph_create lets any rank name any edge, so the edges are
  * first exchanged with MPI_Allgather(v) and each rank keeps those that touch it, in the
- * order of the naming ranks. MPI_Comm_dup keeps the graph, MPI_Comm_free drops it. */
+ * order of the naming ranks. Whether a rank's graph is weighted is what its own call said
+ * (weights other than MPI_UNWEIGHTED), as with MPICH. MPI_Comm_dup keeps the graph,
+ * MPI_Comm_free drops it. */
 
 int MPI__unweighted[1], MPI__weights_empty[1];
 
@@ -282,14 +284,13 @@ MPI_FN int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int
 
 /* MPI_Dist_graph_create: every rank's edges (source, destination, weight) are gathered by
  * all, and each keeps the ones ending at it (its sources) and starting at it (its
- * destinations). The graph is weighted unless the ranks that name edges pass
- * MPI_UNWEIGHTED. */
+ * destinations). */
 MPI_FN int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
 	const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
 	static const char call[] = "MPI_Dist_graph_create";
-	int size, rank, i, k, e = 0, total, mine[2], *counts, *displs, *local, *all, *src, *sw, *dst, *dw;
-	int nin = 0, nout = 0, weighted[2], rc;
+	int size, rank, i, k, e = 0, total, *counts, *displs, *local, *all, *src, *sw, *dst, *dw;
+	int nin = 0, nout = 0, rc;
 
 	(void)info;
 	(void)reorder;
@@ -311,9 +312,6 @@ MPI_FN int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], cons
 			local[3 * e + 1] = destinations[e];
 			local[3 * e + 2] = weights == MPI_UNWEIGHTED || weights == NULL ? 0 : weights[e];
 		}
-	mine[0] = (n > 0 && e > 0 && weights != MPI_UNWEIGHTED) || weights == MPI_WEIGHTS_EMPTY;
-	mine[1] = e > 0 && weights == MPI_UNWEIGHTED;
-	MPI_Allreduce(mine, weighted, 2, MPI_INT, MPI_MAX, comm);
 	counts = (int *)dt_alloc(call, sizeof(int) * 2 * (long)size);
 	displs = counts + size;
 	e *= 3;
@@ -342,7 +340,7 @@ MPI_FN int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], cons
 			dw[nout++] = all[i + 2];
 		}
 	}
-	rc = dist_new(call, comm, nin, src, sw, nout, dst, dw, weighted[0] || !weighted[1], comm_dist_graph);
+	rc = dist_new(call, comm, nin, src, sw, nout, dst, dw, weights != MPI_UNWEIGHTED, comm_dist_graph);
 	free(local);
 	free(counts);
 	free(all);

@@ -38,6 +38,10 @@ struct dt_block {
 
 struct dtype {
 	int used, committed, nblk;
+	/* Pending operations using the type (persistent requests, receives of derived types
+	 * not yet unpacked): MPI_Type_free only marks it freed while any remain, as the
+	 * standard lets a program free a type an operation still uses. */
+	int refs, freed;
 	struct dt_block *blk;
 	long lb, extent, size;
 	/* The constructor's call, for MPI_Type_get_envelope and get_contents. */
@@ -263,6 +267,34 @@ MPI_FN int MPI_Type_commit(MPI_Datatype *type)
 	return MPI_SUCCESS;
 }
 
+/* dt_release gives back a derived type's memory and its handle. */
+static void dt_release(struct dtype *d)
+{
+	free(d->blk);
+	free(d->ints);
+	free(d->aints);
+	free(d->types);
+	memset(d, 0, sizeof *d);
+}
+
+/* dt_ref and dt_unref count an operation's use of type t (predefined types need none). */
+static void dt_ref(MPI_Datatype t)
+{
+	if (is_derived(t))
+		dt_get("MPI_Type", t)->refs++;
+}
+
+static void dt_unref(MPI_Datatype t)
+{
+	struct dtype *d;
+
+	if (!is_derived(t))
+		return;
+	d = dt_get("MPI_Type", t);
+	if (--d->refs == 0 && d->freed)
+		dt_release(d);
+}
+
 MPI_FN int MPI_Type_free(MPI_Datatype *type)
 {
 	struct dtype *d;
@@ -271,13 +303,14 @@ MPI_FN int MPI_Type_free(MPI_Datatype *type)
 	if (type == NULL || !is_derived(*type))
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "not a derived datatype");
 	d = dt_get("MPI_Type_free", *type);
+	if (d->freed)
+		lib_error("MPI_Type_free", MPI_ERR_TYPE, "datatype %d was already freed", *type);
 	if ((rc = tattrs_delete_all(*type)) != MPI_SUCCESS)
 		return rc;
-	free(d->blk);
-	free(d->ints);
-	free(d->aints);
-	free(d->types);
-	memset(d, 0, sizeof *d);
+	if (d->refs > 0)
+		d->freed = 1;
+	else
+		dt_release(d);
 	*type = MPI_DATATYPE_NULL;
 	return MPI_SUCCESS;
 }
@@ -403,6 +436,7 @@ static void pending_add(MPI_Request req, char *packed, int bytes, void *buf, int
 			struct pending p = {req, packed, bytes, count, buf, t};
 
 			pendings[i] = p;
+			dt_ref(t);
 			return;
 		}
 	lib_error("MPI_Irecv", MPI_ERR_OTHER, "more than %d pending receives of derived datatypes", MAX_PENDING);
@@ -422,6 +456,7 @@ static void pending_settle(const MPI_Request *before, const MPI_Request *after, 
 				dt_unpack(pendings[k].packed, pendings[k].bytes, pendings[k].buf, pendings[k].count, pendings[k].type);
 				free(pendings[k].packed);
 				pendings[k].packed = NULL;
+				dt_unref(pendings[k].type);
 			}
 	}
 }

@@ -745,6 +745,19 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
 	int maxoutdegree, int destinations[], int destweights[]);
 /* ---- end of graph topologies ---- */
 
+/* ---- Matched probes (libmpi_mprobe.c). ---- */
+typedef int MPI_Message;
+typedef int MPI_Fint;
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)-1)
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+/* ---- end of matched probes ---- */
+
 #ifdef __cplusplus
 }
 #endif

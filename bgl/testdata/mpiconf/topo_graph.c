@@ -123,6 +123,11 @@ static void dist_graph(void)
 		MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? size : 0, s, dg, t, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &d);
 		dist_show("star", d);
 		MPI_Comm_free(&d);
+		/* No edges at all: weighted is what each rank's call said. */
+		MPI_Dist_graph_create(MPI_COMM_WORLD, 0, NULL, NULL, NULL, rank % 2 ? MPI_UNWEIGHTED : NULL,
+			MPI_INFO_NULL, 0, &d);
+		dist_show("no edges", d);
+		MPI_Comm_free(&d);
 		free(s);
 		free(dg);
 		free(t);
