@@ -119,3 +119,9 @@ func TestMPIGraphTopologies(t *testing.T) { runConform(t, "topo_graph") }
 // keep the program's MPI_ERROR, and types freed while a persistent send and a receive
 // still use them, as MPICH does them.
 func TestMPIMatchedProbes(t *testing.T) { runConform(t, "mprobe") }
+
+// TestMPIMorePredefinedTypes: long double (alone and with an int), wchar_t, the booleans,
+// the fixed-size integers and the C and C++ complex types (sizes, extents, a ring, sums),
+// MPI_Type_match_size, datatype names and MPI_Type_commit of a predefined type, as MPICH
+// does them.
+func TestMPIMorePredefinedTypes(t *testing.T) { runConform(t, "dt_more") }

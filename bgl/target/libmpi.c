@@ -27,6 +27,8 @@ static int ic_create(MPI_Comm comm, int n, const int *w, MPI_Comm *newcomm);
 /* Datatype attributes (libmpi_tattr.c) follow MPI_Type_dup and MPI_Type_free. */
 static int tattrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
 static int tattrs_delete_all(MPI_Datatype type);
+/* A released datatype's name goes with it (libmpi_dtnames.c). */
+static void dt_forget_name(MPI_Datatype type);
 /* Graph topologies (libmpi_graph.c) are asked for by MPI_Topo_test. */
 static int graph_kind(MPI_Comm comm);
 
@@ -499,5 +501,6 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 
 #include "libmpi_requests.c"
 #include "libmpi_mprobe.c"
+#include "libmpi_dtnames.c"
 #include "libmpi_coll.c"
 #include "libmpi_icoll.c"

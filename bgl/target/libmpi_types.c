@@ -259,11 +259,13 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 	return rc;
 }
 
+/* Committing a predefined type is allowed and does nothing (MPI 4.0, 5.1.9). */
 MPI_FN int MPI_Type_commit(MPI_Datatype *type)
 {
-	if (type == NULL || !is_derived(*type))
-		lib_error("MPI_Type_commit", MPI_ERR_TYPE, "not a derived datatype");
-	dt_get("MPI_Type_commit", *type)->committed = 1;
+	if (type == NULL || *type == MPI_DATATYPE_NULL || (!is_derived(*type) && MPI__TYPE_SIZE(*type) == 0))
+		lib_error("MPI_Type_commit", MPI_ERR_TYPE, "invalid datatype");
+	if (is_derived(*type))
+		dt_get("MPI_Type_commit", *type)->committed = 1;
 	return MPI_SUCCESS;
 }
 
@@ -307,6 +309,7 @@ MPI_FN int MPI_Type_free(MPI_Datatype *type)
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "datatype %d was already freed", *type);
 	if ((rc = tattrs_delete_all(*type)) != MPI_SUCCESS)
 		return rc;
+	dt_forget_name(*type);
 	if (d->refs > 0)
 		d->freed = 1;
 	else
@@ -315,11 +318,27 @@ MPI_FN int MPI_Type_free(MPI_Datatype *type)
 	return MPI_SUCCESS;
 }
 
+/* dt_data_size is what MPI_Type_size answers: the bytes of data, which for a
+ * MINLOC/MAXLOC pair type leave out the padding its extent (which the library strides
+ * and moves by) has. */
+static long dt_data_size(MPI_Datatype t)
+{
+	switch (t) {
+	case MPI_DOUBLE_INT:
+		return 12;
+	case MPI_SHORT_INT:
+		return 6;
+	case MPI_LONG_DOUBLE_INT:
+		return 20;
+	}
+	return dt_size(t);
+}
+
 MPI_FN int MPI_Type_size(MPI_Datatype type, int *size)
 {
 	if (!is_derived(type) && MPI__TYPE_SIZE(type) == 0)
 		lib_error("MPI_Type_size", MPI_ERR_TYPE, "invalid datatype %d", type);
-	*size = (int)dt_size(type);
+	*size = (int)dt_data_size(type);
 	return MPI_SUCCESS;
 }
 

@@ -758,6 +758,38 @@ MPI_Message MPI_Message_f2c(MPI_Fint message);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
 /* ---- end of matched probes ---- */
 
+/* ---- More predefined datatypes: C99, C++ and long double (bgl/mpi_types_c99.go). ---- */
+/* long double is the PowerPC's 16-byte IBM double-double: sent and received, never
+ * reduced (the engine refuses a reduction on it with MPI_ERR_OP). */
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x1510)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x1620)
+#define MPI_WCHAR ((MPI_Datatype)0x1704)
+#define MPI_C_BOOL ((MPI_Datatype)0x1801)
+#define MPI_CXX_BOOL ((MPI_Datatype)0x1901)
+#define MPI_INT8_T ((MPI_Datatype)0x1a01)
+#define MPI_INT16_T ((MPI_Datatype)0x1b02)
+#define MPI_INT32_T ((MPI_Datatype)0x1c04)
+#define MPI_INT64_T ((MPI_Datatype)0x1d08)
+#define MPI_UINT8_T ((MPI_Datatype)0x1e01)
+#define MPI_UINT16_T ((MPI_Datatype)0x1f02)
+#define MPI_UINT32_T ((MPI_Datatype)0x2004)
+#define MPI_UINT64_T ((MPI_Datatype)0x2108)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x2208)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x2310)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x2420)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x2508)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x2610)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x2720)
+/* MPI_Type_match_size's classes (MPICH's values). */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_set_name(MPI_Datatype type, const char *name);
+int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen);
+/* ---- end of more predefined datatypes ---- */
+
 #ifdef __cplusplus
 }
 #endif
