@@ -96,6 +96,13 @@ var environment = []string{
 	"MPI_Win_set_attr", "MPI_Win_set_errhandler", "MPI_Win_set_info", "MPI_Win_set_name",
 	"MPI_Win_shared_query", "MPI_Win_start", "MPI_Win_sync", "MPI_Win_test",
 	"MPI_Win_unlock", "MPI_Win_unlock_all", "MPI_Win_wait",
+	// bgl/target/libmpi_graph.c, libmpi_mprobe.c and libmpi_dtnames.c: graph topologies
+	// and maps, matched probes, datatype names and MPI_Type_match_size
+	"MPI_Cart_map", "MPI_Dist_graph_create", "MPI_Dist_graph_create_adjacent",
+	"MPI_Dist_graph_neighbors", "MPI_Dist_graph_neighbors_count", "MPI_Graph_create",
+	"MPI_Graph_get", "MPI_Graph_map", "MPI_Graph_neighbors", "MPI_Graph_neighbors_count",
+	"MPI_Graphdims_get", "MPI_Improbe", "MPI_Imrecv", "MPI_Mprobe", "MPI_Mrecv",
+	"MPI_Type_get_name", "MPI_Type_match_size", "MPI_Type_set_name",
 }
 
 // constants the header must define.
