@@ -125,3 +125,9 @@ func TestMPIMatchedProbes(t *testing.T) { runConform(t, "mprobe") }
 // MPI_Type_match_size, datatype names and MPI_Type_commit of a predefined type, as MPICH
 // does them.
 func TestMPIMorePredefinedTypes(t *testing.T) { runConform(t, "dt_more") }
+
+// TestMPICollectivesMore: MPI_Reduce_scatter(_block) with a non-commutative user operation
+// (in place too), MPI_Alltoallw with derived per-peer types (zero counts and in place
+// too), MPI_Reduce_local with predefined and user operations and MPI_Op_commutative, as
+// MPICH does them.
+func TestMPICollectivesMore(t *testing.T) { runConform(t, "coll_more") }

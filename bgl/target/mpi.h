@@ -790,6 +790,11 @@ int MPI_Type_set_name(MPI_Datatype type, const char *name);
 int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen);
 /* ---- end of more predefined datatypes ---- */
 
+/* ---- Local reductions (libmpi_collmore.c). ---- */
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+/* ---- end of local reductions ---- */
+
 #ifdef __cplusplus
 }
 #endif
