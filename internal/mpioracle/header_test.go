@@ -103,6 +103,8 @@ var environment = []string{
 	"MPI_Graph_get", "MPI_Graph_map", "MPI_Graph_neighbors", "MPI_Graph_neighbors_count",
 	"MPI_Graphdims_get", "MPI_Improbe", "MPI_Imrecv", "MPI_Mprobe", "MPI_Mrecv",
 	"MPI_Type_get_name", "MPI_Type_match_size", "MPI_Type_set_name",
+	// bgl/target/libmpi_collmore.c
+	"MPI_Op_commutative", "MPI_Reduce_local",
 }
 
 // constants the header must define.
