@@ -82,8 +82,12 @@ static long dt_size(MPI_Datatype t)
 static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long stride)
 {
 	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1;
-	struct dt_block *nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
+	struct dt_block *nb;
 
+	/* Nothing to add: realloc to zero bytes would free the blocks kept so far. */
+	if ((long)n * reps == 0)
+		return MPI_SUCCESS;
+	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
 	if (nb == NULL)
 		return MPI_ERR_OTHER;
 	d->blk = nb;
@@ -197,7 +201,7 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 {
 	struct dtype *d;
 	long ext = dt_extent(oldtype), lo = 0, hi = 0;
-	int i, rc = MPI_SUCCESS;
+	int i, rc = MPI_SUCCESS, seen = 0;
 
 	dt_check_old("MPI_Type_indexed", oldtype, count);
 	d = dt_new("MPI_Type_indexed", newtype);
@@ -206,10 +210,14 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 		if (blocklengths[i] < 0)
 			lib_error("MPI_Type_indexed", MPI_ERR_ARG, "invalid blocklengths[%d] = %d", i, blocklengths[i]);
 		rc = dt_append(d, oldtype, (long)displs[i] * ext, blocklengths[i], ext);
-		if (i == 0 || displs[i] * ext < lo)
+		/* Empty blocks do not bound the type (as MPICH). */
+		if (blocklengths[i] == 0)
+			continue;
+		if (!seen || displs[i] * ext < lo)
 			lo = displs[i] * ext;
-		if (i == 0 || (displs[i] + blocklengths[i]) * ext > hi)
+		if (!seen || (displs[i] + blocklengths[i]) * ext > hi)
 			hi = (displs[i] + blocklengths[i]) * ext;
+		seen = 1;
 	}
 	d->lb = lo;
 	d->extent = hi - lo;
@@ -229,7 +237,7 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 {
 	struct dtype *d;
 	long lo = 0, hi = 0, al = 1;
-	int i, k, rc = MPI_SUCCESS;
+	int i, k, rc = MPI_SUCCESS, seen = 0;
 
 	if (count < 0)
 		lib_error("MPI_Type_create_struct", MPI_ERR_COUNT, "invalid count %d", count);
@@ -241,10 +249,13 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 		long ext = dt_extent(types[i]);
 
 		rc = dt_append(d, types[i], displs[i], blocklengths[i], ext);
-		if (i == 0 || displs[i] < lo)
+		if (blocklengths[i] == 0)
+			continue;
+		if (!seen || displs[i] < lo)
 			lo = displs[i];
-		if (i == 0 || displs[i] + blocklengths[i] * ext > hi)
+		if (!seen || displs[i] + blocklengths[i] * ext > hi)
 			hi = displs[i] + blocklengths[i] * ext;
+		seen = 1;
 		if (is_derived(types[i])) {
 			for (k = 0; k < dtypes[types[i] - MPI__DERIVED].nblk; k++)
 				if (align_of(dtypes[types[i] - MPI__DERIVED].blk[k].basic) > al)

@@ -63,6 +63,33 @@ static void names(void)
 	printf("committed MPI_INT is still MPI_INT: %d\n", predefined == MPI_INT);
 }
 
+/* zero_blocks: empty blocks do not bound a type, and types with only empty blocks (or
+ * zero counts) can be built, used and freed. */
+static void zero_blocks(void)
+{
+	int len[3] = {0, 1, 1}, disp[3] = {0, 1, 4}, zeros[2] = {0, 0}, data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[2], size;
+	MPI_Aint lb, ext, adisp[2] = {0, 8};
+	MPI_Datatype idx, empty, st, types[2] = {MPI_INT, MPI_DOUBLE};
+
+	MPI_Type_indexed(3, len, disp, MPI_INT, &idx);
+	MPI_Type_get_extent(idx, &lb, &ext);
+	printf("indexed with an empty first block: lb %ld extent %ld\n", (long)lb, (long)ext);
+	MPI_Type_create_hindexed(2, zeros, adisp, MPI_INT, &empty);
+	MPI_Type_create_struct(2, zeros, adisp, types, &st);
+	MPI_Type_commit(&empty);
+	MPI_Type_commit(&st);
+	MPI_Type_size(empty, &size);
+	printf("hindexed of empty blocks: size %d\n", size);
+	MPI_Type_size(st, &size);
+	printf("struct of empty blocks: size %d\n", size);
+	MPI_Type_commit(&idx);
+	MPI_Sendrecv(data, 1, idx, 0, 3, got, 2, MPI_INT, 0, 3, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+	printf("indexed sent to self: %d %d\n", got[0], got[1]);
+	MPI_Type_free(&idx);
+	MPI_Type_free(&empty);
+	MPI_Type_free(&st);
+}
+
 static void traffic(void)
 {
 	long double ld[2] = {1.5L + rank, -0.25L * rank}, ldin[2];
@@ -100,6 +127,7 @@ int main(int argc, char **argv)
 	if (rank == 0) {
 		sizes();
 		names();
+		zero_blocks();
 	}
 	traffic();
 	MPI_Finalize();
