@@ -77,8 +77,13 @@ static int alltoallw_packed(const void *sendbuf, const int sendcounts[], const i
 	sb = dt_alloc(call, sbytes + 1);
 	rb = dt_alloc(call, rbytes + 1);
 	for (i = 0; i < n; i++) {
-		char *p = dt_pack(call, (const char *)sendbuf + sdispls[i], sendcounts[i], sendtypes[i], &seg);
+		char *p;
 
+		if (!is_derived(sendtypes[i])) {
+			memcpy(sb + sd[i], (const char *)sendbuf + sdispls[i], sc[i]);
+			continue;
+		}
+		p = dt_pack(call, (const char *)sendbuf + sdispls[i], sendcounts[i], sendtypes[i], &seg);
 		memcpy(sb + sd[i], p, seg);
 		free(p);
 	}

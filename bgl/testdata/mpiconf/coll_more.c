@@ -82,6 +82,14 @@ static void alltoallw(void)
 	}
 	MPI_Alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, MPI_COMM_WORLD);
 	line("alltoallw", rbuf, 2 * size);
+	/* Predefined types on the send side, derived ones on the receive side. */
+	for (i = 0; i < size; i++) {
+		sc[i] = 2;
+		st[i] = MPI_INT;
+		rc[i] = 1;
+	}
+	MPI_Alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, MPI_COMM_WORLD);
+	line("alltoallw of ints into pairs", rbuf, 2 * size);
 	for (i = 0; i < size; i++) {
 		rc[i] = 1;
 		rbuf[2 * i] = 10 * rank + i;
