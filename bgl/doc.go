@@ -202,7 +202,10 @@
 // constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,
 // get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
 // (MPICH's combiner values; a derived type in the contents comes back duplicated),
-// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); datatype attributes
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); Pack_external,
+// Unpack_external and Pack_external_size in "external32", which on the big-endian
+// PowerPC is MPI_Pack's representation except for long double, refused
+// (libmpi_packext.c); datatype attributes
 // (Type_create_keyval and the rest, copied by Type_dup, deleted by Type_free) and
 // Get_elements(_x) (libmpi_tattr.c); derived types
 // are packed and unpacked in libmpi around every call that takes a datatype, point to

@@ -795,6 +795,15 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
 int MPI_Op_commutative(MPI_Op op, int *commute);
 /* ---- end of local reductions ---- */
 
+/* ---- external32 packing (libmpi_packext.c): MPI_Pack's bytes, the PowerPC being
+ * big-endian; long double is refused. ---- */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype type,
+	void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+	void *outbuf, int outcount, MPI_Datatype type);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype type, MPI_Aint *size);
+/* ---- end of external32 packing ---- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -105,6 +105,8 @@ var environment = []string{
 	"MPI_Type_get_name", "MPI_Type_match_size", "MPI_Type_set_name",
 	// bgl/target/libmpi_collmore.c
 	"MPI_Op_commutative", "MPI_Reduce_local",
+	// bgl/target/libmpi_packext.c
+	"MPI_Pack_external", "MPI_Pack_external_size", "MPI_Unpack_external",
 }
 
 // constants the header must define.

@@ -90,6 +90,32 @@ static void zero_blocks(void)
 	MPI_Type_free(&st);
 }
 
+/* external32: packed bytes of a vector of ints and a double, their size and the round trip. */
+static void external32(void)
+{
+	int v[6] = {0x01020304, 5, -6, 7, 0x7f000001, 9}, back[6] = {0}, i;
+	double d = -2.5, e = 0;
+	unsigned char buf[64];
+	MPI_Aint pos = 0, size, upos = 0;
+	MPI_Datatype vec;
+	char line[256];
+	int len;
+
+	MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+	MPI_Type_commit(&vec);
+	MPI_Pack_external_size("external32", 1, vec, &size);
+	MPI_Pack_external("external32", v, 1, vec, buf, sizeof buf, &pos);
+	MPI_Pack_external("external32", &d, 1, MPI_DOUBLE, buf, sizeof buf, &pos);
+	len = snprintf(line, sizeof line, "external32: size %ld, %ld bytes:", (long)size, (long)pos);
+	for (i = 0; i < pos; i++)
+		len += snprintf(line + len, sizeof line - len, " %02x", buf[i]);
+	printf("%s\n", line);
+	MPI_Unpack_external("external32", buf, pos, &upos, back, 1, vec);
+	MPI_Unpack_external("external32", buf, pos, &upos, &e, 1, MPI_DOUBLE);
+	printf("external32 back: %d %d %d %d %d %d %g\n", back[0], back[1], back[2], back[3], back[4], back[5], e);
+	MPI_Type_free(&vec);
+}
+
 static void traffic(void)
 {
 	long double ld[2] = {1.5L + rank, -0.25L * rank}, ldin[2];
@@ -128,6 +154,7 @@ int main(int argc, char **argv)
 		sizes();
 		names();
 		zero_blocks();
+		external32();
 	}
 	traffic();
 	MPI_Finalize();
