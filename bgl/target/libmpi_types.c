@@ -227,8 +227,15 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 /* align is the C alignment of a predefined type on the 32-bit PowerPC ABI. */
 static long align_of(MPI_Datatype t)
 {
-	if (t == MPI_DOUBLE_INT)
+	switch (t) {
+	case MPI_DOUBLE_INT:
 		return 8;
+	/* A complex number aligns as its parts; long double (and what holds it) on 16. */
+	case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX: case MPI_COMPLEX: case MPI_COMPLEX8:
+		return 4;
+	case MPI_LONG_DOUBLE: case MPI_LONG_DOUBLE_INT: case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX:
+		return 16;
+	}
 	return MPI__TYPE_SIZE(t) > 8 ? 8 : MPI__TYPE_SIZE(t);
 }
 

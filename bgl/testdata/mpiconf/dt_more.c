@@ -116,6 +116,36 @@ static void external32(void)
 	MPI_Type_free(&vec);
 }
 
+/* struct_extents: C structs {char; T} built with MPI_Type_create_struct have the extent
+ * the C compiler gives them. */
+static void struct_extents(void)
+{
+	static const MPI_Datatype ts[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_LONG_DOUBLE, MPI_INT64_T};
+	struct {
+		char c;
+		float complex z;
+	} a;
+	struct {
+		char c;
+		long double l;
+	} b;
+	unsigned i;
+
+	for (i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+		int len[2] = {1, 1};
+		MPI_Aint disp[2] = {0, 0}, lb, ext;
+		MPI_Datatype t[2] = {MPI_CHAR, ts[i]}, st;
+
+		MPI_Type_get_extent(ts[i], &lb, &ext);
+		disp[1] = ext >= 16 ? 16 : ext >= 8 && ts[i] != MPI_C_FLOAT_COMPLEX ? 8 : 4;
+		MPI_Type_create_struct(2, len, disp, t, &st);
+		MPI_Type_get_extent(st, &lb, &ext);
+		printf("struct {char; type %u}: extent %ld\n", i, (long)ext);
+		MPI_Type_free(&st);
+	}
+	printf("C: {char; float complex} %d, {char; long double} %d\n", (int)sizeof a, (int)sizeof b);
+}
+
 static void traffic(void)
 {
 	long double ld[2] = {1.5L + rank, -0.25L * rank}, ldin[2];
@@ -155,6 +185,7 @@ int main(int argc, char **argv)
 		names();
 		zero_blocks();
 		external32();
+		struct_extents();
 	}
 	traffic();
 	MPI_Finalize();
