@@ -75,3 +75,14 @@ MPI_FN MPI_Fint MPI_Message_c2f(MPI_Message message)
 {
 	return (MPI_Fint)message;
 }
+
+/* The profiling names of the two conversions (MPICH's mprobe test calls them). */
+MPI_FN MPI_Message PMPI_Message_f2c(MPI_Fint message)
+{
+	return MPI_Message_f2c(message);
+}
+
+MPI_FN MPI_Fint PMPI_Message_c2f(MPI_Message message)
+{
+	return MPI_Message_c2f(message);
+}

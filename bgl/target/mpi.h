@@ -756,6 +756,8 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
 int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request);
 MPI_Message MPI_Message_f2c(MPI_Fint message);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message PMPI_Message_f2c(MPI_Fint message);
+MPI_Fint PMPI_Message_c2f(MPI_Message message);
 /* ---- end of matched probes ---- */
 
 /* ---- More predefined datatypes: C99, C++ and long double (bgl/mpi_types_c99.go). ---- */

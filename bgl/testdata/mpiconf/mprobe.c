@@ -30,6 +30,9 @@ static void proc_null(void)
 	flag = 0;
 	MPI_Test(&req, &flag, &st);
 	printf("rank %d: imrecv proc null done %d source null %d\n", rank, flag, st.MPI_SOURCE == MPI_PROC_NULL);
+	printf("rank %d: message handles through Fortran and back: %d %d\n", rank,
+		MPI_Message_f2c(MPI_Message_c2f(MPI_MESSAGE_NO_PROC)) == MPI_MESSAGE_NO_PROC,
+		PMPI_Message_f2c(PMPI_Message_c2f(MPI_MESSAGE_NULL)) == MPI_MESSAGE_NULL);
 }
 
 static void matched(void)
