@@ -30,6 +30,17 @@ static void proc_null(void)
 	flag = 0;
 	MPI_Test(&req, &flag, &st);
 	printf("rank %d: imrecv proc null done %d source null %d\n", rank, flag, st.MPI_SOURCE == MPI_PROC_NULL);
+	{
+		MPI_Datatype none;
+
+		MPI_Type_contiguous(0, MPI_INT, &none);
+		MPI_Type_commit(&none);
+		MPI_Sendrecv(&buf, 0, MPI_INT, 0, 8, &buf, 1, none, 0, 8, MPI_COMM_SELF, &st);
+		count = -1;
+		MPI_Get_count(&st, none, &count);
+		printf("rank %d: count of an empty message in a type of no data: %d\n", rank, count);
+		MPI_Type_free(&none);
+	}
 	printf("rank %d: message handles through Fortran and back: %d %d\n", rank,
 		MPI_Message_f2c(MPI_Message_c2f(MPI_MESSAGE_NO_PROC)) == MPI_MESSAGE_NO_PROC,
 		PMPI_Message_f2c(PMPI_Message_c2f(MPI_MESSAGE_NULL)) == MPI_MESSAGE_NULL);
