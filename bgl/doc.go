@@ -192,19 +192,32 @@
 // builds them, so they cost what those messages cost); collectives
 // (Barrier, Bcast, Reduce, Allreduce, Gather(v), Allgather(v), Scatter(v), Alltoall(v),
 // Reduce_scatter, Scan, Exscan, MPI_IN_PLACE where the standard allows it; the
-// blocking Reduce_scatter_block and Alltoallw (predefined per-peer types); the
+// blocking Reduce_scatter_block and Alltoallw (derived per-peer types packed into bytes
+// for the engine's exchange, libmpi_collmore.c); reduce-scatters with a user operation
+// (the user reduction of the whole vector, each rank keeping its block); Reduce_local
+// (user operations, and the predefined ones on the integer and floating types) and
+// Op_commutative; the
 // nonblocking Ibarrier, Ibcast, Ireduce, Iallreduce, Igather(v), Iallgather(v),
 // Iscatter(v), Ialltoall(v/w), Iscan, Iexscan, Ireduce_scatter(_block) in mpi_icoll.go: the call enters the collective in the
 // communicator's one order of collectives and returns a request that completes in a
 // progressing call (Wait, Test and their forms) at or after the blocking form's
 // completion time, when the results are written; predefined types and operations only);
 // datatypes
-// (basic and pair types with MINLOC/MAXLOC, lowest index on ties; Type_contiguous/
+// (basic and pair types with MINLOC/MAXLOC, lowest index on ties, Type_size leaving a
+// pair type's padding out as MPICH does; the C99 fixed-size integers, MPI_WCHAR, the
+// C and C++ booleans and complex types, and MPI_LONG_DOUBLE(_INT) and the long double
+// complex types, the PowerPC's 16-byte IBM double-double, which move as data but which
+// no reduction takes (mpi_types_c99.go); Type_match_size, Type_get/set_name; a derived
+// type freed while a persistent request or a pending receive uses it lives until they
+// are done; Type_contiguous/
 // vector/indexed/create_struct/commit/free/size/get_extent, Get_address; the MPI-2
 // constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,
 // get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
 // (MPICH's combiner values; a derived type in the contents comes back duplicated),
-// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); datatype attributes
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); Pack_external,
+// Unpack_external and Pack_external_size in "external32", which on the big-endian
+// PowerPC is MPI_Pack's representation except for long double, refused
+// (libmpi_packext.c); datatype attributes
 // (Type_create_keyval and the rest, copied by Type_dup, deleted by Type_free) and
 // Get_elements(_x) (libmpi_tattr.c); derived types
 // are packed and unpacked in libmpi around every call that takes a datatype, point to
@@ -213,7 +226,17 @@
 // MPICH); operations (the
 // predefined ones, logical and bitwise included, and Op_create: user functions run in
 // the rank, in libmpi, in rank order); Cartesian topologies (Cart_create/get/coords/
-// rank/shift/sub, Cartdim_get, Topo_test, Dims_create); Init/Initialized/Finalize/
+// rank/shift/sub, Cartdim_get, Topo_test, Cart_map; Dims_create picks MPICH 4's grid,
+// the least spread one, ties to the larger smallest dimensions, libmpi_dims.c; Cart_sub
+// keeping no dimension gives the origin a communicator congruent to MPI_COMM_SELF and
+// the others MPI_COMM_NULL, as MPICH); graph and distributed graph topologies (libmpi_graph.c:
+// Graph_create/get/neighbors(_count)/map, Graphdims_get, Dist_graph_create(_adjacent)
+// with MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY, Dist_graph_neighbors(_count); a general
+// Dist_graph_create exchanges the named edges with Allgather(v)); matched probes
+// (mpi_mprobe.go: Mprobe/Improbe take the message out of the matching queue under a
+// message handle only Mrecv/Imrecv receive, MPI_PROC_NULL gives MPI_MESSAGE_NO_PROC);
+// a status's MPI_ERROR is left as the program set it, as MPICH leaves it, except in the
+// empty status of MPI_REQUEST_NULL; Init/Initialized/Finalize/
 // Finalized, Abort, Wtime/Wtick (virtual time, 1 ns), Pcontrol (accepted, no effect),
 // Get_processor_name ("bgl-node-R"), Get_version (3.1).
 // Persistent requests (Send_init and the other modes' inits, Recv_init, Start, Startall,
@@ -255,7 +278,8 @@
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
 // correct programs, so they are absent rather than wrong; nonblocking collectives on
-// intercommunicators, graph topologies, threads. Synchronous
+// intercommunicators, nonblocking collectives with derived types or user operations,
+// neighbourhood collectives, threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 // One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,

@@ -107,3 +107,27 @@ func TestMPINonblockingCollectiveTiming(t *testing.T) {
 		}
 	}
 }
+
+// TestMPIGraphTopologies: MPI_Graph_create (no nodes, all but one rank) and its queries,
+// distributed graphs (adjacent and general, weighted and not, kept by MPI_Comm_dup),
+// MPI_Graph_map, MPI_Cart_map, MPI_Cart_sub keeping no dimension, MPI_Dims_create's
+// balanced choices (MPICH's ties included) and 600 groups held at once, as MPICH does them.
+func TestMPIGraphTopologies(t *testing.T) { runConform(t, "topo_graph") }
+
+// TestMPIMatchedProbes: MPI_Mprobe and MPI_Improbe from MPI_ANY_SOURCE with MPI_Mrecv and
+// MPI_Imrecv (ints and a vector type), MPI_PROC_NULL's MPI_MESSAGE_NO_PROC, statuses that
+// keep the program's MPI_ERROR, and types freed while a persistent send and a receive
+// still use them, as MPICH does them.
+func TestMPIMatchedProbes(t *testing.T) { runConform(t, "mprobe") }
+
+// TestMPIMorePredefinedTypes: long double (alone and with an int), wchar_t, the booleans,
+// the fixed-size integers and the C and C++ complex types (sizes, extents, a ring, sums),
+// MPI_Type_match_size, datatype names and MPI_Type_commit of a predefined type, as MPICH
+// does them.
+func TestMPIMorePredefinedTypes(t *testing.T) { runConform(t, "dt_more") }
+
+// TestMPICollectivesMore: MPI_Reduce_scatter(_block) with a non-commutative user operation
+// (in place too), MPI_Alltoallw with derived per-peer types (zero counts and in place
+// too), MPI_Reduce_local with predefined and user operations and MPI_Op_commutative, as
+// MPICH does them.
+func TestMPICollectivesMore(t *testing.T) { runConform(t, "coll_more") }

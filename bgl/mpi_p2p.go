@@ -29,8 +29,10 @@ type mpiRank struct {
 	freed      map[uint32]bool
 	blockedOn  *mpiCall
 	wake       *message
-	life       mpiLife         // where the rank is between MPI_Init and MPI_Finalize
-	errReturn  map[uint32]bool // communicators whose errors return (mpi_errhandler.go)
+	life       mpiLife                // where the rank is between MPI_Init and MPI_Finalize
+	errReturn  map[uint32]bool        // communicators whose errors return (mpi_errhandler.go)
+	matched    map[uint32]*mpiMatched // messages taken by matched probes (mpi_mprobe.go)
+	nextMsg    uint32
 }
 
 // mpiMsg is a message in flight or waiting to be matched. Sends are buffered (eager):

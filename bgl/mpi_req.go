@@ -15,7 +15,9 @@ func writeWords(n *node, addr uint32, words ...uint32) error {
 }
 
 // writeStatus fills an MPI_Status {MPI_SOURCE, MPI_TAG, MPI_ERROR, count} unless the
-// caller passed MPI_STATUS_IGNORE (or NULL).
+// caller passed MPI_STATUS_IGNORE (or NULL). As with MPICH, MPI_ERROR is left as it was
+// (a call that completes one operation reports its error by its result), except in the
+// empty status of MPI_REQUEST_NULL, whose MPI_ERROR is MPI_SUCCESS.
 func writeStatus(n *node, addr uint32, st mpiStatus) error {
 	if addr == 0 || addr == mpiStatusIgnor {
 		return nil
@@ -24,7 +26,13 @@ func writeStatus(n *node, addr uint32, st mpiStatus) error {
 	if st.cancelled {
 		count |= statusCancelled
 	}
-	return writeWords(n, addr, uint32(st.src), uint32(st.tag), 0, count)
+	if st == emptyStatus {
+		return writeWords(n, addr, uint32(st.src), uint32(st.tag), 0, count)
+	}
+	if err := writeWords(n, addr, uint32(st.src), uint32(st.tag)); err != nil {
+		return err
+	}
+	return writeWords(n, addr+12, count)
 }
 
 // lookupReq reads the handle at addr: nil for MPI_REQUEST_NULL.

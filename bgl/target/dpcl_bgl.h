@@ -65,6 +65,10 @@
 #define DPCL_HC_MPI_COMM_ERRHANDLER 0x7140 /* MPI_Comm_set_errhandler: whether errors on comm end the job (0) or return (1) */
 #define DPCL_HC_MPI_FILE_POINTER 0x7150 /* a file's shared file pointer: fetch and add, set, free */
 #define DPCL_HC_MPI_FILE_REQUEST 0x7151 /* a request for nonblocking file I/O done at the call */
+#define DPCL_HC_MPI_IMPROBE 0x7170 /* MPI_Improbe: take a matching arrived message, if any, into a message handle */
+#define DPCL_HC_MPI_MPROBE 0x7171 /* MPI_Mprobe: wait for a matching message and take it into a message handle */
+#define DPCL_HC_MPI_MRECV 0x7172 /* MPI_Mrecv: receive the message a matched probe took */
+#define DPCL_HC_MPI_IMRECV 0x7173 /* MPI_Imrecv: MPI_Mrecv as a request */
 #define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
 #define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
 #define DPCL_HC_MPI_IBARRIER 0x71a2 /* MPI_Ibarrier */
@@ -464,6 +468,34 @@ static inline int dpcl_mpi_file_request(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_FILE_REQUEST, args, 0, &lo);
+}
+
+/* MPI_Improbe: take a matching arrived message, if any, into a message handle */
+static inline int dpcl_mpi_improbe(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IMPROBE, args, 0, &lo);
+}
+
+/* MPI_Mprobe: wait for a matching message and take it into a message handle */
+static inline int dpcl_mpi_mprobe(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_MPROBE, args, 0, &lo);
+}
+
+/* MPI_Mrecv: receive the message a matched probe took */
+static inline int dpcl_mpi_mrecv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_MRECV, args, 0, &lo);
+}
+
+/* MPI_Imrecv: MPI_Mrecv as a request */
+static inline int dpcl_mpi_imrecv(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_IMRECV, args, 0, &lo);
 }
 
 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */

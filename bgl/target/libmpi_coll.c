@@ -3,6 +3,7 @@
  * user operations run here (libmpi_types.c). Included by libmpi.c. */
 
 #include "libmpi_dtcoll.c"
+#include "libmpi_collmore.c"
 
 /* DERIVED2 is whether either of a call's two datatypes is derived (then it is packed). */
 #define DERIVED2(a, b) (is_derived(a) || is_derived(b))
@@ -191,7 +192,7 @@ MPI_FN int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recv
 	if (!is_user_op(op) && is_derived(type))
 		return dtc_no_op("MPI_Reduce_scatter", op, type);
 	if (is_user_op(op))
-		lib_error("MPI_Reduce_scatter", MPI_ERR_OP, "user operations are supported by Reduce, Allreduce, Scan and Exscan");
+		return user_reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, recvcounts, type, op, comm);
 	return dpcl_mpi_reduce_scatter((long)b);
 }
 
@@ -229,12 +230,23 @@ MPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recv
 	if (!is_user_op(op) && is_derived(type))
 		return dtc_no_op("MPI_Reduce_scatter_block", op, type);
 	if (is_user_op(op))
-		lib_error("MPI_Reduce_scatter_block", MPI_ERR_OP, "user operations are supported by Reduce, Allreduce, Scan and Exscan");
+		return user_reduce_scatter_block("MPI_Reduce_scatter_block", sendbuf, recvbuf, recvcount, type, op, comm);
 	return dpcl_mpi_reduce_scatter_block((long)b);
 }
 
-/* alltoallw_types refuses derived types in MPI_Alltoallw (per-peer types are predefined
- * ones here); n is the communicator's size. */
+/* alltoallw_derived is whether any of the n per-peer types is derived. */
+static int alltoallw_derived(const MPI_Datatype types[], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (is_derived(types[i]))
+			return 1;
+	return 0;
+}
+
+/* alltoallw_types refuses derived types in MPI_Ialltoallw, whose engine request moves
+ * the blocks as they lie; n is the communicator's size. */
 static void alltoallw_types(const char *call, const MPI_Datatype types[], int n)
 {
 	int i;
@@ -254,8 +266,7 @@ MPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int 
 
 	if (IS_INTER(comm))
 		return ic_alltoallw_typed(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
-	if (sendbuf != MPI_IN_PLACE)
-		alltoallw_types("MPI_Alltoallw", sendtypes, n);
-	alltoallw_types("MPI_Alltoallw", recvtypes, n);
+	if ((sendbuf != MPI_IN_PLACE && alltoallw_derived(sendtypes, n)) || alltoallw_derived(recvtypes, n))
+		return alltoallw_packed(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 	return dpcl_mpi_alltoallw((long)b);
 }

@@ -207,7 +207,7 @@ MPI_FN int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb, MPI_Ai
 MPI_FN int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size)
 {
 	dt_check_query("MPI_Type_size_x", type);
-	*size = dt_size(type);
+	*size = dt_data_size(type);
 	return MPI_SUCCESS;
 }
 

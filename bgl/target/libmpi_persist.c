@@ -41,6 +41,7 @@ static int persist_init(const char *call, int recv, const void *buf, int count, 
 
 			persists[i] = p;
 			persist_count++;
+			dt_ref(type); /* the program may free the type before the request */
 			*request = MPI__PERSIST + i;
 			return MPI_SUCCESS;
 		}
@@ -128,6 +129,7 @@ MPI_FN int MPI_Request_free(MPI_Request *request)
 	}
 	p->used = 0;
 	persist_count--;
+	dt_unref((MPI_Datatype)p->b[2]);
 	*request = MPI_REQUEST_NULL;
 	return MPI_SUCCESS;
 }

@@ -6,12 +6,15 @@
  * order, which the standard allows) with its dims and periods recorded here, by handle;
  * MPI_Cart_sub splits it again by the coordinates that are not kept. */
 
-/* Groups: handle 1 is MPI_GROUP_EMPTY; others index the table from 2. */
-enum { MAX_GROUPS = 256 };
-static struct {
+/* Groups: handle 1 is MPI_GROUP_EMPTY; others index the table from 2. The table doubles
+ * when full, so a program may hold as many groups as its memory allows (MPICH's suite
+ * keeps 2,048 at once). */
+struct group_ent {
 	int used, n;
 	int *world;
-} groups[MAX_GROUPS];
+};
+static struct group_ent *groups;
+static int groups_cap;
 
 static void group_get(const char *call, MPI_Group g, int *n, int **world)
 {
@@ -20,7 +23,7 @@ static void group_get(const char *call, MPI_Group g, int *n, int **world)
 		*world = NULL;
 		return;
 	}
-	if (g < 2 || g >= MAX_GROUPS || !groups[g].used)
+	if (g < 2 || g >= groups_cap || !groups[g].used)
 		lib_error(call, MPI_ERR_GROUP, "invalid group %d", g);
 	*n = groups[g].n;
 	*world = groups[g].world;
@@ -36,7 +39,17 @@ static int group_new(const char *call, int n, int *world, MPI_Group *out)
 		*out = MPI_GROUP_EMPTY;
 		return MPI_SUCCESS;
 	}
-	for (g = 2; g < MAX_GROUPS; g++)
+	for (g = 2;; g++) {
+		if (g >= groups_cap) {
+			int cap = groups_cap ? 2 * groups_cap : 64;
+			struct group_ent *ng = realloc(groups, sizeof *ng * cap);
+
+			if (ng == NULL)
+				lib_error(call, MPI_ERR_NO_MEM, "no memory for %d groups", cap);
+			memset(ng + groups_cap, 0, sizeof *ng * (cap - groups_cap));
+			groups = ng;
+			groups_cap = cap;
+		}
 		if (!groups[g].used) {
 			groups[g].used = 1;
 			groups[g].n = n;
@@ -44,8 +57,7 @@ static int group_new(const char *call, int n, int *world, MPI_Group *out)
 			*out = g;
 			return MPI_SUCCESS;
 		}
-	lib_error(call, MPI_ERR_OTHER, "more than %d groups", MAX_GROUPS - 2);
-	return MPI_ERR_OTHER;
+	}
 }
 
 MPI_FN int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
@@ -252,7 +264,7 @@ static void cart_forget(MPI_Comm comm)
 
 MPI_FN int MPI_Dims_create(int nnodes, int ndims, int dims[])
 {
-	int d, free_n = 0, rest = nnodes, p, i, j, t;
+	int d, free_n = 0, rest = nnodes, i;
 
 	if (nnodes <= 0 || ndims < 0)
 		lib_error("MPI_Dims_create", MPI_ERR_DIMS, "invalid nnodes %d or ndims %d", nnodes, ndims);
@@ -273,33 +285,13 @@ MPI_FN int MPI_Dims_create(int nnodes, int ndims, int dims[])
 		return MPI_SUCCESS;
 	}
 	{
-		int f[MAX_DIMS * 4], nf = 0, free_dims[MAX_DIMS * 4];
+		int *free_dims = (int *)dt_alloc("MPI_Dims_create", sizeof(int) * (long)free_n);
 
-		for (i = 0; i < free_n; i++)
-			free_dims[i] = 1;
-		/* Prime factors, largest first, each to the currently smallest free dimension. */
-		for (p = 2; rest > 1; p++)
-			while (rest % p == 0) {
-				f[nf++] = p;
-				rest /= p;
-			}
-		for (i = nf - 1; i >= 0; i--) {
-			for (j = 0, t = 1; t < free_n; t++)
-				if (free_dims[t] < free_dims[j])
-					j = t;
-			free_dims[j] *= f[i];
-		}
-		/* Non-increasing order. */
-		for (i = 0; i < free_n; i++)
-			for (j = i + 1; j < free_n; j++)
-				if (free_dims[j] > free_dims[i]) {
-					t = free_dims[i];
-					free_dims[i] = free_dims[j];
-					free_dims[j] = t;
-				}
+		dims_best(rest, free_n, free_dims);
 		for (d = 0, i = 0; d < ndims; d++)
 			if (dims[d] == 0)
 				dims[d] = free_dims[i++];
+		free(free_dims);
 	}
 	return MPI_SUCCESS;
 }
@@ -335,7 +327,7 @@ MPI_FN int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
 
 MPI_FN int MPI_Topo_test(MPI_Comm comm, int *status)
 {
-	*status = cart_find(comm) >= 0 ? MPI_CART : MPI_UNDEFINED;
+	*status = cart_find(comm) >= 0 ? MPI_CART : graph_kind(comm);
 	return MPI_SUCCESS;
 }
 
@@ -425,7 +417,12 @@ MPI_FN int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcom
 			color = color * carts[i].dims[d] + c[d];
 		}
 	}
+	/* Keeping no dimension leaves a grid of one point: the rank at the origin gets a
+	 * communicator of itself, the others MPI_COMM_NULL (as MPICH does). */
+	if (nd == 0)
+		color = rank == 0 ? 0 : MPI_UNDEFINED;
 	MPI_Comm_split(comm, color, key, newcomm);
-	cart_add(*newcomm, nd, dims, periods);
+	if (*newcomm != MPI_COMM_NULL)
+		cart_add(*newcomm, nd, dims, periods);
 	return MPI_SUCCESS;
 }

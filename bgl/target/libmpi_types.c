@@ -38,6 +38,10 @@ struct dt_block {
 
 struct dtype {
 	int used, committed, nblk;
+	/* Pending operations using the type (persistent requests, receives of derived types
+	 * not yet unpacked): MPI_Type_free only marks it freed while any remain, as the
+	 * standard lets a program free a type an operation still uses. */
+	int refs, freed;
 	struct dt_block *blk;
 	long lb, extent, size;
 	/* The constructor's call, for MPI_Type_get_envelope and get_contents. */
@@ -80,7 +84,7 @@ static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long 
 	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1;
 	struct dt_block *nb;
 
-	/* Nothing to add (a zero blocklength): realloc to no bytes would free the blocks. */
+	/* Nothing to add: realloc to zero bytes would free the blocks kept so far. */
 	if ((long)n * reps == 0)
 		return MPI_SUCCESS;
 	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
@@ -197,7 +201,7 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 {
 	struct dtype *d;
 	long ext = dt_extent(oldtype), lo = 0, hi = 0;
-	int i, rc = MPI_SUCCESS;
+	int i, rc = MPI_SUCCESS, seen = 0;
 
 	dt_check_old("MPI_Type_indexed", oldtype, count);
 	d = dt_new("MPI_Type_indexed", newtype);
@@ -206,10 +210,14 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 		if (blocklengths[i] < 0)
 			lib_error("MPI_Type_indexed", MPI_ERR_ARG, "invalid blocklengths[%d] = %d", i, blocklengths[i]);
 		rc = dt_append(d, oldtype, (long)displs[i] * ext, blocklengths[i], ext);
-		if (i == 0 || displs[i] * ext < lo)
+		/* Empty blocks do not bound the type (as MPICH). */
+		if (blocklengths[i] == 0)
+			continue;
+		if (!seen || displs[i] * ext < lo)
 			lo = displs[i] * ext;
-		if (i == 0 || (displs[i] + blocklengths[i]) * ext > hi)
+		if (!seen || (displs[i] + blocklengths[i]) * ext > hi)
 			hi = (displs[i] + blocklengths[i]) * ext;
+		seen = 1;
 	}
 	d->lb = lo;
 	d->extent = hi - lo;
@@ -219,8 +227,15 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 /* align is the C alignment of a predefined type on the 32-bit PowerPC ABI. */
 static long align_of(MPI_Datatype t)
 {
-	if (t == MPI_DOUBLE_INT)
+	switch (t) {
+	case MPI_DOUBLE_INT:
 		return 8;
+	/* A complex number aligns as its parts; long double (and what holds it) on 16. */
+	case MPI_C_FLOAT_COMPLEX: case MPI_CXX_FLOAT_COMPLEX: case MPI_COMPLEX: case MPI_COMPLEX8:
+		return 4;
+	case MPI_LONG_DOUBLE: case MPI_LONG_DOUBLE_INT: case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX:
+		return 16;
+	}
 	return MPI__TYPE_SIZE(t) > 8 ? 8 : MPI__TYPE_SIZE(t);
 }
 
@@ -229,7 +244,7 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 {
 	struct dtype *d;
 	long lo = 0, hi = 0, al = 1;
-	int i, k, rc = MPI_SUCCESS;
+	int i, k, rc = MPI_SUCCESS, seen = 0;
 
 	if (count < 0)
 		lib_error("MPI_Type_create_struct", MPI_ERR_COUNT, "invalid count %d", count);
@@ -241,10 +256,13 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 		long ext = dt_extent(types[i]);
 
 		rc = dt_append(d, types[i], displs[i], blocklengths[i], ext);
-		if (i == 0 || displs[i] < lo)
+		if (blocklengths[i] == 0)
+			continue;
+		if (!seen || displs[i] < lo)
 			lo = displs[i];
-		if (i == 0 || displs[i] + blocklengths[i] * ext > hi)
+		if (!seen || displs[i] + blocklengths[i] * ext > hi)
 			hi = displs[i] + blocklengths[i] * ext;
+		seen = 1;
 		if (is_derived(types[i])) {
 			for (k = 0; k < dtypes[types[i] - MPI__DERIVED].nblk; k++)
 				if (align_of(dtypes[types[i] - MPI__DERIVED].blk[k].basic) > al)
@@ -259,12 +277,42 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 	return rc;
 }
 
+/* Committing a predefined type is allowed and does nothing (MPI 4.0, 5.1.9). */
 MPI_FN int MPI_Type_commit(MPI_Datatype *type)
 {
-	if (type == NULL || !is_derived(*type))
-		lib_error("MPI_Type_commit", MPI_ERR_TYPE, "not a derived datatype");
-	dt_get("MPI_Type_commit", *type)->committed = 1;
+	if (type == NULL || *type == MPI_DATATYPE_NULL || (!is_derived(*type) && MPI__TYPE_SIZE(*type) == 0))
+		lib_error("MPI_Type_commit", MPI_ERR_TYPE, "invalid datatype");
+	if (is_derived(*type))
+		dt_get("MPI_Type_commit", *type)->committed = 1;
 	return MPI_SUCCESS;
+}
+
+/* dt_release gives back a derived type's memory and its handle. */
+static void dt_release(struct dtype *d)
+{
+	free(d->blk);
+	free(d->ints);
+	free(d->aints);
+	free(d->types);
+	memset(d, 0, sizeof *d);
+}
+
+/* dt_ref and dt_unref count an operation's use of type t (predefined types need none). */
+static void dt_ref(MPI_Datatype t)
+{
+	if (is_derived(t))
+		dt_get("MPI_Type", t)->refs++;
+}
+
+static void dt_unref(MPI_Datatype t)
+{
+	struct dtype *d;
+
+	if (!is_derived(t))
+		return;
+	d = dt_get("MPI_Type", t);
+	if (--d->refs == 0 && d->freed)
+		dt_release(d);
 }
 
 MPI_FN int MPI_Type_free(MPI_Datatype *type)
@@ -275,22 +323,40 @@ MPI_FN int MPI_Type_free(MPI_Datatype *type)
 	if (type == NULL || !is_derived(*type))
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "not a derived datatype");
 	d = dt_get("MPI_Type_free", *type);
+	if (d->freed)
+		lib_error("MPI_Type_free", MPI_ERR_TYPE, "datatype %d was already freed", *type);
 	if ((rc = tattrs_delete_all(*type)) != MPI_SUCCESS)
 		return rc;
-	free(d->blk);
-	free(d->ints);
-	free(d->aints);
-	free(d->types);
-	memset(d, 0, sizeof *d);
+	dt_forget_name(*type);
+	if (d->refs > 0)
+		d->freed = 1;
+	else
+		dt_release(d);
 	*type = MPI_DATATYPE_NULL;
 	return MPI_SUCCESS;
+}
+
+/* dt_data_size is what MPI_Type_size answers: the bytes of data, which for a
+ * MINLOC/MAXLOC pair type leave out the padding its extent (which the library strides
+ * and moves by) has. */
+static long dt_data_size(MPI_Datatype t)
+{
+	switch (t) {
+	case MPI_DOUBLE_INT:
+		return 12;
+	case MPI_SHORT_INT:
+		return 6;
+	case MPI_LONG_DOUBLE_INT:
+		return 20;
+	}
+	return dt_size(t);
 }
 
 MPI_FN int MPI_Type_size(MPI_Datatype type, int *size)
 {
 	if (!is_derived(type) && MPI__TYPE_SIZE(type) == 0)
 		lib_error("MPI_Type_size", MPI_ERR_TYPE, "invalid datatype %d", type);
-	*size = (int)dt_size(type);
+	*size = (int)dt_data_size(type);
 	return MPI_SUCCESS;
 }
 
@@ -407,6 +473,7 @@ static void pending_add(MPI_Request req, char *packed, int bytes, void *buf, int
 			struct pending p = {req, packed, bytes, count, buf, t};
 
 			pendings[i] = p;
+			dt_ref(t);
 			return;
 		}
 	lib_error("MPI_Irecv", MPI_ERR_OTHER, "more than %d pending receives of derived datatypes", MAX_PENDING);
@@ -426,6 +493,7 @@ static void pending_settle(const MPI_Request *before, const MPI_Request *after, 
 				dt_unpack(pendings[k].packed, pendings[k].bytes, pendings[k].buf, pendings[k].count, pendings[k].type);
 				free(pendings[k].packed);
 				pendings[k].packed = NULL;
+				dt_unref(pendings[k].type);
 			}
 	}
 }

@@ -844,6 +844,92 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], co
 #define MPIO_Test MPI_Test
 /* ---- end of the MPI-IO section ---- */
 
+/* ---- Graph topologies and topology maps (libmpi_graph.c). ---- */
+/* A distributed graph's weights: none at all, or weighted with no edge to give here.
+ * Each is the address of an object of libmpi's, as with MPICH, so no array of weights
+ * can be mistaken for one and compilers see an object where they expect an array. */
+extern int MPI__unweighted[1], MPI__weights_empty[1];
+#define MPI_UNWEIGHTED (MPI__unweighted)
+#define MPI_WEIGHTS_EMPTY (MPI__weights_empty)
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+	MPI_Comm *comm_graph);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank);
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+	const int sourceweights[], int outdegree, const int destinations[], const int destweights[],
+	MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+	const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+	int maxoutdegree, int destinations[], int destweights[]);
+/* ---- end of graph topologies ---- */
+
+/* ---- Matched probes (libmpi_mprobe.c). ---- */
+typedef int MPI_Message;
+typedef int MPI_Fint;
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)-1)
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message PMPI_Message_f2c(MPI_Fint message);
+MPI_Fint PMPI_Message_c2f(MPI_Message message);
+/* ---- end of matched probes ---- */
+
+/* ---- More predefined datatypes: C99, C++ and long double (bgl/mpi_types_c99.go). ---- */
+/* long double is the PowerPC's 16-byte IBM double-double: sent and received, never
+ * reduced (the engine refuses a reduction on it with MPI_ERR_OP). */
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x1510)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x1620)
+#define MPI_WCHAR ((MPI_Datatype)0x1704)
+#define MPI_C_BOOL ((MPI_Datatype)0x1801)
+#define MPI_CXX_BOOL ((MPI_Datatype)0x1901)
+#define MPI_INT8_T ((MPI_Datatype)0x1a01)
+#define MPI_INT16_T ((MPI_Datatype)0x1b02)
+#define MPI_INT32_T ((MPI_Datatype)0x1c04)
+#define MPI_INT64_T ((MPI_Datatype)0x1d08)
+#define MPI_UINT8_T ((MPI_Datatype)0x1e01)
+#define MPI_UINT16_T ((MPI_Datatype)0x1f02)
+#define MPI_UINT32_T ((MPI_Datatype)0x2004)
+#define MPI_UINT64_T ((MPI_Datatype)0x2108)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x2208)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x2310)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x2420)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x2508)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x2610)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x2720)
+/* MPI_Type_match_size's classes (MPICH's values). */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_set_name(MPI_Datatype type, const char *name);
+int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen);
+/* ---- end of more predefined datatypes ---- */
+
+/* ---- Local reductions (libmpi_collmore.c). ---- */
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype type, MPI_Op op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+/* ---- end of local reductions ---- */
+
+/* ---- external32 packing (libmpi_packext.c): MPI_Pack's bytes, the PowerPC being
+ * big-endian; long double is refused. ---- */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype type,
+	void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+	void *outbuf, int outcount, MPI_Datatype type);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype type, MPI_Aint *size);
+/* ---- end of external32 packing ---- */
+
 #ifdef __cplusplus
 }
 #endif

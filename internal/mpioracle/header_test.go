@@ -115,6 +115,17 @@ var environment = []string{
 	"MPI_File_write_at_all_end", "MPI_File_write_ordered", "MPI_File_write_ordered_begin",
 	"MPI_File_write_ordered_end", "MPI_File_write_shared", "MPI_Type_create_darray",
 	"MPI_Type_create_subarray",
+	// bgl/target/libmpi_graph.c, libmpi_mprobe.c and libmpi_dtnames.c: graph topologies
+	// and maps, matched probes, datatype names and MPI_Type_match_size
+	"MPI_Cart_map", "MPI_Dist_graph_create", "MPI_Dist_graph_create_adjacent",
+	"MPI_Dist_graph_neighbors", "MPI_Dist_graph_neighbors_count", "MPI_Graph_create",
+	"MPI_Graph_get", "MPI_Graph_map", "MPI_Graph_neighbors", "MPI_Graph_neighbors_count",
+	"MPI_Graphdims_get", "MPI_Improbe", "MPI_Imrecv", "MPI_Mprobe", "MPI_Mrecv",
+	"MPI_Type_get_name", "MPI_Type_match_size", "MPI_Type_set_name",
+	// bgl/target/libmpi_collmore.c
+	"MPI_Op_commutative", "MPI_Reduce_local",
+	// bgl/target/libmpi_packext.c
+	"MPI_Pack_external", "MPI_Pack_external_size", "MPI_Unpack_external",
 }
 
 // constants the header must define.
