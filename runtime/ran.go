@@ -21,7 +21,9 @@ func (d *Daemon) harvest(m Machine, rank int, point, base uint32) error {
 		if err != nil {
 			return err
 		}
-		d.ran[point] = reached
+		if reached {
+			d.ran[point] = true
+		}
 	}
 	return m.ClearEntryMark(rank, base)
 }
@@ -29,8 +31,8 @@ func (d *Daemon) harvest(m Machine, rank int, point, base uint32) error {
 // Ran adds to ran every point whose trampoline began to run on one of the daemon's
 // ranks: those it learnt of before and those whose current trampoline's mark is reached.
 func (d *Daemon) Ran(ran map[uint32]bool) error {
-	for p := range d.ran {
-		ran[p] = true
+	for p, reached := range d.ran {
+		ran[p] = ran[p] || reached
 	}
 	for _, rank := range slices.Sorted(maps.Keys(d.placed)) {
 		for p, s := range d.placed[rank] {

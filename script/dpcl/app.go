@@ -109,7 +109,7 @@ The modeled timing of the last command sent to the daemons (install, activate, e
 until the last daemon applied it (down_ns) and until its answer was back (round_trip_ns).`, Fn: appLastCommand},
 			{Name: "var", Doc: `app:var("int"|"int64"|"double") -> Exp
 A probe variable: one slot per process, at the same address on every node.`, Fn: appVar},
-			{Name: "install", Doc: `app:install(points, exp, {context=, filter=, sync=, timeout=, params=, callback=, print=}) -> ProbeHandle
+			{Name: "install", Doc: `app:install(points, exp, {context=, filter=, sync=, timeout=, params=, callback=, print=, warn=}) -> ProbeHandle
 Compiles exp once and splices it into every point on the context's ranks; the probe starts
 inactive (h:activate()). filter: a built-in name or filter.load object. callback(m) gets
 m.values, m.value, m.rank (nil once aggregated), m.count, and m.time: the virtual time the
@@ -119,7 +119,9 @@ their ranks (virtual seconds; first_ns, last_ns exact): m.time - m.sent.last is 
 the data spent in the tree, so a message may describe the program as it was well before now.
 print: true prints each message as it arrives (the default in the shell); without a
 callback, messages otherwise queue for h:next(), and what is left unread is printed when
-the script ends; print = false keeps them quiet then too.`, Fn: appInstall},
+the script ends; print = false keeps them quiet then too. When the job ends, a probe none
+of whose points ran is named on stderr; warn = false keeps it quiet (a tool's probes on
+every function of a kind).`, Fn: appInstall},
 			{Name: "install_all", Doc: `app:install_all{{points, exp, opts}, ...} -> {ProbeHandle, ...}
 app:install of each probe, in order (at a point several share, they run in the order
 given), with one patch command: each point's code is placed once with all of them, where

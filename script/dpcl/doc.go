@@ -38,7 +38,9 @@
 //     none of whose points ever ran is named on stderr, once per point ("dpclsh: warning:
 //     probe 1 at twice entry (loops.c:56) never ran: twice is inlined into main; try
 //     app:points("twice", "inlined")"), the hint only for an entry or exit of a function
-//     DWARF says was inlined (never_ran.go, runtime.App.NeverRan). A message
+//     DWARF says was inlined (never_ran.go, runtime.App.NeverRan); not for probes
+//     installed with warn = false, as limpio's and trace's are (they cover every MPI
+//     function or every match of a wildcard, most never called). A message
 //     carries when its data left the ranks (m.sent = {first=, last=}, from the packets'
 //     send stamps, which the tree's filters merge as min and max); a printed line whose
 //     oldest data spent over a millisecond in the tree says so (lagNote), since it shows

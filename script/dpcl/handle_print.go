@@ -45,6 +45,14 @@ func printFalse(opts lua.LValue) bool {
 	return ok && t.RawGetString("print") == lua.LFalse
 }
 
+// warnFalse is whether install options say warn = false: no warning when the job ends
+// and none of the probe's points ran. A tool that instruments every function of a kind
+// (limpio, trace) sets it: most of those are never called, and that is no mistake.
+func warnFalse(opts lua.LValue) bool {
+	t, ok := opts.(*lua.LTable)
+	return ok && t.RawGetString("warn") == lua.LFalse
+}
+
 // formatMessage is one printed line: "probe 2 rank 5: 17" or "probe 2 (64 ranks): 1088".
 func formatMessage(L *lua.LState, id uint32, m *lua.LTable) string {
 	var vals []string

@@ -118,9 +118,10 @@ func pointsOf(v lua.LValue) ([]probes.Point, error) {
 }
 
 // installKeys are the options app:install and app:execute accept.
-var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms", "params", "callback", "print"}
+var installKeys = []string{"context", "filter", "sync", "timeout", "timeout_ms", "params", "callback", "print", "warn"}
 
-// installOptions reads {context=, filter=, sync=, timeout=, params=, callback=, print=}; a
+// installOptions reads {context=, filter=, sync=, timeout=, params=, callback=, print=,
+// warn=} (print and warn are the session's: handle_print.go, never_ran.go); a
 // context's own aggregation applies when no filter is given.
 func installOptions(L *lua.LState, n int, extraKeys ...string) (runtime.InstallOptions, *lua.LFunction, error) {
 	return installOptionsOf(L, L.Get(n), extraKeys...)
@@ -213,7 +214,7 @@ func appInstall(L *lua.LState) int {
 	if h != nil {
 		a.callbacks[h.ID] = cb
 		x := dpclOf(L).extra(h)
-		x.print, x.quiet = printMsgs, printFalse(L.Get(4))
+		x.print, x.quiet, x.noWarn = printMsgs, printFalse(L.Get(4)), warnFalse(L.Get(4))
 	}
 	if err != nil {
 		return appErr(L, "install", err)
@@ -246,7 +247,7 @@ func appInstallAll(L *lua.LState) int {
 	for i, h := range hs {
 		a.callbacks[h.ID] = extras[i].cb
 		x := dpclOf(L).extra(h)
-		x.print, x.quiet = extras[i].print, extras[i].quiet
+		x.print, x.quiet, x.noWarn = extras[i].print, extras[i].quiet, extras[i].noWarn
 		out.Append(a.pushHandle(L, h))
 	}
 	if err != nil {
@@ -258,8 +259,8 @@ func appInstallAll(L *lua.LState) int {
 
 // requestExtra is what app:install keeps of a probe's options beside the request.
 type requestExtra struct {
-	cb           *lua.LFunction
-	print, quiet bool
+	cb                   *lua.LFunction
+	print, quiet, noWarn bool
 }
 
 // installRequestOf reads one {points, exp, opts} of app:install_all.
@@ -293,7 +294,7 @@ func installRequestOf(L *lua.LState, v lua.LValue) (runtime.InstallRequest, requ
 	if x.print, err = printOption(script.SessionOf(L), opts, x.cb); err != nil {
 		return req, x, err
 	}
-	x.quiet = printFalse(opts)
+	x.quiet, x.noWarn = printFalse(opts), warnFalse(opts)
 	return req, x, nil
 }
 

@@ -94,7 +94,7 @@ end
 
 -- add queues a probe, to be placed active; done(h) receives its handle once installed.
 function Installs:add(points, exp, opts, done)
-  local o = {active = true}
+  local o = {active = true, warn = false}
   for k, v in pairs(opts or {}) do o[k] = v end
   self.reqs[#self.reqs + 1] = {points, exp, o}
   self.done[#self.reqs] = done

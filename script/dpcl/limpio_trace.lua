@@ -105,7 +105,7 @@ local function install_arguments(app, names, cur, absent, context)
   end
   local handles = {}
   for _, key in ipairs(order) do
-    local h = app:install(groups[key].points, groups[key].code, {context = context})
+    local h = app:install(groups[key].points, groups[key].code, {context = context, warn = false})
     h:activate()
     handles[#handles + 1] = h
   end
@@ -155,7 +155,7 @@ function limpio.trace(app, opts)
   log:attach(tr.hooks.finish)
   -- What is left in the buffer leaves at the rank's exit, after MPI_Finalize and whatever
   -- it excluded, while the rank still exists.
-  tr.at_exit = app:install(exits, flush, {context = opts.context, print = false})
+  tr.at_exit = app:install(exits, flush, {context = opts.context, print = false, warn = false})
   log:attach(tr.at_exit)
   tr.at_exit:activate()
   return tr
@@ -219,7 +219,7 @@ function limpio.segment(app, opts)
   local n = app:array("int", 1, "limpio_seg_" .. b)
   local seg = setmetatable({app = app, count = n, boundary = b, from = from, to = to,
     active = probe.land(n[0]:ge(from), n[0]:lt(to))}, Segment)
-  seg.handle = app:install(pts, n[0]:assign(n[0] + 1), {context = opts.context})
+  seg.handle = app:install(pts, n[0]:assign(n[0] + 1), {context = opts.context, warn = false})
   seg.handle:activate()
   if type(opts.on) == "function" then opts.on(seg) end
   return seg

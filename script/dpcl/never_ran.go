@@ -2,6 +2,7 @@ package dpcl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dpclsh/dpclsh/probes"
@@ -23,6 +24,10 @@ func (st *dpclState) warnNeverRan(a *luaApp) {
 		fmt.Fprintf(st.s.Stderr(), "dpcl: %v\n", err)
 		return
 	}
+	list = slices.DeleteFunc(list, func(n runtime.NeverRan) bool {
+		x := st.extras[n.Handle]
+		return x != nil && x.noWarn
+	})
 	told := map[uint32]int{}
 	for i, n := range list {
 		id := n.Handle.ID

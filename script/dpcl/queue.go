@@ -21,6 +21,7 @@ const maxCallbackErrors = 3
 type handleExtra struct {
 	print   bool // print messages as they arrive instead of queueing them (the REPL)
 	quiet   bool // installed with print = false: what is left at exit is not printed
+	noWarn  bool // installed with warn = false: not named if none of its points ran
 	queue   []*lua.LTable
 	dropped int
 	errors  int

@@ -385,7 +385,7 @@ function C:install(b, g)
   local exp = probe.seq(code)
   if b.pred then exp = probe.when(self:exp(b.pred, g), exp) end
   local printfs = self.printfs
-  local h = self.app:install(g.points, exp, {print = false, callback = function(msg)
+  local h = self.app:install(g.points, exp, {print = false, warn = false, callback = function(msg)
     local v = msg.values
     printf(printfs[v[1] + 1], unpack(v, 2))
   end})
@@ -403,7 +403,7 @@ function C:collect(m, result)
   if not exits then error("dpcl.trace: the program has no _exit, where ranks send their maps", 0) end
   m.handles = {}
   for _, ch in ipairs(self:chunks(m)) do
-    local h = self.app:install(exits, probe.send(unpack(ch.vals)), {print = false,
+    local h = self.app:install(exits, probe.send(unpack(ch.vals)), {print = false, warn = false,
       filter = "mapmerge", params = ch.params,
       callback = function(msg)
         if result.frozen then return end -- interrupted: the maps were read from the ranks
@@ -494,7 +494,7 @@ function C:interval(b, result, out, tracer)
       streams = streams + 1
       local got = 0
       local ok, h = pcall(self.app.phase, self.app, T.interval_seconds(p), probe.send(unpack(ch.vals)), {
-        print = false, filter = "mapmerge", params = ch.params,
+        print = false, warn = false, filter = "mapmerge", params = ch.params,
         callback = function(msg)
           got = got + 1
           local f = firings[got] or {arrived = 0, maps = {}}
