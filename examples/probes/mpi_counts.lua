@@ -1,9 +1,13 @@
 -- mpi_counts: one snippet on every MPI_* entry counts calls per function, in a probe array
 -- indexed by probe.func() (read back per rank at the end), and in a compact array indexed
--- by probe.point() (one entry point per function) that every rank sends whole from
--- MPI_Finalize, summed element-wise by the "sum" filter on the way up the tree.
+-- by probe.point() (one entry point per function, in parts of 256: a send's limit) that
+-- every rank sends whole from MPI_Finalize, summed element-wise by the "sum" filter on the
+-- way up the tree.
 --   Run: go run ./cmd/dpclsh examples/probes/mpi_counts.lua
 local M = {}
+
+-- PART is how many points one send carries (a send takes at most 256 values).
+local PART = 256
 
 function M.run(opts)
   opts = opts or {}
@@ -14,14 +18,34 @@ function M.run(opts)
   local fns = app:functions("*")
   local counts = app:array("int", #fns, "calls")          -- indexed by function id
   local pts = app:points("MPI_*", "entry")                 -- one point per MPI function
-  local compact = app:array("int", #pts, "by_point")       -- indexed by point
+  -- A send carries at most 256 values and libmpi has more MPI functions than that, so
+  -- the compact array is kept in parts of 256 points: each part's snippet indexes its own
+  -- array by probe.point() (the index in the list that probe was installed on), and each
+  -- part is sent from MPI_Finalize on its own.
+  local parts = {}
+  for first = 1, #pts, PART do
+    local sub = {}
+    for i = first, math.min(first + PART - 1, #pts) do sub[#sub + 1] = pts[i] end
+    parts[#parts + 1] = {first = first, pts = sub, arr = app:array("int", #sub, "by_point" .. #parts + 1)}
+  end
   local f, p = probe.func(), probe.point()
-  local h = app:install(pts, probe.seq{counts[f]:assign(counts[f] + 1), compact:set(p, compact[p] + 1)})
-  h:activate()
   local sums = {}
-  local hs = app:install(app:points("MPI_Finalize", "entry"), probe.send(compact),
-    {filter = "sum", callback = function(m) sums = m.values end})
-  hs:activate()
+  for _, part in ipairs(parts) do
+    local a = part.arr
+    app:install(part.pts, probe.seq{counts[f]:assign(counts[f] + 1), a:set(p, a[p] + 1)}):activate()
+    app:install(app:points("MPI_Finalize", "entry"), probe.send(a), {filter = "sum",
+      callback = function(m)
+        for i, v in ipairs(m.values) do sums[part.first + i - 1] = v end
+      end}):activate()
+  end
+  -- compact:read(rank) is every part's values for rank, in the order of pts.
+  local compact = {read = function(_, rank)
+    local vals = {}
+    for _, part in ipairs(parts) do
+      for i, v in ipairs(part.arr:read(rank)) do vals[part.first + i - 1] = v end
+    end
+    return vals
+  end}
   if opts.before_start then opts.before_start(app) end
   app:start()
   local st = app:wait()
