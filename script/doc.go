@@ -71,7 +71,10 @@
 //     CheckAddress, which accepts numbers too. Lua 5.1 cannot make a userdata equal a
 //     number: a:num() == 0x1000.
 //   - Progress (progress.go): a session given a terminal with SetProgress draws a line for
-//     dpcl.launch and app:wait; the job's output clears it before each write. A
+//     dpcl.launch, app:wait and dpcl.sleep; the job's output clears it before each
+//     write. A wait with a horizon in virtual time (dpcl.sleep) fills its bar as the
+//     job's virtual time crosses the span; one without (app:wait) sweeps a block until
+//     the first rank ends, then fills by ranks ended. A
 //     scheduler window that outlasts a draw (a large job's first ones, seconds at 4,096
 //     ranks while every rank touches its memory for the first time: host page faults)
 //     shows its ranks going through ("ranks starting"); each draw asks bgl.Progress for

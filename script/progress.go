@@ -20,7 +20,8 @@ const (
 // ProgressLine draws a job's progress as one line on a terminal, redrawn in place: ranks
 // loaded (launch), ranks through a window that outlasts a tick (a large job's first
 // windows: "ranks starting"), or ranks ended (run; a sweeping block until the first
-// ends), virtual time and simulated instructions per second. It
+// ends, or, when the wait has a horizon in virtual time, a bar of the span run so far),
+// virtual time and simulated instructions per second. It
 // only reads the job's bgl.Progress counters, so it cannot change what the job does.
 // Output that must appear while it is shown goes through Writer, which clears the line
 // first; the next tick draws it again below.
@@ -29,9 +30,12 @@ type ProgressLine struct {
 	p     *bgl.Progress
 	mu    sync.Mutex
 	phase string
-	shown bool
-	stop  chan struct{}
-	done  chan struct{}
+	// from and until are the span of virtual time (ns) the wait runs to, when it has one
+	// (dpcl.sleep): the bar fills as the job's virtual time crosses it. until 0: none.
+	from, until uint64
+	shown       bool
+	stop        chan struct{}
+	done        chan struct{}
 
 	lastInstr uint64
 	lastAt    time.Time
@@ -46,7 +50,13 @@ type ProgressLine struct {
 // StartProgress draws p on w under the name phase ("launch", "run", "wait") until Stop.
 // Until every rank is loaded the line shows the launch.
 func StartProgress(w io.Writer, p *bgl.Progress, phase string) *ProgressLine {
-	pl := &ProgressLine{w: w, p: p, phase: phase, stop: make(chan struct{}), done: make(chan struct{}),
+	return StartProgressUntil(w, p, phase, 0, 0)
+}
+
+// StartProgressUntil is StartProgress for a wait with a horizon: it runs the job from
+// virtual time from to until (ns), and the bar shows how much of that span has passed.
+func StartProgressUntil(w io.Writer, p *bgl.Progress, phase string, from, until uint64) *ProgressLine {
+	pl := &ProgressLine{w: w, p: p, phase: phase, from: from, until: until, stop: make(chan struct{}), done: make(chan struct{}),
 		lastInstr: p.Instructions.Load(), lastAt: time.Now()}
 	go pl.loop()
 	return pl
@@ -126,15 +136,24 @@ func (pl *ProgressLine) text() string {
 		}
 		return fmt.Sprintf("%s %s %d/%d %s", pl.phase, bar(through, of), through, of, what)
 	}
-	// A job has no horizon to measure against, and an SPMD job's ranks all end together:
-	// until the first ends, a block sweeping the bar shows the job is alive.
+	now := p.NowNS.Load()
+	if pl.until > pl.from {
+		// The wait ends at a known virtual time: the bar is the share of its span run.
+		done := min(max(now, pl.from), pl.until) - pl.from
+		return fmt.Sprintf("%s %s virtual %s of %s, %d/%d ranks ended, %d running, %s instr/s",
+			pl.phase, bar(int64(done), int64(pl.until-pl.from)), virtualSeconds(now), virtualSeconds(pl.until),
+			ended, ranks, p.Running.Load(), siCount(pl.rate))
+	}
+	// Without a horizon, and with an SPMD job's ranks all ending together, a bar of ended
+	// ranks would stay empty: until the first ends, a block sweeping the bar shows the job
+	// is alive.
 	b := bar(ended, ranks)
 	if ended == 0 {
 		b = spinner(pl.ticks)
 	}
 	return fmt.Sprintf("%s %s %d/%d ranks ended, %d running, virtual %s, %s instr/s",
 		pl.phase, b, ended, ranks, p.Running.Load(),
-		virtualSeconds(p.NowNS.Load()), siCount(pl.rate))
+		virtualSeconds(now), siCount(pl.rate))
 }
 
 // spinnerWidth is the sweeping block's width in the bar.
@@ -153,7 +172,8 @@ func spinner(tick int) string {
 func bar(n, of int64) string {
 	fill := 0
 	if of > 0 {
-		fill = int(n * progressBar / of)
+		// In floating point: a span of virtual ns times the bar's width overflows int64.
+		fill = min(int(float64(n)*progressBar/float64(of)), progressBar)
 	}
 	return "[" + strings.Repeat("#", fill) + strings.Repeat("-", progressBar-fill) + "]"
 }

@@ -91,3 +91,30 @@ func TestProgressLineShowsRanksLoaded(t *testing.T) {
 		t.Errorf("line %q, want %q", line, want)
 	}
 }
+
+// TestProgressBarFillsByVirtualTimeToTheHorizon: a wait that ends at a known virtual time
+// (dpcl.sleep) fills its bar as the job's virtual time crosses the span, before any rank
+// ends, instead of sweeping a block that says nothing of how far it is.
+func TestProgressBarFillsByVirtualTimeToTheHorizon(t *testing.T) {
+	var p bgl.Progress
+	p.Ranks.Store(64)
+	p.Loaded.Store(64)
+	p.Running.Store(64)
+	p.NowNS.Store(1_000_000)
+	pl := &ProgressLine{w: &bytes.Buffer{}, p: &p, phase: "sleep", from: 1_000_000, until: 5_000_000}
+	fills := []struct {
+		now  uint64
+		fill int
+	}{{1_000_000, 0}, {2_000_000, progressBar / 4}, {3_000_000, progressBar / 2}, {5_000_000, progressBar}, {9_000_000, progressBar}}
+	for _, c := range fills {
+		p.NowNS.Store(c.now)
+		for tick := 0; tick < 3; tick++ {
+			pl.ticks = tick
+			want := "sleep [" + strings.Repeat("#", c.fill) + strings.Repeat("-", progressBar-c.fill) + "] virtual " +
+				virtualSeconds(c.now) + " of 0.005000 s, 0/64 ranks ended, 64 running"
+			if line := pl.text(); !strings.HasPrefix(line, want) {
+				t.Errorf("at virtual %d ns, tick %d: line %q, want it to begin %q", c.now, tick, line, want)
+			}
+		}
+	}
+}

@@ -144,8 +144,8 @@ func writeHelp(w io.Writer) {
   -e CHUNK                     run a chunk of Lua (values it returns are printed)
   -i                           enter the REPL after -e and SCRIPT
   -v                           verbose errors: Lua traceback and Go stacks
-  --quiet, -q                  no progress lines (shown on a terminal's stderr by dpcl.launch
-                               and app:wait when they take more than a moment)
+  --quiet, -q                  no progress lines (shown on a terminal's stderr by dpcl.launch,
+                               app:wait and dpcl.sleep when they take more than a moment)
   --progress                   progress lines even when stderr is not a terminal
   --modules A,B                load performance modules for every job (dpcl.load_modules)
   --module-dir DIR             the module library (default examples/modules; dpcl.module_dir)

@@ -1,6 +1,7 @@
 -- limpio_fig3: Fig 3 of the Limpio paper — a timeline of one jacobi run traced with the most
 -- frequent calls excluded (found by a profile run first), as SVG, Perfetto JSON and CSV.
---   Run: go run ./cmd/dpclsh examples/experiments/limpio_fig3.lua
+--   Run: go run ./cmd/dpclsh examples/experiments/limpio_fig3.lua [dir]
+local C = dofile("examples/experiments/common.lua")
 local M = {}
 
 local function launch(o)
@@ -10,7 +11,7 @@ end
 
 function M.run(o)
   o = o or {}
-  local dir = o.dir or "."
+  local dir = C.dir(o)
   local app = launch(o)
   local prof = limpio.profile(app)
   app:start()
@@ -39,7 +40,7 @@ function M.run(o)
 end
 
 if arg and arg[0] and arg[0]:match("limpio_fig3%.lua$") then
-  local r = M.run()
+  local r = M.run{dir = arg[1]}
   print(string.format("excluded %s; %d events, %d bytes", table.concat(r.exclude, ", "), r.info.events, r.info.bytes))
 end
 

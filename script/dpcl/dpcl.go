@@ -88,7 +88,9 @@ those and no other variable (a name given twice is an error); app:env() reads th
 Advances every running application by up to virtual_s (default 0.001) virtual seconds,
 running the callbacks of what arrives; returns how many callbacks ran.`, Fn: dpclPoll},
 			{Name: "sleep", Doc: `dpcl.sleep(virtual_s)
-Advances every running application by virtual_s virtual seconds, running callbacks.`, Fn: dpclSleep},
+Advances every running application by virtual_s virtual seconds, running callbacks.
+On a terminal, a sleep that takes more than a moment shows a progress line whose bar
+fills as the span of virtual time passes.`, Fn: dpclSleep},
 		}, slices.Concat(dpclModuleFuncs, dpclFileFuncs, dpclTraceFuncs, dpclAttachFuncs)...),
 	})
 }
@@ -283,21 +285,31 @@ func dpclSleep(L *lua.LState) int {
 		if a.closed() {
 			continue
 		}
-		limit := a.app.Now() + uint64(secs*1e9)
-		for {
-			b, _, err := st.advance(st.s.Context(), a, limit)
-			if err != nil {
-				return script.Raise(L, err)
-			}
-			if err := st.s.Context().Err(); err != nil {
-				return script.Raise(L, st.s.StopError())
-			}
-			if b.Reason != bgl.StopPaused {
-				break
-			}
+		if err := st.sleepApp(a, secs); err != nil {
+			return script.Raise(L, err)
 		}
 	}
 	return 0
+}
+
+// sleepApp runs a for secs of virtual time, with a progress line that fills as the span
+// passes.
+func (st *dpclState) sleepApp(a *luaApp, secs float64) error {
+	from := a.app.Now()
+	limit := from + uint64(secs*1e9)
+	defer showProgressUntil(st.s, a.counters, "sleep", from, limit)()
+	for {
+		b, _, err := st.advance(st.s.Context(), a, limit)
+		if err != nil {
+			return err
+		}
+		if st.s.Context().Err() != nil {
+			return st.s.StopError()
+		}
+		if b.Reason != bgl.StopPaused {
+			return nil
+		}
+	}
 }
 
 // startIdle lets the REPL's idle time advance the applications: the machine runs on the

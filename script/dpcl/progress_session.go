@@ -48,11 +48,17 @@ func (o jobOutput) Write(b []byte) (int, error) {
 // output, print from probe callbacks, warnings) goes through it, so the line is cleared
 // before any other output and drawn again below it.
 func showProgress(s *script.Session, p *bgl.Progress, phase string) (stop func()) {
+	return showProgressUntil(s, p, phase, 0, 0)
+}
+
+// showProgressUntil is showProgress for a wait that runs the job from virtual time from to
+// until (ns, dpcl.sleep's span): its bar fills as the job's virtual time crosses the span.
+func showProgressUntil(s *script.Session, p *bgl.Progress, phase string, from, until uint64) (stop func()) {
 	w := progressTarget(s)
 	if w == nil || p == nil {
 		return func() {}
 	}
-	pl := script.StartProgress(w, p, phase)
+	pl := script.StartProgressUntil(w, p, phase, from, until)
 	out, errOut := s.Stdout(), s.Stderr()
 	s.SetOutput(pl.Writer(out), pl.Writer(errOut))
 	return func() {

@@ -12,7 +12,8 @@
 //
 // What is drawn differently from gonum's defaults, so a figure reads without zooming and
 // hides no data: 800 x 500 pixels (layout.go); the legend in a column right of the axes,
-// never over a series; a margin around title and labels; an axis left unspecified is
+// never over a series; a margin around title and labels, and a title wider than the plot
+// wrapped onto more lines, never cut by the edges; an axis left unspecified is
 // logarithmic when its values span two decades (logaxis.go), labelled 0.01, 1, 100 rather
 // than 1e+02, from the decade below the data (gonum's LogTicks starts above it for values
 // under 1); series that coincide keep apart by dash pattern and by marker size; bars rise

@@ -2,8 +2,10 @@ package plot
 
 import (
 	"io"
+	"strings"
 
 	gonumplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -39,14 +41,18 @@ func newFigure() *figure {
 }
 
 // areas splits the figure's canvas into the plot's part and the legend's column.
+// The title is wrapped to the plot's part (it is centred there), so a long one stays
+// inside the margins instead of running past both edges.
 func (f *figure) areas(c draw.Canvas) (plotArea, legendArea draw.Canvas, hasLegend bool) {
 	c = draw.Crop(c, margin, -margin, margin, -margin)
 	lw := f.legend.Rectangle(c).Size().X
 	if lw == 0 {
+		f.plot.Title.Text = wrapText(f.plot.Title.TextStyle, f.plot.Title.Text, c.Size().X)
 		return c, draw.Canvas{}, false
 	}
 	gap := vg.Points(12)
 	plotArea = draw.Crop(c, 0, -(lw + gap), 0, 0)
+	f.plot.Title.Text = wrapText(f.plot.Title.TextStyle, f.plot.Title.Text, plotArea.Size().X)
 	legendArea = draw.Crop(c, c.Size().X-lw, 0, 0, 0)
 	// The legend's top lines up with the top of the axes, below the title.
 	legendArea.Max.Y = f.plot.DataCanvas(plotArea).Max.Y
@@ -74,4 +80,29 @@ func (f *figure) writerTo(w, h vg.Length, format string) (io.WriterTo, error) {
 	}
 	f.draw(draw.New(cw))
 	return cw, nil
+}
+
+// wrapText breaks txt at spaces so that no line is wider than width in sty; a text that
+// fits, or a single word wider than width, is left as it is. Wrapping a wrapped text
+// changes nothing, so drawing a figure twice draws the same title.
+func wrapText(sty text.Style, txt string, width vg.Length) string {
+	if txt == "" || sty.Width(txt) <= width {
+		return txt
+	}
+	var lines []string
+	for _, para := range strings.Split(txt, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			switch {
+			case line == "":
+				line = word
+			case sty.Width(line+" "+word) > width:
+				lines, line = append(lines, line), word
+			default:
+				line += " " + word
+			}
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -181,3 +181,80 @@ func TestCoincidingSeriesStayVisible(t *testing.T) {
 		t.Errorf("the first series shows in %d pixels under the second: hidden", first)
 	}
 }
+
+// titleInk returns the box of the title's ink in a PNG: the first band of rows from the
+// top that holds any pixel unlike the top-left corner's (the background), and the
+// leftmost and rightmost such pixel in it.
+func titleInk(img image.Image) (box image.Rectangle, found bool) {
+	b := img.Bounds()
+	bg := color.RGBAModel.Convert(img.At(b.Min.X, b.Min.Y))
+	inkIn := func(y int) (minX, maxX int, inked bool) {
+		minX, maxX = b.Max.X, b.Min.X-1
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if color.RGBAModel.Convert(img.At(x, y)) != bg {
+				minX, maxX, inked = min(minX, x), max(maxX, x), true
+			}
+		}
+		return minX, maxX, inked
+	}
+	box = image.Rectangle{Min: b.Max, Max: b.Min} // empty; each row of ink widens it
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		minX, maxX, inked := inkIn(y)
+		if !inked {
+			if found {
+				return box, true // the band ended
+			}
+			continue
+		}
+		found = true
+		box.Min.X, box.Max.X = min(box.Min.X, minX), max(box.Max.X, maxX+1)
+		box.Min.Y, box.Max.Y = min(box.Min.Y, y), y+1
+	}
+	return box, found
+}
+
+// TestTitleKeepsClearOfTheEdges: a figure's title, short or longer than the figure is
+// wide, is drawn with a margin from the image's top, left and right edges, never cut by
+// them.
+func TestTitleKeepsClearOfTheEdges(t *testing.T) {
+	minMargin := 8 // pixels
+	titles := map[string]string{
+		"short": "Fig. 7",
+		"long": "jacobi on 4096 ranks: time in MPI per rank over the whole run, the sum filter against none, " +
+			"a fan-out of 64 and one daemon per I/O node, in virtual seconds",
+	}
+	for name, title := range titles {
+		file := filepath.Join(t.TempDir(), name+".png")
+		out := scripttest.Run(t, `plot.lines{file = "`+file+`", title = "`+title+`", x_label = "ranks",
+  series = {{name = "a", x = {1, 2, 3}, y = {1, 2, 3}}}}`)
+		if out != "" {
+			t.Fatalf("plot.lines: %s", out)
+		}
+		fh, err := os.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(fh)
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := img.Bounds()
+		ink, ok := titleInk(img)
+		if !ok {
+			t.Fatalf("%s title: the image is blank", name)
+		}
+		if ink.Dy() < 5 || ink.Dy() > b.Dy()/4 {
+			t.Fatalf("%s title: the top band of ink %v is not a line of text (image %v)", name, ink, b)
+		}
+		if top := ink.Min.Y - b.Min.Y; top < minMargin {
+			t.Errorf("%s title: ink %d pixels below the top edge, want at least %d", name, top, minMargin)
+		}
+		if left := ink.Min.X - b.Min.X; left < minMargin {
+			t.Errorf("%s title: ink %d pixels from the left edge, want at least %d", name, left, minMargin)
+		}
+		if right := b.Max.X - ink.Max.X; right < minMargin {
+			t.Errorf("%s title: ink %d pixels from the right edge, want at least %d", name, right, minMargin)
+		}
+	}
+}
