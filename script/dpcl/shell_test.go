@@ -180,7 +180,7 @@ func TestOptionChecks(t *testing.T) {
 		{`dpcl.launch(` + ring + `, {nodez = 3})`, `unknown option "nodez"`},
 		{`dpcl.launch(` + ring + `, {[1] = 3})`, `unknown option "1"`},
 		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
-app:install(app:points("MPI_Send"), probe.send(1), {fliter = "sum"})`, `unknown option "fliter" (allowed: context, filter, sync, timeout, timeout_ms, params, callback, print)`},
+app:install(app:points("MPI_Send"), probe.send(1), {fliter = "sum"})`, `unknown option "fliter" (allowed: context, filter, sync, timeout, timeout_ms, params, callback, print, warn)`},
 		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
 app:install(app:points("MPI_Send"), probe.send(1), {filter = "nosuch"})`, `unknown filter "nosuch" (have [avg concat eqclass histogram mapmerge max min none sum topk])`},
 		{`app = dpcl.launch(` + ring + `, {nodes = 8, per_io = 8, quiet = true})
