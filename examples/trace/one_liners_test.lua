@@ -275,9 +275,11 @@ function TestIntervalCountsEqualHandWritten(t)
     if n < 64 then
       t:eq(got, want, n .. " ranks")
     else
-      -- At 64 ranks the hand phase and the trace's see a rank that runs at the boundary
-      -- up to one MPI call apart (an open defect of two phases with one period): each
-      -- interval agrees within one call per function, and the totals below exactly.
+      -- A firing is a command through the tree, and a daemon takes daemon_cmd_rank_ns of
+      -- virtual time per rank per command while the job runs: the trace's phase and the
+      -- hand phase reach a rank that runs at the boundary one after the other, and at 64
+      -- ranks it may enter one more MPI call in between. Each interval agrees within one
+      -- call per function, and the totals below exactly.
       t:eq(#got, #want, n .. " ranks: intervals")
       for k = 1, math.min(#got, #want) do
         local keys = {}
