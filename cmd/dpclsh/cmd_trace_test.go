@@ -70,20 +70,7 @@ app:close()
 // over the ranks (@all[func]), equals what MPICH's PMPI counts for the same program run
 // natively, at 1, 7 and 64 ranks.
 func TestTraceCountsMatchPMPI(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrapper, err := filepath.Abs(filepath.Join("testdata", "limpio", "pmpi_count.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	apps := filepath.Join(root, "examples", "apps")
-	entries, err := mpioracle.LoadManifest(filepath.Join(apps, "MANIFEST"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
+	wrapper, apps, entries := pmpiOracleSetup(t)
 	var bin string
 	for _, e := range entries {
 		if e.Name != "ring" {

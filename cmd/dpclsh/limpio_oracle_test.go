@@ -17,6 +17,26 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
+// pmpiOracleSetup returns the PMPI counting wrapper, the example apps' directory and
+// their manifest's entries, and makes the repository root the working directory: what
+// every test comparing the machine's counts with MPICH's PMPI needs first.
+func pmpiOracleSetup(t *testing.T) (wrapper, apps string, entries []mpioracle.Entry) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wrapper, err = filepath.Abs(filepath.Join("testdata", "limpio", "pmpi_count.h")); err != nil {
+		t.Fatal(err)
+	}
+	apps = filepath.Join(root, "examples", "apps")
+	if entries, err = mpioracle.LoadManifest(filepath.Join(apps, "MANIFEST")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	return wrapper, apps, entries
+}
+
 // oracleSizes are the rank counts at which limpio's counts are checked against MPICH.
 var oracleSizes = []int{1, 7, 64}
 
@@ -31,20 +51,7 @@ var oracleSizes = []int{1, 7, 64}
 // in the PowerPC ELF, through powerpc-linux-gnu-addr2line, which must also be the
 // file:line limpio resolved itself).
 func TestLimpioCountsMatchPMPI(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wrapper, err := filepath.Abs(filepath.Join("testdata", "limpio", "pmpi_count.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	apps := filepath.Join(root, "examples", "apps")
-	entries, err := mpioracle.LoadManifest(filepath.Join(apps, "MANIFEST"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
+	wrapper, apps, entries := pmpiOracleSetup(t)
 	bins := map[string]string{}
 	for _, e := range entries {
 		if bins[e.Name] == "" {
