@@ -63,7 +63,10 @@
 //     ENOTTY, so glibc buffers stdout fully, as under qemu with a pipe.
 //   - Hypercalls (package abi): rank, size, I/O node, counters, ais_send (delivered to the
 //     I/O node's Daemon one tree latency later; ENOTCONN with no daemon). The MPI range
-//     is served by the MPI engine (mpi.go: its model, costs and job-ending rules).
+//     is served by the MPI engine (mpi.go: its model, costs and job-ending rules), and
+//     so is the probes' abi.HcCommInfo (mpi_probe.go: a communicator's sizes and the
+//     caller's rank in it, read without creating or changing any MPI state and without
+//     virtual time, from inside a window).
 //   - Watchpoints (Debug.Watch, watch.go): a watched page loses its W (or R) permission;
 //     an access to it faults, the node single-steps it with the page open and emits an
 //     EventWatch (pc, watched address and size, old and new value) when it concerns the

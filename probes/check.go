@@ -98,6 +98,12 @@ func (c *checker) checkNode(e *Exp) (Type, error) {
 		return checkStackData(e)
 	case KSkip, KJump:
 		return c.checkLeave(e)
+	case KSum:
+		return c.checkSum(e)
+	case KSumIndex:
+		return Int, nil
+	case KCommInfo:
+		return c.checkCommInfo(e)
 	}
 	if e.Kind < kindCount && len(e.Kids) == 2 {
 		return c.checkBinary(e)

@@ -42,6 +42,9 @@ type Code struct {
 	Syscall bool   // makes a hypercall (sc)
 	LR      bool   // reads the interrupted LR from FrameLR (lr(), ustack())
 	Leave   bool   // may leave the function through FrameLeave (skip(), jump())
+	// Bounded: a sum checks its count and counts one out of range in FaultCounter, as
+	// a faulting access does, so the code needs a fault counter even without Faults.
+	Bounded bool
 	// PointTime reads FrameTBU/FrameTBL (point_timebase()): the trampoline reads the time
 	// base there on arrival.
 	PointTime bool
@@ -123,8 +126,8 @@ func Compile(e *Exp, t *Target) (code *Code, err error) {
 		Exp: e, Type: typ, Words: g.a.w, Scratch: (g.maxSP + 7) &^ 7,
 		Clobber: g.clobG, FClob: g.clobF, Reads: g.readG, FReads: g.readF,
 		Calls: g.calls, CR: g.cr, XER: g.xer, CTR: g.ctr, FPSCR: g.fpscr, Syscall: g.sc, LR: g.lr, Leave: g.leaves,
-		PointTime: g.pointTime,
-		Idents:    g.idents, Faults: faults,
+		PointTime: g.pointTime, Bounded: g.bounded,
+		Idents: g.idents, Faults: faults,
 	}, nil
 }
 
@@ -151,6 +154,8 @@ type gen struct {
 	fpscr, sc    bool
 	lr, leaves   bool
 	pointTime    bool
+	bounded      bool           // a sum's count is range-checked (FaultCounter)
+	sumSlots     map[*Exp]int32 // the frame slot of each enclosing sum's index
 	sp, maxSP    int32
 	idents       []IdentFix
 	fixes        []pendingFix

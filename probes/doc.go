@@ -49,7 +49,8 @@
 // arg(i, type) reads argument registers by class: r(3+i) for int, the pair r(3+i):r(4+i)
 // for int64 (i even, as the SysV ABI aligns pairs), f(1+i) for double; i equals the C
 // argument position when the earlier arguments are word-sized. retval reads r3, r3:r4 or
-// f1. rank() and counter(name) are the HcRank and HcCounter hypercalls of bgl/abi;
+// f1. rank() and counter(name) are the HcRank and HcCounter hypercalls of bgl/abi,
+// comm_size() and comm_rank() HcCommInfo;
 // timebase() reads TBU/TBL where the snippet reaches it; PointTimebase() is the time base
 // as the trampoline read it on arrival (Code.PointTime: right after its stwu, saving only
 // r0, r3 and CR first, into FrameTBU/FrameTBL), so two snippets timing one interval measure
@@ -120,6 +121,16 @@
 // (Code.Idents): Code.ForPoint rewrites the pairs for one point (its index in the list it
 // was installed on, its function's index in Program.Funcs) without changing the size, so
 // one compilation still serves every point and node; unplaced code reads -1.
+//
+// Sum(n, body) is a loop: body(i) summed for i = 0 .. n-1 (int64, or double for a double
+// body), its index, bound and accumulator in frame scratch so the body may use every
+// register, call and make hypercalls. n is often read from the program, so it is checked
+// with one unsigned compare: a negative n runs 0 times, one above MaxSum (65,536, the
+// largest job) MaxSum times, and either counts a fault (Code.Bounded asks the runtime for
+// the fault counter). An index used outside its sum's body is a CompileError. CommSize and
+// CommRank ask the MPI engine (abi.HcCommInfo) for a communicator's size, an
+// intercommunicator's remote size or the caller's rank in it: libmpi keeps groups in the
+// engine, and a counts array of a v-variant collective has one entry per rank of one.
 //
 // A send carries up to MaxSendValues (256) values; Whole(a) as an operand sends every
 // element of a through a copy loop. Check keeps each node's type on the node (nodes are

@@ -99,6 +99,9 @@ const (
 	KUstack   // Idx return addresses of the call chain, only as a send operand
 	KSkip     // return from the function at once, with Kids[0] (if any) as its value
 	KJump     // continue in the function Name (at Addr, or resolved) instead
+	KSum      // the sum of Kids[1] for Kids[2] = 0 .. Kids[0]-1 (capped at MaxSum)
+	KSumIndex // the index of the KSum whose Kids[2] this node is, int
+	KCommInfo // communicator Kids[0]'s size, remote size or the rank in it (Idx), int
 	kindCount
 )
 
@@ -123,6 +126,7 @@ var kinds = [kindCount]kindInfo{
 	KPop: {"pop", ""}, KDepth: {"depth", ""}, KPoint: {"point", ""}, KFunc: {"func", ""},
 	KLoad: {"load", ""}, KStore: {"store", ""}, KReg: {"reg", ""}, KUstack: {"ustack", ""},
 	KSkip: {"skip", ""}, KJump: {"jump", ""},
+	KSum: {"sum", ""}, KSumIndex: {"index", ""}, KCommInfo: {"comm_info", ""},
 }
 
 func (k Kind) String() string {

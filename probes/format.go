@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dpclsh/dpclsh/bgl/abi"
 )
 
 // String renders the expression in C-like syntax: binary operations fully parenthesized,
@@ -87,6 +89,19 @@ func (e *Exp) format(b *strings.Builder) {
 		e.formatStackData(b)
 	case KSkip, KJump:
 		e.formatLeave(b)
+	case KSum:
+		// sum(i < n: body), the index named as Sum named it.
+		b.WriteString("sum(" + e.Kids[2].Name + " < ")
+		e.Kids[0].format(b)
+		b.WriteString(": ")
+		e.Kids[1].format(b)
+		b.WriteString(")")
+	case KSumIndex:
+		b.WriteString(e.Name)
+	case KCommInfo:
+		b.WriteString([...]string{abi.CommSize: "comm_size(", abi.CommRemoteSize: "comm_remote_size(", abi.CommRank: "comm_rank("}[e.Idx])
+		e.Kids[0].format(b)
+		b.WriteString(")")
 	default:
 		e.formatBinary(b)
 	}

@@ -18,6 +18,12 @@ func (g *gen) exp(e *Exp) val {
 		return val{}
 	case KRank:
 		return g.rank(e)
+	case KSum:
+		return g.sum(e)
+	case KSumIndex:
+		return g.sumIndex(e)
+	case KCommInfo:
+		return g.commInfo(e)
 	case KTimebase:
 		return g.timebase(e)
 	case KCounter:

@@ -77,12 +77,19 @@ func wordsBytes(ws []uint32) []byte {
 // counterValue is what the test machine's counter hypercall returns.
 func counterValue(id int) int64 { return int64(id+1)*0x100000001 + 5 }
 
+// commInfoValue is what the test machine's communicator-size hypercall returns: a value
+// made of both arguments, so a test sees each reached the engine.
+func commInfoValue(comm, remote uint32) uint32 { return comm*10 + remote }
+
 // run executes from pc until the "done" hypercall, serving the probe hypercalls.
 func (m *machine) run(t testing.TB, pc uint32) {
 	c := m.cpu
 	c.PC = pc
 	for range 1000 {
 		st := c.Run(1 << 20)
+		if st.Kind == ppc.StopBudget { // a long loop (a sum of MaxSum terms)
+			continue
+		}
 		if st.Kind == ppc.StopFault && st.Fault.Kind == ppc.FaultAccess {
 			if to, ok := m.fixups[st.Fault.PC]; ok {
 				m.faulted++
@@ -104,6 +111,8 @@ func (m *machine) run(t testing.TB, pc uint32) {
 		case abi.HcAisSend:
 			m.sends = append(m.sends, m.readSend(t, c.GPR[3], c.GPR[4]))
 			c.GPR[3] = 0
+		case abi.HcCommInfo:
+			c.GPR[3] = commInfoValue(c.GPR[3], c.GPR[4])
 		default:
 			t.Fatalf("unknown hypercall %d", c.GPR[0])
 		}
