@@ -267,6 +267,7 @@ func (a *App) drain(until int64) ([]Message, []Failure) {
 		out = append(out, Message{Handle: h, Values: p.Values, Rank: int(p.Src), Count: int(p.Count), Time: uint64(p.Time),
 			SentFirst: uint64(p.SentFirst), SentLast: uint64(p.SentLast)})
 		h.delivered += int(p.Count)
+		h.messages++
 		if h.delivered == int(p.Count) {
 			h.first = uint64(p.Time)
 		}

@@ -136,7 +136,9 @@
 //   - Handle stats: Sent counts packets as their daemon takes them from the machine (all
 //     of them: the machine delivers every packet sent before a rank ended), Delivered the
 //     ranks' packets merged into delivered messages; they are equal once every wave has
-//     closed, unless a filter failed the stream. First and Last are the virtual arrival
+//     closed, unless a filter failed the stream. Messages counts what the front-end
+//     received (a message a filter merged counts once): what a tool's scaling is judged
+//     by. First and Last are the virtual arrival
 //     times of the first and last message, Busy the front-end's time on the stream.
 //   - A filter error fails its handle only: the Node marks the stream failed on the way
 //     up and the front-end gets the fault once; the handle turns "failed", FailedAt

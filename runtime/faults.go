@@ -47,11 +47,12 @@ func (a *App) redirectFaults(base, size uint32, fixes []probes.Fixup) error {
 }
 
 // compileProbe compiles e for handle id. Code that touches program memory gets a fault
-// counter (an int slot per process) that its fixups increment: Stats().Faults sums it.
+// counter (an int slot per process) that its fixups increment: Stats().Faults sums it. A sum
+// whose count is out of range (probes.Sum) counts there too.
 func (a *App) compileProbe(e *probes.Exp, id uint32) (*probes.Code, uint32, error) {
 	t := &probes.Target{Tag: id, Resolve: a.Prog.Resolve}
 	code, err := probes.Compile(e, t)
-	if err != nil || len(code.Faults) == 0 {
+	if err != nil || (len(code.Faults) == 0 && !code.Bounded) {
 		return code, 0, err
 	}
 	v, err := a.slots.Alloc("", probes.Int)

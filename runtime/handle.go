@@ -26,6 +26,7 @@ type Handle struct {
 	err         error
 	sent        int
 	delivered   int
+	messages    int // what the front-end received: an aggregated message counts once
 	ranks       int
 	failed      map[int]string
 	failedAt    map[string]string // tree node -> why its filter failed the stream
@@ -44,13 +45,15 @@ type InstallOptions struct {
 }
 
 // Stats is a handle's accounting: packets its ranks sent (counted as their daemons took
-// them) and ranks' packets delivered (aggregated messages count every rank merged in),
+// them), ranks' packets delivered (aggregated messages count every rank merged in) and
+// the messages the front-end received (an aggregated message counts once),
 // ranks done, failures by rank (install) and by tree node (filters), the virtual
 // arrival times of the first and last message at the front-end, the front-end's
 // virtual time spent on the handle's stream, and faulting accesses to program memory
 // its snippet recovered from (over its ranks).
 type Stats struct {
 	Sent, Delivered, Ranks int
+	Messages               int
 	Failed                 map[int]string
 	FailedAt               map[string]string
 	First, Last, Busy      uint64
@@ -82,7 +85,7 @@ func (h *Handle) oneShotDone() bool {
 
 // Stats returns the handle's accounting.
 func (h *Handle) Stats() Stats {
-	return Stats{Sent: h.sent, Delivered: h.delivered, Ranks: h.ranks, Failed: h.failed, FailedAt: h.failedAt,
+	return Stats{Sent: h.sent, Delivered: h.delivered, Messages: h.messages, Ranks: h.ranks, Failed: h.failed, FailedAt: h.failedAt,
 		First: h.first, Last: h.last, Busy: uint64(h.app.tree.feBusy[h.stream]), Faults: h.faultCount()}
 }
 

@@ -37,9 +37,10 @@ func init() {
 			{Name: "remove", Doc: "h:remove()\nTakes it out; trampolines are freed once no node is inside them.", Fn: handleOp((*runtime.Handle).Remove, "remove")},
 			{Name: "state", Doc: `h:state() -> "installed"|"active"|"removed"|"failed"|"done" (also the field h.state)
 A one-shot probe (app:execute) is "done" once every rank it ran on has sent or ended.`, Fn: handleState},
-			{Name: "stats", Doc: `h:stats() -> {sent=, delivered=, ranks=, faults=, failed=, first=, last=, busy=, errors=, queued=, dropped=}
+			{Name: "stats", Doc: `h:stats() -> {sent=, delivered=, messages=, ranks=, faults=, failed=, first=, last=, busy=, errors=, queued=, dropped=}
 sent: packets the ranks sent (counted as their daemons took them); delivered: ranks' packets
-merged into delivered messages; failed: {[rank] = reason} for install failures and
+merged into delivered messages; messages: what the front-end received (a message a filter
+merged in the tree counts once); failed: {[rank] = reason} for install failures and
 {[tree node] = reason} when a filter failed the stream; first, last: virtual arrival (ns)
 of the first and last message at the front-end; busy: the front-end's virtual ns on it;
 faults: loads and stores of program memory the snippet could not make (each yielded 0 or
@@ -369,6 +370,7 @@ func handleStats(L *lua.LState) int {
 	t := L.NewTable()
 	t.RawSetString("sent", lua.LNumber(st.Sent))
 	t.RawSetString("delivered", lua.LNumber(st.Delivered))
+	t.RawSetString("messages", lua.LNumber(st.Messages))
 	t.RawSetString("ranks", lua.LNumber(st.Ranks))
 	t.RawSetString("faults", lua.LNumber(st.Faults))
 	f := L.NewTable()

@@ -57,7 +57,7 @@ sends all its elements; up to 256 values in all. Filters such as "sum" work elem
 			{Name: "land", Doc: "probe.land(a, b) -> Exp\nShort-circuit a && b (0 or 1).", Fn: probeLogical(probes.KLAnd)},
 			{Name: "lor", Doc: "probe.lor(a, b) -> Exp\nShort-circuit a || b (0 or 1).", Fn: probeLogical(probes.KLOr)},
 			{Name: "lnot", Doc: "probe.lnot(a) -> Exp\n!a (0 or 1).", Fn: probeLNot},
-		}, slices.Concat(probeDataFuncs, probeStackFuncs, probeLeaveFuncs)...),
+		}, slices.Concat(probeDataFuncs, probeStackFuncs, probeLeaveFuncs, probeSumFuncs)...),
 		Init: probeDataInit,
 	})
 	script.RegisterType(script.Type{
