@@ -63,6 +63,21 @@ import _ "embed"
 //     (netreduce/topk.go), which keeps k rows at every tree node: the report's task rows
 //     at any scale. The front-end receives 11 messages for ring (11 callsites, 2 chunks
 //     of functions, the top ranks) at 256 or 1,024 ranks alike, from 13 probes.
+//     prof:stats() sums h:stats().messages, what the front-end received: for
+//     imbalance (400 2, per_rank false, top_ranks 8) 13 messages at 64, 256, 1,024 and
+//     4,096 ranks alike, while the ranks' packets merged into them grow as 10 x ranks +
+//     3 (643, 2,563, 10,243, 40,963); 5.3, 22.8, 66.1 and 148.8 s of host time
+//     (1.18 GB peak at 4,096; 2 cores shared).
+//   - Message bytes (limpio_bytes.lua): count x type size of the send buffer; a counts
+//     array (Scatterv at its root, Alltoallv, Alltoallw, Reduce_scatter and their
+//     I-forms) is summed by probe.sum, a loop in the probe's code, over the group size
+//     the MPI engine answers (probe.comm_size, probe.comm_remote_size for an
+//     intercommunicator's remote group, probe.comm_rank for the root test): any
+//     communicator, any job size (it was unrolled for MPI_COMM_WORLD in jobs of at most
+//     256 ranks before, and Alltoallw counted 0).
+//   - Only calls at depth 0 count (function totals, callsites, bytes): a call the MPI
+//     library makes of itself (MPI_Alltoallw with a derived type asks MPI_Comm_size) is
+//     part of its caller's, as a PMPI tool sees it.
 //   - Every probe of limpio.profile is installed by one app:install_all, placed active
 //     (limpio.installs): each point's code is written once per rank. One install after
 //     another placed a point's code again with every earlier probe there; at _exit,

@@ -261,10 +261,15 @@ function limpio.profile(app, opts)
   local hk = limpio.hooks(app, {
     exclude = opts.exclude, context = opts.context, warn = opts.warn, installs = batch,
     start = probe.seq{timers:push(tb), probe.when(span[0]:eq(0), span[0]:assign(tb)), site_entry},
+    -- A call made inside another (the MPI library calling itself, as MPI_Alltoallw's
+    -- derived types ask MPI_Comm_size) is part of the outer call, as a PMPI tool sees it:
+    -- only calls at depth 0 count, in the function's totals and at the callsites.
     finish = probe.seq{
       d:assign(tb - timers:pop()),
-      ticks[f]:assign(ticks[f] + d),
-      calls[f]:assign(calls[f] + 1),
+      probe.when(timers:depth():eq(0), probe.seq{
+        ticks[f]:assign(ticks[f] + d),
+        calls[f]:assign(calls[f] + 1),
+      }),
       span[1]:assign(tb),
       site_exit,
     },
@@ -417,3 +422,20 @@ end
 
 package.loaded.limpio = limpio
 _G.limpio = limpio
+
+-- stats sums h:stats() over the profile's probes: messages is what the front-end received
+-- (a message a filter merged in the tree counts once), delivered the ranks' packets merged
+-- into them, sent the packets the ranks' probes sent.
+function Profile:stats()
+  local hs = {self.hooks.start, self.hooks.finish, self.fill_handle}
+  for _, list in ipairs({self.bytes_handles, self.site_handles, self.end_handles}) do
+    for _, h in ipairs(list or {}) do hs[#hs + 1] = h end
+  end
+  local st = {messages = 0, delivered = 0, sent = 0, probes = 0}
+  for _, h in pairs(hs) do
+    local s = h:stats()
+    st.messages, st.delivered = st.messages + s.messages, st.delivered + s.delivered
+    st.sent, st.probes = st.sent + s.sent, st.probes + 1
+  end
+  return st
+end

@@ -7,10 +7,9 @@
 -- reads through the program's DWARF (libmpi_types.c keeps it packed, as the engine moves it).
 local limpio = limpio
 
-local DERIVED, MAX_DTYPES, WORLD = 0x10000, 1024, 1
--- MAX_UNROLL bounds the send-count arrays a probe sums (one load per element): the v
--- variants whose send side is an array are summed in jobs of at most this many ranks.
-local MAX_UNROLL = 256
+local DERIVED, MAX_DTYPES = 0x10000, 1024
+-- MPI_ROOT is an intercommunicator collective's root argument at the root itself (mpi.h).
+local MPI_ROOT = -4
 
 -- scalar: {count argument, type argument}; varray: {counts array, type, communicator, root}.
 local scalar = {
@@ -27,10 +26,17 @@ local scalar = {
   MPI_Igather = {1, 2}, MPI_Igatherv = {1, 2}, MPI_Iallgather = {1, 2},
   MPI_Iallgatherv = {1, 2}, MPI_Iscatter = {1, 2}, MPI_Ialltoall = {1, 2},
 }
+-- varray: the v variants whose send side is an array of counts, one per rank of a group:
+-- {counts, type, communicator, root (sendcounts are read at the root only), group}. The
+-- group is the communicator's ("local": Reduce_scatter's recvcounts, which size each
+-- rank's share of the contribution) or the group the call sends to ("peers": the remote
+-- group of an intercommunicator). types: the counts pair with an array of types
+-- (MPI_Alltoallw's, whose sizes are in bytes of each type).
 local varray = {
-  MPI_Scatterv = {1, 3, 8, 7}, MPI_Iscatterv = {1, 3, 8, 7},
+  MPI_Scatterv = {1, 3, 8, root = 7}, MPI_Iscatterv = {1, 3, 8, root = 7},
   MPI_Alltoallv = {1, 3, 8}, MPI_Ialltoallv = {1, 3, 8},
-  MPI_Reduce_scatter = {2, 3, 5}, MPI_Ireduce_scatter = {2, 3, 5},
+  MPI_Alltoallw = {1, 3, 8, types = true}, MPI_Ialltoallw = {1, 3, 8, types = true},
+  MPI_Reduce_scatter = {2, 3, 5, group = "local"}, MPI_Ireduce_scatter = {2, 3, 5, group = "local"},
 }
 
 -- word is the int argument i at a function's entry: r3..r10, then the caller's parameter
@@ -51,17 +57,17 @@ local function type_size(app, t)
   return probe.when(t:ge(DERIVED), derived, t:band(0xff))
 end
 
--- sum_counts adds the n ints at address p.
-local function sum_counts(p, n)
-  local s = probe.int64(0)
-  for k = 0, n - 1 do s = s + probe.load(p, "int", 4 * k) end
-  return s
+-- peers is the number of ranks a collective on comm sends to: the remote group of an
+-- intercommunicator, else the communicator's own.
+local function peers(comm)
+  local remote = probe.comm_remote_size(comm)
+  return probe.when(remote:gt(0), remote, probe.comm_size(comm))
 end
 
 -- limpio.message_bytes(app, fname) -> Exp (int64) or nil, why: the bytes a call of fname
--- moves, evaluated at its entry; nil for a function that moves none (or whose size a probe
--- cannot sum: MPI_Alltoallw's per-peer types, a counts array in a job of more than
--- MAX_UNROLL ranks or on a communicator other than MPI_COMM_WORLD, which count 0).
+-- moves, evaluated at its entry; nil for a function that moves none. A counts array is
+-- summed by a loop in the probe over the group the MPI engine says the communicator has
+-- (probe.sum, probe.comm_size), on any communicator and at any job size.
 function limpio.message_bytes(app, fname)
   local s = scalar[fname]
   if s then
@@ -69,11 +75,19 @@ function limpio.message_bytes(app, fname)
   end
   local v = varray[fname]
   if not v then return nil, fname .. " moves no message buffer" end
-  if app.size > MAX_UNROLL then
-    return nil, string.format("%s: a counts array is summed only in jobs of at most %d ranks", fname, MAX_UNROLL)
+  local counts, comm = word(v[1]), word(v[3])
+  local n = v.group == "local" and probe.comm_size(comm) or peers(comm)
+  local function count(i) return probe.load(counts + i * 4, "int") end
+  local bytes
+  if v.types then
+    local types = word(v[2])
+    bytes = probe.sum(n, function(i) return (probe.int64(0) + count(i)) * type_size(app, probe.load(types + i * 4, "int")) end)
+  else
+    bytes = probe.sum(n, count) * type_size(app, word(v[2]))
   end
-  local bytes = sum_counts(word(v[1]), app.size) * type_size(app, word(v[2]))
-  local cond = word(v[3]):eq(WORLD)
-  if v[4] then cond = probe.land(cond, word(v[4]):eq(probe.rank())) end -- sendcounts: root only
-  return probe.when(cond, bytes, probe.int64(0))
+  if not v.root then return bytes end
+  -- Only the root sends: MPI_ROOT on an intercommunicator, its own rank on an intracommunicator.
+  local root = word(v.root)
+  local at_root = probe.lor(root:eq(MPI_ROOT), probe.land(probe.comm_remote_size(comm):eq(0), root:eq(probe.comm_rank(comm))))
+  return probe.when(at_root, bytes, probe.int64(0))
 end

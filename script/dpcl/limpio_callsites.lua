@@ -4,8 +4,8 @@
 -- of MPI_* is seen through the wrapper's saved return address) are listed from its code
 -- before the run; each gets an index, which the entry probe finds by comparing the link
 -- register in a balanced tree of constants (a few compares, no table in memory). Calls from
--- anywhere else (the MPI library's calls of itself, function pointers) share the last
--- index, "other". Per rank and callsite the ranks keep count, time, bytes and the longest
+-- anywhere else (function pointers) share the last index, "other"; a call made inside
+-- another (the MPI library calling itself) belongs to the outer call and is not counted. Per rank and callsite the ranks keep count, time, bytes and the longest
 -- and shortest call and message; at _exit they go up the tree through the sum, max and min
 -- filters (a rank's total in the high bits and its rank in the low 17 bits, so max and min
 -- also say which rank holds them), so the front-end receives a few messages per 64
@@ -130,13 +130,16 @@ function Profile:sites_init(app, depth)
     }
   end
   local s, c, d = self.s, self.site_stack:pop(), self.dur
+  -- Only a call at depth 0 is the program's: one nested in another is the library's own.
   local exit = probe.seq{
     self.cur:assign(c),
-    probe.when(probe.lor(s.count[self.cur]:eq(0), d:lt(s.tmin[self.cur])), s.tmin[self.cur]:assign(d)),
-    probe.when(d:gt(s.tmax[self.cur]), s.tmax[self.cur]:assign(d)),
-    s.ticks[self.cur]:assign(s.ticks[self.cur] + d),
-    s.count[self.cur]:assign(s.count[self.cur] + 1),
-    probe.when(self.site_stack:depth():eq(0), self.outer[0]:assign(self.outer[0] + d)),
+    probe.when(self.site_stack:depth():eq(0), probe.seq{
+      probe.when(probe.lor(s.count[self.cur]:eq(0), d:lt(s.tmin[self.cur])), s.tmin[self.cur]:assign(d)),
+      probe.when(d:gt(s.tmax[self.cur]), s.tmax[self.cur]:assign(d)),
+      s.ticks[self.cur]:assign(s.ticks[self.cur] + d),
+      s.count[self.cur]:assign(s.count[self.cur] + 1),
+      self.outer[0]:assign(self.outer[0] + d),
+    }),
   }
   return entry, exit
 end
@@ -149,12 +152,13 @@ function Profile:install_bytes(app, opts, batch)
   for _, name in ipairs(self.names) do
     local e = limpio.message_bytes(app, name)
     if e then
-      batch:add(app:points(name, "entry"), probe.seq{
+      -- Counted for the program's own calls only (the entry probe pushed this one: depth 1).
+      batch:add(app:points(name, "entry"), probe.when(self.site_stack:depth():eq(1), probe.seq{
         b:assign(e),
         s.bytes[c]:assign(s.bytes[c] + b),
         probe.when(probe.lor(s.count[c]:eq(0), b:lt(s.bmin[c])), s.bmin[c]:assign(b)),
         probe.when(b:gt(s.bmax[c]), s.bmax[c]:assign(b)),
-      }, {context = opts.context}, function(h) self.bytes_handles[#self.bytes_handles + 1] = h end)
+      }), {context = opts.context}, function(h) self.bytes_handles[#self.bytes_handles + 1] = h end)
     end
   end
 end

@@ -342,9 +342,11 @@ dpclsh profile PROG.elf runs the report from the command line.]])
 sethelp(limpio.message_bytes, [[limpio.message_bytes(app, fname) -> Exp | nil, why
 The bytes a call of fname moves, evaluated at its entry (int64): count x type size of the
 buffer it sends or contributes (a derived type's size read from libmpi's dtypes); the v
-variants with a counts array (Scatterv at its root, Alltoallv, Reduce_scatter) sum it over
-MPI_COMM_WORLD in jobs of at most 256 ranks. nil and the reason for a function that moves
-no buffer, MPI_Alltoallw, or a counts array the probe cannot sum.]])
+variants with a counts array (Scatterv at its root, Alltoallv, Alltoallw with a type per
+peer, Reduce_scatter, and their I-forms) sum it with probe.sum over the group the MPI
+engine gives the communicator (probe.comm_size; an intercommunicator's remote group where
+the call sends to it), on any communicator and at any job size. nil and the reason for a
+function that moves no buffer.]])
 
 sethelp(limpio.callsite_table, [[limpio.callsite_table(app) -> {sites = {{index=, ret=, name=, caller=, file=, line=}}, ...}
 The program's calls of MPI functions from outside the MPI library (Fortran through the

@@ -255,4 +255,6 @@ start=, stop=, top = {{rank=, app=, mpi=}}}: without per-rank rows, top lists th
 ranks (default 8; 0: none) with the most MPI time, most first, chosen in the tree by the
 topk filter, and the report prints them as its task rows; prof:report_csv(dir, prefix) writes PREFIX.callsites.csv (and per-rank
 .tasks.csv, .ranks.csv). These are reduced in the tree at _exit (sum, max, min filters):
-O(callsites) messages whatever the rank count.]])
+O(callsites) messages whatever the rank count. prof:stats() -> {messages =, delivered =,
+sent =, probes =} sums h:stats() over the profile's probes: the messages the front-end
+received, the ranks' packets merged into them and the packets the ranks sent.]])
