@@ -15,11 +15,14 @@
 
 enum { C_Allreduce, C_Barrier, C_Bcast, C_Comm_rank, C_Comm_size, C_Finalize, C_Gather,
        C_Gatherv, C_Init, C_Irecv, C_Isend, C_Recv, C_Reduce, C_Send, C_Sendrecv, C_Wait,
-       C_Waitall, C_N };
+       C_Waitall, C_Alltoallv, C_Ialltoallv, C_Alltoallw, C_Scatterv, C_Reduce_scatter,
+       C_Comm_split, C_Comm_free, C_Type_contiguous, C_Type_commit, C_Type_free, C_N };
 static const char *pmpi_names[C_N] = {"MPI_Allreduce", "MPI_Barrier", "MPI_Bcast",
     "MPI_Comm_rank", "MPI_Comm_size", "MPI_Finalize", "MPI_Gather", "MPI_Gatherv", "MPI_Init",
     "MPI_Irecv", "MPI_Isend", "MPI_Recv", "MPI_Reduce", "MPI_Send", "MPI_Sendrecv", "MPI_Wait",
-    "MPI_Waitall"};
+    "MPI_Waitall", "MPI_Alltoallv", "MPI_Ialltoallv", "MPI_Alltoallw", "MPI_Scatterv",
+    "MPI_Reduce_scatter", "MPI_Comm_split", "MPI_Comm_free", "MPI_Type_contiguous",
+    "MPI_Type_commit", "MPI_Type_free"};
 static long pmpi_counts[C_N];
 static long long pmpi_bytes[C_N];
 
@@ -53,6 +56,83 @@ static void pmpi_moves(int i, int n, MPI_Datatype t) {
     pmpi_bytes[i] += (long long)n * size;
 }
 
+/* pmpi_peers is how many ranks a collective on c sends to: the remote group of an
+ * intercommunicator, else the communicator's own. */
+static int pmpi_peers(MPI_Comm c) {
+    int inter, n;
+    PMPI_Comm_test_inter(c, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(c, &n);
+    else
+        PMPI_Comm_size(c, &n);
+    return n;
+}
+
+/* pmpi_moves_v counts a counts array over n ranks in type t. */
+static void pmpi_moves_v(int i, const int counts[], int n, MPI_Datatype t) {
+    int k;
+    for (k = 0; k < n; k++)
+        pmpi_moves(i, counts[k], t);
+}
+
+PMPI_WRAP int MPI_Alltoallv(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r,
+                  const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm c) {
+    PMPI_COUNT(C_Alltoallv);
+    pmpi_moves_v(C_Alltoallv, sc, pmpi_peers(c), st);
+    return PMPI_Alltoallv(s, sc, sd, st, r, rc, rd, rt, c);
+}
+PMPI_WRAP int MPI_Ialltoallv(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r,
+                   const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Request *q) {
+    PMPI_COUNT(C_Ialltoallv);
+    pmpi_moves_v(C_Ialltoallv, sc, pmpi_peers(c), st);
+    return PMPI_Ialltoallv(s, sc, sd, st, r, rc, rd, rt, c, q);
+}
+PMPI_WRAP int MPI_Alltoallw(const void *s, const int sc[], const int sd[], const MPI_Datatype st[],
+                  void *r, const int rc[], const int rd[], const MPI_Datatype rt[], MPI_Comm c) {
+    int k, n = pmpi_peers(c);
+    PMPI_COUNT(C_Alltoallw);
+    for (k = 0; k < n; k++)
+        pmpi_moves(C_Alltoallw, sc[k], st[k]);
+    return PMPI_Alltoallw(s, sc, sd, st, r, rc, rd, rt, c);
+}
+PMPI_WRAP int MPI_Scatterv(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r,
+                 int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+    int inter, me;
+    PMPI_COUNT(C_Scatterv);
+    PMPI_Comm_test_inter(c, &inter);
+    PMPI_Comm_rank(c, &me);
+    if (root == MPI_ROOT || (!inter && root == me))
+        pmpi_moves_v(C_Scatterv, sc, pmpi_peers(c), st);
+    return PMPI_Scatterv(s, sc, sd, st, r, rn, rt, root, c);
+}
+PMPI_WRAP int MPI_Reduce_scatter(const void *s, void *r, const int rc[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm c) {
+    int n;
+    PMPI_COUNT(C_Reduce_scatter);
+    PMPI_Comm_size(c, &n);
+    pmpi_moves_v(C_Reduce_scatter, rc, n, t);
+    return PMPI_Reduce_scatter(s, r, rc, t, op, c);
+}
+PMPI_WRAP int MPI_Comm_split(MPI_Comm c, int color, int key, MPI_Comm *out) {
+    PMPI_COUNT(C_Comm_split);
+    return PMPI_Comm_split(c, color, key, out);
+}
+PMPI_WRAP int MPI_Comm_free(MPI_Comm *c) {
+    PMPI_COUNT(C_Comm_free);
+    return PMPI_Comm_free(c);
+}
+PMPI_WRAP int MPI_Type_contiguous(int n, MPI_Datatype t, MPI_Datatype *out) {
+    PMPI_COUNT(C_Type_contiguous);
+    return PMPI_Type_contiguous(n, t, out);
+}
+PMPI_WRAP int MPI_Type_commit(MPI_Datatype *t) {
+    PMPI_COUNT(C_Type_commit);
+    return PMPI_Type_commit(t);
+}
+PMPI_WRAP int MPI_Type_free(MPI_Datatype *t) {
+    PMPI_COUNT(C_Type_free);
+    return PMPI_Type_free(t);
+}
 PMPI_WRAP int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
     PMPI_COUNT(C_Allreduce);
     pmpi_moves(C_Allreduce, n, t);
