@@ -60,3 +60,26 @@ function TestNoBytesForCallsWithoutABuffer(t)
   t:ok(why and why:find("MPI_Barrier", 1, true), tostring(why))
   app:close()
 end
+
+-- probe.sum's count comes from the rank here: -1 on rank 0 (garbage: no term, and a
+-- fault in h:stats()), 0, 1 and 2 terms of i + 1 on ranks 1-3; and probe.comm_size of
+-- MPI_COMM_WORLD (1) at MPI_Init's exit, answered by the MPI engine.
+function TestSumCountFromTheRank(t)
+  local app = dpcl.launch("bgl/testdata/mpi/bin/coll_alltoall.elf", {nodes = 4, quiet = true})
+  local out = app:array("int64", 2, "sum_test")
+  local h = app:install(app:points("MPI_Init", "exit"), probe.seq{
+    out[0]:assign(probe.sum(probe.rank() - 1, function(i) return i + 1 end)),
+    out[1]:assign(probe.comm_size(1)),
+  })
+  h:activate()
+  app:start()
+  app:wait()
+  local want = {[0] = 0, 0, 1, 3}
+  for r = 0, 3 do
+    local v = out:read(r)
+    t:eq(v[1], want[r], "sum on rank " .. r)
+    t:eq(v[2], 4, "comm_size(MPI_COMM_WORLD) on rank " .. r)
+  end
+  t:eq(h:stats().faults, 1, "the negative count on rank 0 counted as a fault")
+  app:close()
+end

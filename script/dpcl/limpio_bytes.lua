@@ -11,7 +11,7 @@ local DERIVED, MAX_DTYPES = 0x10000, 1024
 -- MPI_ROOT is an intercommunicator collective's root argument at the root itself (mpi.h).
 local MPI_ROOT = -4
 
--- scalar: {count argument, type argument}; varray: {counts array, type, communicator, root}.
+-- scalar: {count argument, type argument}.
 local scalar = {
   MPI_Send = {1, 2}, MPI_Isend = {1, 2}, MPI_Ssend = {1, 2}, MPI_Rsend = {1, 2},
   MPI_Bsend = {1, 2}, MPI_Issend = {1, 2}, MPI_Ibsend = {1, 2}, MPI_Irsend = {1, 2},
