@@ -149,10 +149,11 @@
 //     collective entry with its part for the processes holding members (each completes
 //     the collective at the round's end, in the order of the last entries, with one
 //     process's result, time and wakes). So the windows, every delivery and every
-//     output are one process's. Point to point, requests, Barrier, Bcast, Reduce,
-//     Allreduce, Gather(v), Allgather(v), Scatter(v) and Finalize run across shards;
-//     other calls end the run naming rank and call ("rank 0: MPI_Comm_split at pc
-//     0x...: does not run across shards yet (run without --shards)"), and so does a job
+//     output are one process's. Point to point, requests, every collective (blocking
+//     and nonblocking), Comm_split, _dup, _idup, _create and _free, and Finalize run
+//     across shards; intercommunicators, MPI_Comm_create_group, one-sided windows and
+//     MPI-IO end the run naming rank and call ("rank 0: MPI_Win_create at pc 0x...:
+//     does not run across shards yet (run without --shards)"), and so does a job
 //     the engine ends (MPI_Abort, a failed call, a fault, a nonzero exit, a deadlock),
 //     with the engine's message. Not yet across
 //     shards: tool daemons, probes, a stopped launch. The exchange is the system's
