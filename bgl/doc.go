@@ -153,9 +153,10 @@
 //     and nonblocking), Comm_split, _dup, _idup, _create and _free, and Finalize run
 //     across shards; intercommunicators, MPI_Comm_create_group, one-sided windows and
 //     MPI-IO end the run naming rank and call ("rank 0: MPI_Win_create at pc 0x...:
-//     does not run across shards yet (run without --shards)"), and so does a job
-//     the engine ends (MPI_Abort, a failed call, a fault, a nonzero exit, a deadlock),
-//     with the engine's message. Not yet across
+//     does not run across shards yet (run without --shards)"). A job the engine ends
+//     (MPI_Abort, a failed call, a fault, a nonzero exit while others run, a deadlock
+//     with its report of who waits for whom) ends as in one process, with the same
+//     report, statuses and Summary (mpi_shard_end.go). Not yet across
 //     shards: tool daemons, probes, a stopped launch. The exchange is the system's
 //     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
 //     because that is what the users' clusters give them: the interconnect (InfiniBand,

@@ -36,9 +36,7 @@ import (
 // What does not run across shards yet is refused at the call, naming rank and call:
 // intercommunicators and MPI_Comm_create_group (whose hidden communicator is numbered
 // when its first member asks, outside any collective), one-sided windows and MPI-IO. A
-// job the engine would end (MPI_Abort, a failed call, a rank killed or exiting with a
-// nonzero status while others run, a deadlock) ends the sharded run with the engine's
-// message as its error.
+// job the engine ends ends as in one process (mpi_shard_end.go).
 
 // mpiRoundNS bounds a round: no collective costs less (CollTreeBaseNS for one crossing
 // of the collective network, BarrierNS for the global interrupt network).
@@ -210,36 +208,36 @@ type mpiRecord struct {
 
 // exchangeMPI ends a round: the engine's records go to their processes, those received
 // are applied in key order, then the collectives that have every entry complete in the
-// order of their last entries.
-func (sh *shardRun) exchangeMPI(j *Job) error {
+// order of their last entries. It reports whether the engine ended the job in the round.
+func (sh *shardRun) exchangeMPI(j *Job) (ended bool, err error) {
 	m := &sh.mpiState
 	in, err := sh.ex.Exchange(m.out)
 	m.out = make([][]byte, sh.ex.Size()) // the exchanger may still read the old one
 	if err != nil {
-		return err
+		return false, err
 	}
 	var recs []mpiRecord
 	for p, buf := range in {
 		rs, err := shard.Records(buf, p)
 		if err != nil {
-			return err
+			return false, err
 		}
 		for _, rec := range rs {
 			if len(rec) == 0 {
-				return errorf("shard exchange: empty engine record from process %d", p)
+				return false, errorf("shard exchange: empty engine record from process %d", p)
 			}
 			r := mpiRecord{from: p, kind: rec[0], body: rec[1:]}
 			if r.kind != recMPIFree {
 				if len(r.body) < keyBytes {
-					return errorf("shard exchange: engine record %q of %d bytes from process %d: too short", r.kind, len(rec), p)
+					return false, errorf("shard exchange: engine record %q of %d bytes from process %d: too short", r.kind, len(rec), p)
 				}
 				r.key, r.body = readKey(r.body), r.body[keyBytes:]
 			}
 			recs = append(recs, r)
 		}
 	}
-	if len(recs) == 0 && len(m.completing) == 0 {
-		return nil
+	if len(recs) == 0 && len(m.completing) == 0 && len(sh.ends) == 0 {
+		return false, nil
 	}
 	e := engineOf(j)
 	slices.SortStableFunc(recs, func(a, b mpiRecord) int {
@@ -250,10 +248,12 @@ func (sh *shardRun) exchangeMPI(j *Job) error {
 	})
 	for _, r := range recs {
 		if err := e.applyRecord(j, r); err != nil {
-			return errorf("shard exchange: engine record %q from process %d: %v", r.kind, r.from, err)
+			return false, errorf("shard exchange: engine record %q from process %d: %v", r.kind, r.from, err)
 		}
 	}
-	return e.completeRound(j)
+	ended = len(sh.ends) > 0 // every process knows every end of the round
+	e.decideEnd(j)
+	return ended, e.completeRound(j)
 }
 
 func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
@@ -280,6 +280,8 @@ func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
 		delete(e.sh.mpiState.charges, id)
 	case recMPIColl:
 		return e.applyEntry(r.key, b)
+	case recMPIEnd:
+		return e.applyEnd(r.key, b)
 	default:
 		return fmt.Errorf("unknown kind")
 	}

@@ -50,6 +50,11 @@ type shardRun struct {
 	refused *shardRefusal
 	agreed  *shardRefusal // the lowest refusal every process knew at the last exchange
 
+	dispatching    bool       // the window's events are being dispatched
+	ends           []shardEnd // the engine's ends decided this round (mpi_shard_end.go)
+	endDecided     bool       // the job's end is known to every process
+	aliveElsewhere int        // ranks running or blocked on the other processes at the last exchange
+
 	err     error // why the run cannot go on (StopError)
 	windows uint64
 }
@@ -252,12 +257,15 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	case start == noStart && agreed[6] != 0:
 		// Nothing moves, but a process knows why the run ends (an event at the last
 		// window's end): one more exchange tells the others, then the lowest reason ends it.
-		if _, _, err := sh.exchange(); err != nil {
+		if _, _, err := sh.exchange(j); err != nil {
 			return sh.fail(err)
 		}
 		return sh.fail(errors.New(sh.agreed.msg))
 	case start == noStart && agreed[5] != 0:
-		return sh.fail(fmt.Errorf("MPI deadlock at virtual time %.3f µs: every live rank is blocked in MPI and nothing is in flight (who waits for whom is not reported across shards yet)", float64(j.now)/1e3))
+		if err := sh.endDeadlock(j); err != nil {
+			return sh.fail(err)
+		}
+		return 0
 	case start == noStart:
 		return StopIdle
 	}
@@ -282,8 +290,14 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 			}
 		}
 		if agreed[4] != 0 {
-			if err := sh.exchangeMPI(j); err != nil {
+			ended, err := sh.exchangeMPI(j)
+			if err != nil {
 				return sh.fail(err)
+			}
+			if ended {
+				// The engine ended the job this round: the other processes' ranks' exits,
+				// at the end's time, are delivered in the round, as one process does.
+				continue
 			}
 		}
 		if to == end {
@@ -308,7 +322,7 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		n.outbox = n.outbox[:0]
 	}
 	sh.windows++
-	writes, events, err := sh.exchange()
+	writes, events, err := sh.exchange(j)
 	if err != nil {
 		return sh.fail(err)
 	}
@@ -316,6 +330,8 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		switch w := writes[i]; w.stream {
 		case 0:
 			j.fe.rankDone(w.rank)
+		case streamNotice:
+			j.fe.notice(1, string(w.data))
 		case streamUnreceived:
 			k := i + 1
 			for k < len(writes) && writes[k].stream == streamUnreceived && writes[k].key == w.key {
@@ -327,7 +343,9 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 			j.fe.Write(w.rank, w.stream, w.t, w.data)
 		}
 	}
+	sh.dispatching = true // an end decided now is decided alike by every process
 	j.dispatch(events)
+	sh.dispatching = false
 	j.fe.flush()
 	return 0
 }
@@ -354,7 +372,7 @@ func (sh *shardRun) fail(err error) StopReason {
 // exchange sends process 0 the window's console writes and every process its events and
 // refusals,
 // and returns the writes (process 0's only) and the events in one process's order.
-func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
+func (sh *shardRun) exchange(j *Job) ([]shardOp, []Event, error) {
 	out := make([][]byte, sh.ex.Size())
 	var evs []byte
 	for _, e := range sh.events {
@@ -365,6 +383,13 @@ func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
 		evs = shard.AppendRecord(evs, encodeRefusal(r))
 	}
 	sh.mu.Unlock()
+	alive := 0
+	for _, n := range j.nodes {
+		if n != nil && (n.state == nodeRunning || n.state == nodeBlocked) {
+			alive++
+		}
+	}
+	evs = shard.AppendRecord(evs, be.AppendUint32([]byte{recAlive}, uint32(alive)))
 	for p := range out {
 		out[p] = evs
 	}
@@ -372,6 +397,7 @@ func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
 		out[0] = shard.AppendRecord(out[0], encodeWrite(w))
 	}
 	sh.writes, sh.events = sh.writes[:0], sh.events[:0]
+	sh.aliveElsewhere = 0
 	in, err := sh.ex.Exchange(out)
 	if err != nil {
 		return nil, nil, err
