@@ -136,8 +136,11 @@
 //   - Shards (shard_run.go, package bgl/shard): JobConfig.Shard spreads a partition over
 //     the processes of an MPI run (mpiexec -n P dpclsh --shards exec ...), each owning a
 //     contiguous set of psets (I/O nodes with their ranks; the others are not created).
-//     Each window the processes agree on pause, the job's end and the window's start
-//     (one max-reduction) and on the lone-node shortcut (a sum); at its end what crosses
+//     Each window the processes agree on pause, the job's end, the window's start and
+//     whether any process has a message due in it (one max-reduction). A window none has
+//     one for is quiet: its nodes only run, nothing crosses shards, and that reduction
+//     is all it costs (it also decides the lone-node shortcut). Otherwise the lone-node
+//     shortcut is a sum after the deliveries, and at the window's end what crosses
 //     shards (console writes to process 0, events to all) travels as length-prefixed
 //     records keyed by the delivering message's (arrival, source, sequence) and is
 //     applied in that order, so stdout, stderr, statuses and Summary are the bytes of one

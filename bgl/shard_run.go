@@ -104,6 +104,8 @@ type ShardStats struct {
 	Windows       uint64
 	BytesSent     uint64
 	BytesReceived uint64
+	Exchanges     uint64 // record exchanges (an all-to-all of lengths, then of records)
+	Reductions    uint64 // reductions and barriers
 	Wait          time.Duration
 }
 
@@ -239,8 +241,20 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		pending = 1
 	}
 	sh.mu.Unlock()
-	// One reduction (max) agrees on all seven: minima as maxima of negatives.
-	agreed := []int64{paused, live, -refused, -int64(start), mpi, blocked, pending}
+	// What decides whether the window is quiet (no process has a message due in it, so
+	// nothing crosses shards) and, for a quiet one, the lone-node shortcut: the earliest
+	// message due, the most runnable nodes of a process, the highest and lowest
+	// processes with any, the longest queue.
+	due, hiRunner, loRunner := int64(noStart), int64(-1), int64(-noStart)
+	if m := j.queue.peek(); m != nil {
+		due = int64(m.at)
+	}
+	if len(runnable) > 0 {
+		hiRunner, loRunner = int64(sh.ex.Rank()), -int64(sh.ex.Rank())
+	}
+	// One reduction (max) agrees on all twelve: minima as maxima of negatives.
+	agreed := []int64{paused, live, -refused, -int64(start), mpi, blocked, pending,
+		-due, int64(len(runnable)), hiRunner, loRunner, int64(len(j.queue))}
 	if err := sh.ex.Allreduce(shard.Max, agreed); err != nil {
 		return sh.fail(err)
 	}
@@ -275,6 +289,9 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	}
 	j.now = max(j.now, start)
 	end := start + j.window
+	if uint64(-agreed[7]) >= end && agreed[6] == 0 {
+		return j.quietWindow(start, end, limit, agreed)
+	}
 	// With MPI, the window's deliveries go in rounds, each ended by the engine's
 	// exchange (mpi_shard.go).
 	for from := start; ; {
@@ -346,6 +363,28 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	sh.dispatching = true // an end decided now is decided alike by every process
 	j.dispatch(events)
 	sh.dispatching = false
+	j.fe.flush()
+	return 0
+}
+
+// quietWindow runs a window in which no process has a message to deliver: its nodes only
+// run, so nothing crosses shards and the window costs no exchange but the reduction that
+// began it, which also told whether one node alone runs (the same lone-node shortcut as
+// one process: a single runnable node of the whole job and no message queued).
+func (j *Job) quietWindow(start, end, limit uint64, agreed []int64) StopReason {
+	runnable := j.runnable()
+	if agreed[8] == 1 && agreed[9] == -agreed[10] && agreed[11] == 0 {
+		end = start + maxSoloNS
+	}
+	end = min(end, limit)
+	j.advance(runnable, nsToCycles(end))
+	for _, n := range runnable {
+		for _, m := range n.outbox {
+			j.queue.push(m)
+		}
+		n.outbox = n.outbox[:0]
+	}
+	j.sh.windows++
 	j.fe.flush()
 	return 0
 }
@@ -438,7 +477,8 @@ func (sh *shardRun) totals(res *RunResult) error {
 	res.Instructions, res.Translated, res.PrivateBytes = uint64(sums[0]), uint64(sums[1]), uint64(sums[2])
 	ex := sh.ex.Stats()
 	mine := ShardStats{Shard: sh.ex.Rank(), Shards: sh.ex.Size(), IONodes: [2]int{sh.lo, sh.hi},
-		Ranks: sh.ranks[1] - sh.ranks[0], Instructions: own, Windows: sh.windows, BytesSent: ex.BytesSent, BytesReceived: ex.BytesReceived, Wait: ex.Wait}
+		Ranks: sh.ranks[1] - sh.ranks[0], Instructions: own, Windows: sh.windows, BytesSent: ex.BytesSent, BytesReceived: ex.BytesReceived,
+		Exchanges: ex.Exchanges, Reductions: ex.Reductions, Wait: ex.Wait}
 	out := make([][]byte, sh.ex.Size())
 	js, err := json.Marshal(mine)
 	if err != nil {

@@ -368,3 +368,32 @@ func TestShardedAbnormalEndsAreOneProcesss(t *testing.T) {
 		}
 	}
 }
+
+// TestShardedQuietWindowsCostOneReduction: a window in which no process has a message to
+// deliver costs the one reduction that starts it, no exchange; hotspots computes for
+// thousands of windows and prints once at its end.
+func TestShardedQuietWindowsCostOneReduction(t *testing.T) {
+	cfg := JobConfig{Exe: "testdata/bin/hotspots.elf", Nodes: 4, Partition: 32, PerIO: 8, Place: []int{0, 8, 16, 24},
+		Workdir: t.TempDir()}
+	var out bytes.Buffer
+	one := cfg
+	one.Stdout = &out
+	want, wantWindows, err := windowsRun(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{2, 4} {
+		r := shardedWindows(t, cfg, p)
+		if r.err != nil || r.stdout != out.String() || r.res.Summary() != want.Summary() || r.windows != wantWindows {
+			t.Fatalf("over %d shards: %v, %d windows (one process %d)\n%q\nwant\n%q", p, r.err, r.windows, wantWindows, r.stdout, out.String())
+		}
+		for _, s := range r.res.Shards {
+			// Beyond one reduction a window: the few windows that deliver (the start,
+			// the output, the exits) and the run's totals.
+			if extra := s.Exchanges + s.Reductions - s.Windows; extra > 60 {
+				t.Errorf("over %d shards: process %d made %d exchanges and %d reductions in %d windows: %d beyond one a window",
+					p, s.Shard, s.Exchanges, s.Reductions, s.Windows, extra)
+			}
+		}
+	}
+}
