@@ -139,8 +139,11 @@
 //   - Shards (shard_run.go, package bgl/shard): JobConfig.Shard spreads a partition over
 //     the processes of an MPI run (mpiexec -n P dpclsh --shards exec ...), each owning a
 //     contiguous set of psets (I/O nodes with their ranks; the others are not created).
-//     Each window the processes agree on pause, the job's end and the window's start
-//     (one max-reduction) and on the lone-node shortcut (a sum); at its end what crosses
+//     Each window the processes agree on pause, the job's end, the window's start and
+//     whether any process has a message due in it (one max-reduction). A window none has
+//     one for is quiet: its nodes only run, nothing crosses shards, and that reduction
+//     is all it costs (it also decides the lone-node shortcut). Otherwise the lone-node
+//     shortcut is a sum after the deliveries, and at the window's end what crosses
 //     shards (console writes to process 0, events to all) travels as length-prefixed
 //     records keyed by the delivering message's (arrival, source, sequence) and is
 //     applied in that order, so stdout, stderr, statuses and Summary are the bytes of one
@@ -152,12 +155,14 @@
 //     collective entry with its part for the processes holding members (each completes
 //     the collective at the round's end, in the order of the last entries, with one
 //     process's result, time and wakes). So the windows, every delivery and every
-//     output are one process's. Point to point, requests, Barrier, Bcast, Reduce,
-//     Allreduce, Gather(v), Allgather(v), Scatter(v) and Finalize run across shards;
-//     other calls end the run naming rank and call ("rank 0: MPI_Comm_split at pc
-//     0x...: does not run across shards yet (run without --shards)"), and so does a job
-//     the engine ends (MPI_Abort, a failed call, a fault, a nonzero exit, a deadlock),
-//     with the engine's message. Not yet across
+//     output are one process's. Point to point, requests, every collective (blocking
+//     and nonblocking), Comm_split, _dup, _idup, _create and _free, and Finalize run
+//     across shards; intercommunicators, MPI_Comm_create_group, one-sided windows and
+//     MPI-IO end the run naming rank and call ("rank 0: MPI_Win_create at pc 0x...:
+//     does not run across shards yet (run without --shards)"). A job the engine ends
+//     (MPI_Abort, a failed call, a fault, a nonzero exit while others run, a deadlock
+//     with its report of who waits for whom) ends as in one process, with the same
+//     report, statuses and Summary (mpi_shard_end.go). Not yet across
 //     shards: tool daemons, probes, a stopped launch. The exchange is the system's
 //     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
 //     because that is what the users' clusters give them: the interconnect (InfiniBand,

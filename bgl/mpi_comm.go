@@ -76,11 +76,7 @@ func (e *mpiEngine) comm(n *node, h uint32) (*mpiComm, int, error) {
 	case h == mpiCommNull:
 		return nil, 0, mpiErrorf(mpiErrComm, "invalid communicator MPI_COMM_NULL")
 	case h == mpiCommSelf:
-		if r.self == nil {
-			r.self = &mpiComm{id: mpiSelfBase + uint32(n.rank), name: "MPI_COMM_SELF", world: []int{n.rank},
-				pos: map[int]int{n.rank: 0}, size: 1}
-		}
-		c = r.self
+		c = e.selfComm(n.rank)
 	default:
 		c = e.comms[h]
 	}
@@ -99,6 +95,16 @@ func (e *mpiEngine) comm(n *node, h uint32) (*mpiComm, int, error) {
 		return nil, 0, mpiErrorf(mpiErrComm, "invalid communicator %d: freed by MPI_Comm_free", h)
 	}
 	return c, me, nil
+}
+
+// selfComm is rank's MPI_COMM_SELF, made the first time it is asked for.
+func (e *mpiEngine) selfComm(rank int) *mpiComm {
+	r := &e.ranks[rank]
+	if r.self == nil {
+		r.self = &mpiComm{id: mpiSelfBase + uint32(rank), name: "MPI_COMM_SELF", world: []int{rank},
+			pos: map[int]int{rank: 0}, size: 1}
+	}
+	return r.self
 }
 
 // initWorld makes MPI_COMM_WORLD the first time a communicator is looked up.

@@ -155,23 +155,13 @@ func rankList(rs []int) string {
 // end ends the job: every live rank but cur (which gets its status from its call's
 // result) exits with m.Status at virtual time m.TimeNS.
 func (e *mpiEngine) end(j *Job, cur *node, m *MPIEnd) {
-	e.ended = m
 	if e.sh != nil {
-		e.sh.stop(m.Rank, m.Msg+" (a sharded run stops here)")
+		e.endSharded(j, cur, m)
 		return
 	}
+	e.ended = m
 	j.fe.notice(1, m.Report())
-	for _, k := range j.nodes {
-		if k == cur || k.state == nodeExited || k.state == nodeFaulted {
-			continue
-		}
-		k.state, k.wait = nodeExited, nil
-		k.exit = Event{Kind: EventExit, PC: k.cpu.PC, Status: m.Status, Note: "ended by the MPI engine: " + m.Msg}
-		ev := k.exit
-		ev.Rank, ev.Time = k.rank, m.TimeNS
-		k.seq++
-		j.queue.push(&message{at: m.TimeNS, src: k.rank, seq: k.seq, kind: msgEvent, rank: k.rank, event: ev})
-	}
+	e.endOwnRanks(j, cur, m)
 }
 
 func startAbort(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
@@ -205,7 +195,7 @@ func (e *mpiEngine) onEvent(j *Job, ev Event) {
 	switch {
 	case ev.Signal != 0:
 		e.endForFault(j, nil, ev.Rank, ev.Signal, ev.Status, ev.Frames)
-	case ev.Status != 0 && (e.sh != nil || anyAlive(j)): // sharded: ends the run unless it was the last rank
+	case ev.Status != 0 && (anyAlive(j) || e.sh != nil && e.sh.aliveElsewhere > 0):
 		e.end(j, nil, &MPIEnd{Kind: MPIEndExit, Rank: ev.Rank, Status: ev.Status, TimeNS: j.now,
 			Msg: fmt.Sprintf("rank %d: exited with status %d: ending the job", ev.Rank, ev.Status)})
 	default:
@@ -215,7 +205,7 @@ func (e *mpiEngine) onEvent(j *Job, ev Event) {
 
 func anyAlive(j *Job) bool {
 	for _, n := range j.nodes {
-		if n.state == nodeRunning || n.state == nodeBlocked {
+		if n != nil && (n.state == nodeRunning || n.state == nodeBlocked) {
 			return true
 		}
 	}

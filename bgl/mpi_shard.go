@@ -20,20 +20,23 @@ import (
 //     the torus latency later, past the window, so no call of this window could have
 //     taken it. The sender keeps the message's memory charge until the receive that takes
 //     it is reported back (recMPIFree);
-//   - a collective entry: the rank's part (a reduction's operand, a gather's piece, a
-//     broadcast's or scatter's root buffer, Scatterv's pieces) goes to every process holding a member; each keeps the collective's state
-//     and completes it at the end of the round of its last entry, in the order of the
-//     entries' keys, with the same result, time and wakes as one process. A collective
-//     costs at least mpiRoundNS, so its completion can wake no rank within the round
-//     that completed it: the rounds deliver every message in the same window as one
-//     process does, and the engine decides the same.
+//   - a collective entry: what the member's enter function put into the collective's
+//     state (mpi_shard_entry.go: a reduction's operand, a gather's piece, a root's buffer,
+//     an all-to-all's row, Comm_split's color and key, Comm_create's group) goes to every
+//     process holding a member, and a communicator constructor's (split, dup, create,
+//     idup) to every process; each keeps the collective's state and completes it at the
+//     end of the round of its last entry, in the order of the entries' keys, with the
+//     same result, time and wakes as one process. Since every process completes every
+//     constructor in that order, each numbers the new communicators as one process does.
+//     A collective costs at least mpiRoundNS, so its completion can wake no rank within
+//     the round that completed it: the rounds deliver every message in the same window
+//     as one process does, and the engine decides the same. A nonblocking collective
+//     enters as its blocking form and completes on its rank's own shard.
 //
 // What does not run across shards yet is refused at the call, naming rank and call:
-// communicator constructors, intercommunicators, one-sided windows and the collectives
-// whose entries are not one buffer per rank (all-to-all, scans, Reduce_scatter, the
-// nonblocking ones). A job the engine would end (MPI_Abort, a failed call, a rank killed
-// or exiting with a nonzero status while others run, a deadlock) ends the sharded run
-// with the engine's message as its error.
+// intercommunicators and MPI_Comm_create_group (whose hidden communicator is numbered
+// when its first member asks, outside any collective), one-sided windows and MPI-IO. A
+// job the engine ends ends as in one process (mpi_shard_end.go).
 
 // mpiRoundNS bounds a round: no collective costs less (CollTreeBaseNS for one crossing
 // of the collective network, BarrierNS for the global interrupt network).
@@ -53,6 +56,20 @@ var shardedMPICalls = map[abi.Sysno]bool{
 	abi.HcMPIGather: true, abi.HcMPIGatherv: true, abi.HcMPIAllgather: true, abi.HcMPIAllgatherv: true,
 	abi.HcMPIScatter: true, abi.HcMPIScatterv: true,
 	abi.HcMPICommGroup: true, abi.HcMPICommCompare: true,
+	abi.HcMPIAlltoall: true, abi.HcMPIAlltoallv: true, abi.HcMPIAlltoallw: true,
+	abi.HcMPIScan: true, abi.HcMPIExscan: true, abi.HcMPIReduceScatter: true, abi.HcMPIReduceScatterBlock: true,
+	abi.HcMPICommSplit: true, abi.HcMPICommDup: true, abi.HcMPICommCreate: true, abi.HcMPICommFree: true,
+}
+
+// The nonblocking collectives run across shards as their blocking forms do: the entry
+// travels at the call, the request completes at the rank's first progress after the
+// completion's time, on its own shard.
+func init() {
+	for i, b := range abi.MPIIcollBlocking {
+		if shardedMPICalls[b] {
+			shardedMPICalls[i] = true
+		}
+	}
 }
 
 // The engine's records (shard_records.go has the others).
@@ -124,29 +141,15 @@ func (sh *shardRun) received(m *mpiMsg) {
 	sh.send(sh.shardOfRank(m.src), be.AppendUint64(b, m.seq))
 }
 
-// entered sends call c's entry into collective k (at time now, with its part)
-// to the other processes holding members, and notes whether k has every entry.
+// entered sends call c's entry into collective k (at time now, with what its enter
+// function put into k) to the other processes holding members, or to every process for a
+// communicator constructor, and notes whether k has every entry.
 func (sh *shardRun) entered(k *mpiColl, c *mpiCall, now uint64) {
 	key, me := sh.next(), c.me
 	sh.noteEntry(k, key)
-	var part []byte
 	var typ, op uint32
-	switch k.num {
-	case abi.HcMPIBcast, abi.HcMPIScatter:
-		if me == k.root {
-			part = k.rootBuf
-		}
-	case abi.HcMPIScatterv: // the pieces' lengths, then the pieces
-		if me == k.root {
-			for _, piece := range k.more.pieces[0] {
-				part = be.AppendUint32(part, uint32(len(piece)))
-			}
-			part = append(part, k.rootBuf...)
-		}
-	case abi.HcMPIGather, abi.HcMPIGatherv, abi.HcMPIAllgather, abi.HcMPIAllgatherv: // layouts are the receivers' own
-		part = k.parts[me]
-	case abi.HcMPIReduce, abi.HcMPIAllreduce: // {sendbuf, recvbuf, count, type, op, ...}
-		part, typ, op = k.parts[me], c.w[3], c.w[4]
+	if reductionCalls[k.num] {
+		typ, op = c.w[3], c.w[4]
 	}
 	b := appendKey([]byte{recMPIColl}, key)
 	b = be.AppendUint32(b, k.key.ctx)
@@ -157,8 +160,15 @@ func (sh *shardRun) entered(k *mpiColl, c *mpiCall, now uint64) {
 	b = be.AppendUint64(b, now)
 	b = be.AppendUint32(b, typ)
 	b = be.AppendUint32(b, op)
-	b = append(b, part...)
-	for _, p := range sh.membersShards(k.comm) {
+	b = append(b, encodeEntry(k, me)...)
+	to := sh.membersShards(k.comm)
+	if constructorCalls[k.num] {
+		to = nil
+		for p := range sh.ex.Size() {
+			to = append(to, p)
+		}
+	}
+	for _, p := range to {
 		if p != sh.ex.Rank() {
 			sh.send(p, b)
 		}
@@ -198,36 +208,36 @@ type mpiRecord struct {
 
 // exchangeMPI ends a round: the engine's records go to their processes, those received
 // are applied in key order, then the collectives that have every entry complete in the
-// order of their last entries.
-func (sh *shardRun) exchangeMPI(j *Job) error {
+// order of their last entries. It reports whether the engine ended the job in the round.
+func (sh *shardRun) exchangeMPI(j *Job) (ended bool, err error) {
 	m := &sh.mpiState
 	in, err := sh.ex.Exchange(m.out)
 	m.out = make([][]byte, sh.ex.Size()) // the exchanger may still read the old one
 	if err != nil {
-		return err
+		return false, err
 	}
 	var recs []mpiRecord
 	for p, buf := range in {
 		rs, err := shard.Records(buf, p)
 		if err != nil {
-			return err
+			return false, err
 		}
 		for _, rec := range rs {
 			if len(rec) == 0 {
-				return errorf("shard exchange: empty engine record from process %d", p)
+				return false, errorf("shard exchange: empty engine record from process %d", p)
 			}
 			r := mpiRecord{from: p, kind: rec[0], body: rec[1:]}
 			if r.kind != recMPIFree {
 				if len(r.body) < keyBytes {
-					return errorf("shard exchange: engine record %q of %d bytes from process %d: too short", r.kind, len(rec), p)
+					return false, errorf("shard exchange: engine record %q of %d bytes from process %d: too short", r.kind, len(rec), p)
 				}
 				r.key, r.body = readKey(r.body), r.body[keyBytes:]
 			}
 			recs = append(recs, r)
 		}
 	}
-	if len(recs) == 0 && len(m.completing) == 0 {
-		return nil
+	if len(recs) == 0 && len(m.completing) == 0 && len(sh.ends) == 0 {
+		return false, nil
 	}
 	e := engineOf(j)
 	slices.SortStableFunc(recs, func(a, b mpiRecord) int {
@@ -238,10 +248,12 @@ func (sh *shardRun) exchangeMPI(j *Job) error {
 	})
 	for _, r := range recs {
 		if err := e.applyRecord(j, r); err != nil {
-			return errorf("shard exchange: engine record %q from process %d: %v", r.kind, r.from, err)
+			return false, errorf("shard exchange: engine record %q from process %d: %v", r.kind, r.from, err)
 		}
 	}
-	return e.completeRound(j)
+	ended = len(sh.ends) > 0 // every process knows every end of the round
+	e.decideEnd(j)
+	return ended, e.completeRound(j)
 }
 
 func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
@@ -268,6 +280,8 @@ func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
 		delete(e.sh.mpiState.charges, id)
 	case recMPIColl:
 		return e.applyEntry(r.key, b)
+	case recMPIEnd:
+		return e.applyEnd(r.key, b)
 	default:
 		return fmt.Errorf("unknown kind")
 	}
@@ -292,9 +306,12 @@ func (e *mpiEngine) applyEntry(key msgKey, b []byte) error {
 	}
 	ctx, seq, num := be.Uint32(b), int(be.Uint32(b[4:])), abi.Sysno(be.Uint32(b[8:]))
 	root, me, now := int(int32(be.Uint32(b[12:]))), int(be.Uint32(b[16:])), be.Uint64(b[20:])
-	typ, op, part := be.Uint32(b[28:]), be.Uint32(b[32:]), append([]byte{}, b[36:]...) // never nil: nil is "not entered"
+	typ, op, entry := be.Uint32(b[28:]), be.Uint32(b[32:]), append([]byte(nil), b[36:]...)
 	e.initWorld()
 	comm := e.comms[ctx]
+	if ctx >= mpiSelfBase && int(ctx-mpiSelfBase) < len(e.ranks) {
+		comm = e.selfComm(int(ctx - mpiSelfBase))
+	}
 	if comm == nil || me < 0 || me >= comm.size {
 		return fmt.Errorf("an entry of member %d into communicator %d, which this process does not know", me, ctx)
 	}
@@ -307,63 +324,31 @@ func (e *mpiEngine) applyEntry(key msgKey, b []byte) error {
 		return fmt.Errorf("collective #%d on %s: %s (root %d) of %s does not meet %s (root %d)",
 			seq+1, commName(comm), mpiCallName(num), root, rankDesc(comm, me), mpiCallName(k.num), k.root)
 	}
-	switch num {
-	case abi.HcMPIBcast:
-		if me == root {
-			k.rootBuf = part
-		}
-	case abi.HcMPIScatter:
-		if me == root {
-			k.rootBuf, k.chunk = part, uint32(len(part)/comm.size)
-		}
-	case abi.HcMPIScatterv:
-		if me == root {
-			row, err := scattervPieces(part, comm.size)
-			if err != nil {
-				return err
-			}
-			k.rootBuf, k.extra().pieces = part[4*comm.size:], [][][]byte{row}
-		}
-	case abi.HcMPIGather, abi.HcMPIGatherv, abi.HcMPIAllgather, abi.HcMPIAllgatherv:
-		if k.parts == nil {
-			k.parts = make([][]byte, comm.size)
-		}
-		k.parts[me] = part
-	case abi.HcMPIReduce, abi.HcMPIAllreduce:
+	if reductionCalls[num] {
 		t, err := typeOf(typ)
 		if err != nil {
 			return err
 		}
 		if k.parts == nil {
-			k.parts, k.typ, k.op = make([][]byte, comm.size), t, mpiOp(op)
-		} else if k.typ != t || k.op != mpiOp(op) || len(part) != len(firstPart(k)) {
+			k.typ, k.op = t, mpiOp(op)
+		} else if first := firstPart(k); k.typ != t || k.op != mpiOp(op) {
 			return fmt.Errorf("collective #%d on %s: %s reduces %d bytes of %s with %s, rank %d %d bytes of %s with %s",
-				seq+1, commName(comm), rankDesc(comm, me), len(part), t.name, opName(mpiOp(op)),
-				firstRank(k), len(firstPart(k)), k.typ.name, opName(k.op))
+				seq+1, commName(comm), rankDesc(comm, me), len(entry), t.name, opName(mpiOp(op)),
+				firstRank(k), len(first), k.typ.name, opName(k.op))
 		}
-		k.parts[me] = part
+	}
+	if err := decodeEntry(k, me, entry); err != nil {
+		return fmt.Errorf("collective #%d on %s: the entry of %s: %v", seq+1, commName(comm), rankDesc(comm, me), err)
+	}
+	if reductionCalls[num] && len(k.parts[me]) != len(firstPart(k)) {
+		return fmt.Errorf("collective #%d on %s: %s reduces %d bytes, rank %d %d bytes",
+			seq+1, commName(comm), rankDesc(comm, me), len(k.parts[me]), firstRank(k), len(firstPart(k)))
 	}
 	k.in[me] = true
 	k.entered++
 	k.last = max(k.last, now)
 	e.sh.noteEntry(k, key)
 	return nil
-}
-
-// scattervPieces splits a Scatterv root's record part (size lengths, then the pieces).
-func scattervPieces(part []byte, size int) ([][]byte, error) {
-	if len(part) < 4*size {
-		return nil, fmt.Errorf("a Scatterv root's part of %d bytes, shorter than %d lengths", len(part), size)
-	}
-	row, off := make([][]byte, size), 4*size
-	for d := range row {
-		n := int(be.Uint32(part[4*d:]))
-		if n > len(part)-off {
-			return nil, fmt.Errorf("a Scatterv piece for rank %d of %d bytes, past the part's end", d, n)
-		}
-		row[d], off = part[off:off+n], off+n
-	}
-	return row, nil
 }
 
 // completeRound completes the collectives whose last entry came this round, in the order

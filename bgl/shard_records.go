@@ -12,6 +12,7 @@ const (
 	recWrite   = 'w' // rank, stream (0: the rank ended), time, bytes
 	recEvent   = 'e' // the Event as JSON
 	recRefusal = 'r' // rank, the message that ends the run
+	recAlive   = 'a' // the process's ranks running or blocked, for an end by a nonzero exit
 )
 
 func appendKey(b []byte, k msgKey) []byte {
@@ -83,6 +84,13 @@ func (sh *shardRun) decode(rec []byte, from int, writes *[]shardOp, events *[]sh
 			sh.refused = r
 		}
 		sh.mu.Unlock()
+	case recAlive:
+		if len(body) != 4 {
+			return bad("a live count not of 4 bytes")
+		}
+		if from != sh.ex.Rank() {
+			sh.aliveElsewhere += int(be.Uint32(body))
+		}
 	default:
 		return bad(fmt.Sprintf("unknown kind %q", rec[0]))
 	}

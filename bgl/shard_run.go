@@ -50,6 +50,11 @@ type shardRun struct {
 	refused *shardRefusal
 	agreed  *shardRefusal // the lowest refusal every process knew at the last exchange
 
+	dispatching    bool       // the window's events are being dispatched
+	ends           []shardEnd // the engine's ends decided this round (mpi_shard_end.go)
+	endDecided     bool       // the job's end is known to every process
+	aliveElsewhere int        // ranks running or blocked on the other processes at the last exchange
+
 	err     error // why the run cannot go on (StopError)
 	windows uint64
 }
@@ -99,6 +104,8 @@ type ShardStats struct {
 	Windows       uint64
 	BytesSent     uint64
 	BytesReceived uint64
+	Exchanges     uint64 // record exchanges (an all-to-all of lengths, then of records)
+	Reductions    uint64 // reductions and barriers
 	Wait          time.Duration
 }
 
@@ -234,8 +241,20 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		pending = 1
 	}
 	sh.mu.Unlock()
-	// One reduction (max) agrees on all seven: minima as maxima of negatives.
-	agreed := []int64{paused, live, -refused, -int64(start), mpi, blocked, pending}
+	// What decides whether the window is quiet (no process has a message due in it, so
+	// nothing crosses shards) and, for a quiet one, the lone-node shortcut: the earliest
+	// message due, the most runnable nodes of a process, the highest and lowest
+	// processes with any, the longest queue.
+	due, hiRunner, loRunner := int64(noStart), int64(-1), int64(-noStart)
+	if m := j.queue.peek(); m != nil {
+		due = int64(m.at)
+	}
+	if len(runnable) > 0 {
+		hiRunner, loRunner = int64(sh.ex.Rank()), -int64(sh.ex.Rank())
+	}
+	// One reduction (max) agrees on all twelve: minima as maxima of negatives.
+	agreed := []int64{paused, live, -refused, -int64(start), mpi, blocked, pending,
+		-due, int64(len(runnable)), hiRunner, loRunner, int64(len(j.queue))}
 	if err := sh.ex.Allreduce(shard.Max, agreed); err != nil {
 		return sh.fail(err)
 	}
@@ -252,12 +271,15 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	case start == noStart && agreed[6] != 0:
 		// Nothing moves, but a process knows why the run ends (an event at the last
 		// window's end): one more exchange tells the others, then the lowest reason ends it.
-		if _, _, err := sh.exchange(); err != nil {
+		if _, _, err := sh.exchange(j); err != nil {
 			return sh.fail(err)
 		}
 		return sh.fail(errors.New(sh.agreed.msg))
 	case start == noStart && agreed[5] != 0:
-		return sh.fail(fmt.Errorf("MPI deadlock at virtual time %.3f µs: every live rank is blocked in MPI and nothing is in flight (who waits for whom is not reported across shards yet)", float64(j.now)/1e3))
+		if err := sh.endDeadlock(j); err != nil {
+			return sh.fail(err)
+		}
+		return 0
 	case start == noStart:
 		return StopIdle
 	}
@@ -267,6 +289,9 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 	}
 	j.now = max(j.now, start)
 	end := start + j.window
+	if uint64(-agreed[7]) >= end && agreed[6] == 0 {
+		return j.quietWindow(start, end, limit, agreed)
+	}
 	// With MPI, the window's deliveries go in rounds, each ended by the engine's
 	// exchange (mpi_shard.go).
 	for from := start; ; {
@@ -282,8 +307,14 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 			}
 		}
 		if agreed[4] != 0 {
-			if err := sh.exchangeMPI(j); err != nil {
+			ended, err := sh.exchangeMPI(j)
+			if err != nil {
 				return sh.fail(err)
+			}
+			if ended {
+				// The engine ended the job this round: the other processes' ranks' exits,
+				// at the end's time, are delivered in the round, as one process does.
+				continue
 			}
 		}
 		if to == end {
@@ -308,7 +339,7 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		n.outbox = n.outbox[:0]
 	}
 	sh.windows++
-	writes, events, err := sh.exchange()
+	writes, events, err := sh.exchange(j)
 	if err != nil {
 		return sh.fail(err)
 	}
@@ -316,6 +347,8 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		switch w := writes[i]; w.stream {
 		case 0:
 			j.fe.rankDone(w.rank)
+		case streamNotice:
+			j.fe.notice(1, string(w.data))
 		case streamUnreceived:
 			k := i + 1
 			for k < len(writes) && writes[k].stream == streamUnreceived && writes[k].key == w.key {
@@ -327,7 +360,31 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 			j.fe.Write(w.rank, w.stream, w.t, w.data)
 		}
 	}
+	sh.dispatching = true // an end decided now is decided alike by every process
 	j.dispatch(events)
+	sh.dispatching = false
+	j.fe.flush()
+	return 0
+}
+
+// quietWindow runs a window in which no process has a message to deliver: its nodes only
+// run, so nothing crosses shards and the window costs no exchange but the reduction that
+// began it, which also told whether one node alone runs (the same lone-node shortcut as
+// one process: a single runnable node of the whole job and no message queued).
+func (j *Job) quietWindow(start, end, limit uint64, agreed []int64) StopReason {
+	runnable := j.runnable()
+	if agreed[8] == 1 && agreed[9] == -agreed[10] && agreed[11] == 0 {
+		end = start + maxSoloNS
+	}
+	end = min(end, limit)
+	j.advance(runnable, nsToCycles(end))
+	for _, n := range runnable {
+		for _, m := range n.outbox {
+			j.queue.push(m)
+		}
+		n.outbox = n.outbox[:0]
+	}
+	j.sh.windows++
 	j.fe.flush()
 	return 0
 }
@@ -354,7 +411,7 @@ func (sh *shardRun) fail(err error) StopReason {
 // exchange sends process 0 the window's console writes and every process its events and
 // refusals,
 // and returns the writes (process 0's only) and the events in one process's order.
-func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
+func (sh *shardRun) exchange(j *Job) ([]shardOp, []Event, error) {
 	out := make([][]byte, sh.ex.Size())
 	var evs []byte
 	for _, e := range sh.events {
@@ -365,6 +422,13 @@ func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
 		evs = shard.AppendRecord(evs, encodeRefusal(r))
 	}
 	sh.mu.Unlock()
+	alive := 0
+	for _, n := range j.nodes {
+		if n != nil && (n.state == nodeRunning || n.state == nodeBlocked) {
+			alive++
+		}
+	}
+	evs = shard.AppendRecord(evs, be.AppendUint32([]byte{recAlive}, uint32(alive)))
 	for p := range out {
 		out[p] = evs
 	}
@@ -372,6 +436,7 @@ func (sh *shardRun) exchange() ([]shardOp, []Event, error) {
 		out[0] = shard.AppendRecord(out[0], encodeWrite(w))
 	}
 	sh.writes, sh.events = sh.writes[:0], sh.events[:0]
+	sh.aliveElsewhere = 0
 	in, err := sh.ex.Exchange(out)
 	if err != nil {
 		return nil, nil, err
@@ -412,7 +477,8 @@ func (sh *shardRun) totals(res *RunResult) error {
 	res.Instructions, res.Translated, res.PrivateBytes = uint64(sums[0]), uint64(sums[1]), uint64(sums[2])
 	ex := sh.ex.Stats()
 	mine := ShardStats{Shard: sh.ex.Rank(), Shards: sh.ex.Size(), IONodes: [2]int{sh.lo, sh.hi},
-		Ranks: sh.ranks[1] - sh.ranks[0], Instructions: own, Windows: sh.windows, BytesSent: ex.BytesSent, BytesReceived: ex.BytesReceived, Wait: ex.Wait}
+		Ranks: sh.ranks[1] - sh.ranks[0], Instructions: own, Windows: sh.windows, BytesSent: ex.BytesSent, BytesReceived: ex.BytesReceived,
+		Exchanges: ex.Exchanges, Reductions: ex.Reductions, Wait: ex.Wait}
 	out := make([][]byte, sh.ex.Size())
 	js, err := json.Marshal(mine)
 	if err != nil {

@@ -3,6 +3,8 @@ package bgl
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -125,45 +127,44 @@ func TestShardedRunIsByteIdenticalToOneProcess(t *testing.T) {
 	}
 }
 
-// TestShardedMPICorpus runs the MPI corpus's programs over two shards: each prints what
-// one process prints, or the run ends with the error its case names: a call that does
-// not run across shards yet (naming the rank and the call), or the engine ending the job.
+// TestShardedMPICorpus runs every program of the MPI corpus over two and four shards:
+// each prints what one process prints, statuses and Summary too, those the engine ends
+// (MPI_Abort from C and Fortran, a fault, a deadlock with its report of who waits for
+// whom) included.
 func TestShardedMPICorpus(t *testing.T) {
-	for _, tc := range []struct{ name, err string }{
-		{"env", ""}, {"p2p_tags", ""}, {"p2p_order", ""}, {"p2p_probe", ""}, {"p2p_nonblocking", ""},
-		{"sendrecv_ring", ""}, {"coll_bcast", ""}, {"coll_reduce", ""}, {"p2p_more", ""}, {"persist", ""},
-		{"reqfree", ""}, {"f_p2p", ""}, {"coll_gather", ""}, {"f77_ring", ""}, {"types", ""}, {"f_types", ""},
-		{"comm_split", "rank 0: MPI_Comm_split at pc 0x"},
-		{"coll_alltoall", "rank 0: MPI_Alltoall at pc 0x"},
-		{"f_coll", "rank 0: MPI_Alltoall at pc 0x"},
-		{"abort", "rank 15: MPI_Abort(MPI_COMM_WORLD, 7): ending the job (a sharded run stops here)"},
-		{"fault", "rank 8: killed by signal 11 (Segmentation fault) in main (fault.c:16): ending the job"},
-		{"deadlock", "µs: every live rank is blocked in MPI"}, // the time follows libmpi's code
-	} {
+	progs, err := filepath.Glob("testdata/mpi/bin/*.elf")
+	if err != nil || len(progs) < 25 {
+		t.Fatalf("the corpus's builds: %v, %v", progs, err)
+	}
+	for _, exe := range progs {
+		name := strings.TrimSuffix(filepath.Base(exe), ".elf")
 		var out, errOut bytes.Buffer
-		cfg := JobConfig{Exe: "testdata/mpi/bin/" + tc.name + ".elf", Nodes: 16, PerIO: 8, Label: true, Workdir: t.TempDir()}
+		// Four ranks under each of four I/O nodes, so that each of four shards has ranks.
+		cfg := JobConfig{Exe: exe, Nodes: 16, Partition: 32, PerIO: 8, Label: true, Workdir: t.TempDir()}
+		for r := range 16 {
+			cfg.Place = append(cfg.Place, r/4*8+r%4)
+		}
 		one := cfg
 		one.Stdout, one.Stderr = &out, &errOut
 		want, err := Run(one)
 		if err != nil {
 			t.Fatal(err)
 		}
-		stdout, stderr, got, err := shardedRun(t, cfg, 2)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: err = %v, want %q", tc.name, err, tc.err)
+		for _, p := range []int{2, 4} {
+			stdout, stderr, got, err := shardedRun(t, cfg, p)
+			if err != nil {
+				t.Errorf("%s over %d shards: %v", name, p, err)
+				continue
 			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if stdout != out.String() || stderr != errOut.String() {
-			t.Errorf("%s: output differs from one process:\nstdout %q\nwant   %q\nstderr %q\nwant   %q", tc.name, stdout, out.String(), stderr, errOut.String())
-		}
-		if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
-			t.Errorf("%s: result differs:\n%s %v\nwant\n%s %v", tc.name, got.Summary(), got.Exits, want.Summary(), want.Exits)
+			if d := firstDifference(stdout, out.String()); d != "" {
+				t.Errorf("%s over %d shards: stdout differs from one process's: %s", name, p, d)
+			}
+			if d := firstDifference(stderr, errOut.String()); d != "" {
+				t.Errorf("%s over %d shards: stderr differs from one process's: %s", name, p, d)
+			}
+			if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
+				t.Errorf("%s over %d shards: result differs:\n%s %v\nwant\n%s %v", name, p, got.Summary(), got.Exits, want.Summary(), want.Exits)
+			}
 		}
 	}
 }
@@ -253,5 +254,146 @@ func TestShardedMessageChargesComeBack(t *testing.T) {
 	stdout, stderr, _, err := shardedRun(t, cfg, 2)
 	if err != nil || stdout != out.String() || stderr != errOut.String() {
 		t.Errorf("over 2 shards: %v\nstdout %q\nwant   %q\nstderr %q\nwant   %q", err, stdout, out.String(), stderr, errOut.String())
+	}
+}
+
+// firstDifference names the first line where got and want differ, or is "" when they
+// are the same.
+func firstDifference(got, want string) string {
+	if got == want {
+		return ""
+	}
+	g, w := strings.SplitAfter(got, "\n"), strings.SplitAfter(want, "\n")
+	for i := range max(len(g), len(w)) {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d is %q, want %q", i+1, a, b)
+		}
+	}
+	return ""
+}
+
+// TestShardedMPIConformancePrograms builds the conformance programs of
+// testdata/mpiconf that make communicators, run nonblocking collectives and the rest of
+// the collectives, and runs each over two and four shards: each prints what one process
+// prints.
+func TestShardedMPIConformancePrograms(t *testing.T) {
+	cc, err := exec.LookPath("powerpc-linux-gnu-gcc")
+	if err != nil {
+		t.Skip("no PowerPC cross compiler")
+	}
+	for _, name := range []string{"coll_more", "groups", "icoll", "icoll_time", "topo_graph", "dt_coll"} {
+		exe := filepath.Join(t.TempDir(), name+".elf")
+		args := []string{"-mcpu=440fp", "-static", "-I", "target", "-o", exe, "testdata/mpiconf/" + name + ".c", "target/libmpi.a", "-lm"}
+		if msg, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+			t.Fatalf("build %s: %v\n%s", name, err, msg)
+		}
+		// Two ranks under each of four I/O nodes, so that each of four shards has ranks.
+		cfg := JobConfig{Exe: exe, Nodes: 8, Partition: 32, PerIO: 8, Place: []int{0, 1, 8, 9, 16, 17, 24, 25},
+			Label: true, Workdir: t.TempDir()}
+		var out, errOut bytes.Buffer
+		one := cfg
+		one.Stdout, one.Stderr = &out, &errOut
+		want, err := Run(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []int{2, 4} {
+			stdout, stderr, got, err := shardedRun(t, cfg, p)
+			if err != nil {
+				t.Errorf("%s over %d shards: %v", name, p, err)
+				continue
+			}
+			if d := firstDifference(stdout, out.String()); d != "" {
+				t.Errorf("%s over %d shards: stdout differs from one process's: %s", name, p, d)
+			}
+			if d := firstDifference(stderr, errOut.String()); d != "" {
+				t.Errorf("%s over %d shards: stderr differs from one process's: %s", name, p, d)
+			}
+			if got.Summary() != want.Summary() {
+				t.Errorf("%s over %d shards: result differs:\n%s\nwant\n%s", name, p, got.Summary(), want.Summary())
+			}
+		}
+	}
+}
+
+// TestShardedAbnormalEndsAreOneProcesss: jobs the MPI engine ends at a call (a failed call
+// of each kind mpimisuse makes, a second MPI_Init) or at a fault two calls deep
+// (mpicrash) print over two and four shards what one process prints: the engine's report
+// in its place, every rank's status, the Summary.
+func TestShardedAbnormalEndsAreOneProcesss(t *testing.T) {
+	for _, tc := range []struct {
+		exe  string
+		args []string
+	}{
+		{"mpimisuse", []string{"rank"}}, {"mpimisuse", []string{"tag"}}, {"mpimisuse", []string{"count"}},
+		{"mpimisuse", []string{"comm"}}, {"mpimisuse", []string{"type"}}, {"mpimisuse", []string{"truncate"}},
+		{"mpimisuse", []string{"request"}}, {"mpimisuse", []string{"init2"}}, {"mpimisuse", []string{"noinit"}},
+		{"mpicrash", nil},
+	} {
+		cfg := JobConfig{Exe: "testdata/bin/" + tc.exe + ".elf", Args: tc.args, Nodes: 8, Partition: 32, PerIO: 8,
+			Place: []int{0, 1, 8, 9, 16, 17, 24, 25}, Label: true, Workdir: t.TempDir()}
+		var out, errOut bytes.Buffer
+		one := cfg
+		one.Stdout, one.Stderr = &out, &errOut
+		want, err := Run(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.ExitStatus() == 0 {
+			t.Fatalf("%s %v: one process ends with status 0; the case wants an abnormal end", tc.exe, tc.args)
+		}
+		for _, p := range []int{2, 4} {
+			name := fmt.Sprintf("%s %v over %d shards", tc.exe, tc.args, p)
+			stdout, stderr, got, err := shardedRun(t, cfg, p)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if d := firstDifference(stdout, out.String()); d != "" {
+				t.Errorf("%s: stdout differs from one process's: %s", name, d)
+			}
+			if d := firstDifference(stderr, errOut.String()); d != "" {
+				t.Errorf("%s: stderr differs from one process's: %s", name, d)
+			}
+			if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
+				t.Errorf("%s: result differs:\n%s %v\nwant\n%s %v", name, got.Summary(), got.Exits, want.Summary(), want.Exits)
+			}
+		}
+	}
+}
+
+// TestShardedQuietWindowsCostOneReduction: a window in which no process has a message to
+// deliver costs the one reduction that starts it, no exchange; hotspots computes for
+// thousands of windows and prints once at its end.
+func TestShardedQuietWindowsCostOneReduction(t *testing.T) {
+	cfg := JobConfig{Exe: "testdata/bin/hotspots.elf", Nodes: 4, Partition: 32, PerIO: 8, Place: []int{0, 8, 16, 24},
+		Workdir: t.TempDir()}
+	var out bytes.Buffer
+	one := cfg
+	one.Stdout = &out
+	want, wantWindows, err := windowsRun(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{2, 4} {
+		r := shardedWindows(t, cfg, p)
+		if r.err != nil || r.stdout != out.String() || r.res.Summary() != want.Summary() || r.windows != wantWindows {
+			t.Fatalf("over %d shards: %v, %d windows (one process %d)\n%q\nwant\n%q", p, r.err, r.windows, wantWindows, r.stdout, out.String())
+		}
+		for _, s := range r.res.Shards {
+			// Beyond one reduction a window: the few windows that deliver (the start,
+			// the output, the exits) and the run's totals.
+			if extra := s.Exchanges + s.Reductions - s.Windows; extra > 60 {
+				t.Errorf("over %d shards: process %d made %d exchanges and %d reductions in %d windows: %d beyond one a window",
+					p, s.Shard, s.Exchanges, s.Reductions, s.Windows, extra)
+			}
+		}
 	}
 }
