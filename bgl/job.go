@@ -138,10 +138,6 @@ func Launch(cfg JobConfig) (*Job, error) {
 	j := &Job{cfg: cfg, part: part, img: img, exe: exe, sb: sb, window: cfg.WindowNS}
 	var console Console
 	if cfg.Shard != nil {
-		if cfg.Stopped {
-			sb.close()
-			return nil, opErrorf("launch", "a sharded job cannot launch stopped: tools do not run across shards yet")
-		}
 		j.sh = newShardRun(cfg.Shard, part)
 		console = shardConsole{j.sh}
 		if cfg.Shard.Rank() != 0 {

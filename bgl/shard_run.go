@@ -28,8 +28,9 @@ import (
 //
 // What crosses shards is output, events, end of job, pause and the MPI engine's records
 // (mpi_shard.go), exchanged at the end of each round of a window's deliveries. Tool
-// daemons and probes do not run across shards yet: a job cannot launch stopped for a
-// tool.
+// daemons and probes run across shards above the job (runtime/machine_shard.go): a
+// daemon in a slot here sees only this process's ranks' packets, and the tool exchanges
+// what it made of them itself.
 
 // shardRun is one process's part of a sharded job.
 type shardRun struct {

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/dpclsh/dpclsh/bgl"
+	"github.com/dpclsh/dpclsh/bgl/shard"
 	"github.com/dpclsh/dpclsh/netreduce"
 	"github.com/dpclsh/dpclsh/ppc"
 	"github.com/dpclsh/dpclsh/probes"
@@ -42,6 +43,11 @@ type Options struct {
 	QuantumNS uint64
 	// Progress, when set, receives the machine's counters for a progress display.
 	Progress *bgl.Progress
+	// Shard makes this process one of a sharded run's (bgl.JobConfig.Shard): every
+	// process launches with the same options and runs the same session, and the job's
+	// ranks, with the debug calls and packets that concern them, are spread over the
+	// processes (machine_shard.go). nil: the whole job is in this process.
+	Shard shard.Exchanger
 }
 
 // DefaultQuantumNS is the default delivery quantum: five scheduler windows.
@@ -63,9 +69,11 @@ type App struct {
 	Job    *bgl.Job
 	m      machine
 	attach *attachment // how the tool attached, nil when it launched the job (attach.go)
-	Prog   *probes.Program
-	tree   *toolTree
-	region ppc.Region
+	// sharded is the machine when the job is sharded over processes (Options.Shard).
+	sharded *shardJob
+	Prog    *probes.Program
+	tree    *toolTree
+	region  ppc.Region
 
 	quantum  uint64
 	timeouts int // handles whose waves close on virtual time
@@ -123,23 +131,32 @@ func Launch(o Options) (*App, error) {
 	job, err := bgl.Launch(bgl.JobConfig{Exe: o.Exe, Image: img, Args: o.Args, Env: o.Env, Nodes: o.Nodes, PerIO: o.PerIO,
 		Partition: o.Partition, Place: place,
 		Workdir: o.Workdir, Stdout: o.Stdout, Stderr: o.Stderr, Stopped: true, Seed: o.Seed, MemoryMB: o.MemoryMB,
-		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress})
+		DiskQuotaMB: o.DiskQuotaMB, Progress: o.Progress, Shard: o.Shard})
 	if err != nil {
 		return nil, err
 	}
-	a, err := newApp(o, localJob{job}, img)
+	var m machine = localJob{job}
+	var sharded *shardJob
+	if o.Shard != nil {
+		sharded = newShardJob(job, o.Shard)
+		m = sharded
+	}
+	a, err := newApp(o, m, img, sharded)
 	if err != nil {
 		job.Close()
 		return nil, err
 	}
 	a.Job = job
+	if sharded != nil {
+		sharded.ready = a.take
+	}
 	return a, nil
 }
 
 // newApp puts the tool on machine m running img: the variable window, the tree with a
 // daemon in every I/O node's slot, and the listeners.
-func newApp(o Options, m machine, img *ppc.Image) (*App, error) {
-	a := &App{opts: o, m: m, Prog: probes.NewProgram(img), region: img.InstrRegion, points: map[uint32]*pointState{},
+func newApp(o Options, m machine, img *ppc.Image, sharded *shardJob) (*App, error) {
+	a := &App{opts: o, m: m, sharded: sharded, Prog: probes.NewProgram(img), region: img.InstrRegion, points: map[uint32]*pointState{},
 		ended: map[int]bgl.Event{}, byStream: map[uint32]*Handle{},
 		spans: map[uint32]*spanUse{}, linked: map[uint32]uint32{}}
 	a.quantum = o.QuantumNS
@@ -184,6 +201,12 @@ func (a *App) buildTree() error {
 		return err
 	}
 	a.tree = newToolTree(topo, ios, a.opts.Costs, func(io int, n *netreduce.Node) *Daemon {
+		if s := a.sharded; s != nil {
+			d := NewDaemon(io, a.opts.Nodes, s.machineOf(io), a.region.Contains, n)
+			d.sharded = s
+			a.m.SetDaemon(io, shardSlot{s, d})
+			return d
+		}
 		d := NewDaemon(io, a.opts.Nodes, a.m.Debug(io), a.region.Contains, n)
 		a.m.SetDaemon(io, slot{a, d})
 		return d
@@ -201,13 +224,15 @@ type slot struct {
 	d *Daemon
 }
 
-func (s slot) Packet(_ *bgl.Debug, p bgl.Packet) {
-	rd := s.d.Packet(p)
+func (s slot) Packet(_ *bgl.Debug, p bgl.Packet) { s.a.take(s.d.Packet(p)) }
+
+// take carries out what a daemon made of a packet.
+func (a *App) take(rd Ready) {
 	for _, o := range rd.Up {
-		s.a.inject(o)
+		a.inject(o)
 	}
-	s.a.rejected = append(s.a.rejected, rd.Rejected...)
-	s.a.rejectedTotal += len(rd.Rejected)
+	a.rejected = append(a.rejected, rd.Rejected...)
+	a.rejectedTotal += len(rd.Rejected)
 }
 
 func (s slot) Event(_ *bgl.Debug, ev bgl.Event) { s.d.Event(ev) }

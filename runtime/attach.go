@@ -64,7 +64,7 @@ func attach(m machine, exe string, args, env []string, nodes, perIO int, o Attac
 	}
 	opts := Options{Exe: exe, Args: args, Env: env, Nodes: nodes, PerIO: perIO, Topology: o.Topology,
 		Costs: o.Costs, Clocks: o.Clocks, QuantumNS: o.QuantumNS}
-	a, err := newApp(opts, m, m.Image())
+	a, err := newApp(opts, m, m.Image(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +162,11 @@ func (a *App) release() {
 	}
 }
 
-// lostErr is why a remote job is out of reach, if it is.
+// lostErr is why a remote job is out of reach, or why a sharded run cannot go on, if it is.
 func (a *App) lostErr() error {
+	if a.sharded != nil {
+		return a.sharded.failure()
+	}
 	if a.attach == nil || a.attach.remote == nil {
 		return nil
 	}

@@ -188,10 +188,18 @@ func (r *remoteJob) Close() error {
 	return err
 }
 
-// remoteDebug is one I/O node's debug interface of a remote job.
+// remoteDebug is one I/O node's debug interface of a job whose debug calls travel as
+// requests: a remote job's (remoteJob), or a sharded job's, whose owner of the I/O node
+// answers every process (shardJob).
 type remoteDebug struct {
-	r  *remoteJob
+	r  debugCaller
 	io int
+}
+
+// debugCaller carries out one debug request and returns its reply.
+type debugCaller interface {
+	call(rq request) (reply, error)
+	Partition() *bgl.Partition
 }
 
 func (d remoteDebug) do(rq request) (reply, error) {
@@ -199,7 +207,7 @@ func (d remoteDebug) do(rq request) (reply, error) {
 	return d.r.call(rq)
 }
 
-func (d remoteDebug) Ranks() (first, end int) { return d.r.part.RanksOf(d.io) }
+func (d remoteDebug) Ranks() (first, end int) { return d.r.Partition().RanksOf(d.io) }
 
 func (d remoteDebug) Stop(rank int) error {
 	_, err := d.do(request{Op: opStop, Rank: rank})

@@ -176,17 +176,38 @@ func (s *jobServer) handle(rq request) reply {
 // debugOp carries out a request on an I/O node's debug interface, remembering what the
 // tool comes to hold.
 func (s *jobServer) debugOp(d *bgl.Debug, rq request, rp *reply) error {
-	var err error
+	err := applyDebug(d, rq, rp)
+	if err != nil && rq.Op != opClearBreak && rq.Op != opUnwatch {
+		return err
+	}
 	key := [2]uint32{uint32(rq.Rank), rq.Addr}
 	switch rq.Op {
 	case opStop:
-		if err = d.Stop(rq.Rank); err == nil {
-			s.held[rq.Rank] = true
-		}
+		s.held[rq.Rank] = true
 	case opContinue:
-		if err = d.Continue(rq.Rank); err == nil {
-			delete(s.held, rq.Rank)
-		}
+		delete(s.held, rq.Rank)
+	case opSetBreak:
+		s.breaks[key] = true
+	case opClearBreak:
+		delete(s.breaks, key)
+	case opWatch:
+		s.watches[[2]uint32{uint32(rq.Rank), rq.Watch.Addr}] = true
+	case opUnwatch:
+		delete(s.watches, key)
+	}
+	return err
+}
+
+// applyDebug carries out a debug request on an I/O node's debug interface, its answer
+// in rp: for an attached tool (jobServer) and for a sharded job's owner of the I/O node
+// (shardJob).
+func applyDebug(d *bgl.Debug, rq request, rp *reply) error {
+	var err error
+	switch rq.Op {
+	case opStop:
+		err = d.Stop(rq.Rank)
+	case opContinue:
+		err = d.Continue(rq.Rank)
 	case opStatus:
 		rp.Status, err = d.Status(rq.Rank)
 	case opReadMem:
@@ -198,12 +219,9 @@ func (s *jobServer) debugOp(d *bgl.Debug, rq request, rp *reply) error {
 	case opSetRegs:
 		err = d.SetRegs(rq.Rank, rq.Regs)
 	case opSetBreak:
-		if err = d.SetBreakpoint(rq.Rank, rq.Addr); err == nil {
-			s.breaks[key] = true
-		}
+		err = d.SetBreakpoint(rq.Rank, rq.Addr)
 	case opClearBreak:
 		err = d.ClearBreakpoint(rq.Rank, rq.Addr)
-		delete(s.breaks, key)
 	case opMark:
 		err = d.MarkEntry(rq.Rank, rq.Addr)
 	case opUnmark:
@@ -217,12 +235,9 @@ func (s *jobServer) debugOp(d *bgl.Debug, rq request, rp *reply) error {
 	case opClearFault:
 		d.ClearFault(rq.Addr)
 	case opWatch:
-		if err = d.Watch(rq.Rank, rq.Watch); err == nil {
-			s.watches[[2]uint32{uint32(rq.Rank), rq.Watch.Addr}] = true
-		}
+		err = d.Watch(rq.Rank, rq.Watch)
 	case opUnwatch:
 		err = d.Unwatch(rq.Rank, rq.Addr)
-		delete(s.watches, key)
 	default:
 		err = fmt.Errorf("runtime: attach: unknown request %q", rq.Op)
 	}

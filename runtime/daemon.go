@@ -70,6 +70,9 @@ type Daemon struct {
 	// it goes back to (the rank was redirected while inside that one): that one is busy
 	// as long as this one is.
 	resumes map[int]map[uint32]uint32
+	// sharded is the sharded job whose process owning the I/O node carries out the
+	// daemon's commands (machine_shard.go); nil when the job is in one process.
+	sharded *shardJob
 }
 
 // codeSpan is a trampoline on one node and the handles whose snippets it holds: only
@@ -131,7 +134,12 @@ func (d *Daemon) Step(msg netreduce.Msg) []netreduce.Msg {
 			ranks = append(ranks, r)
 		}
 	}
-	ans := d.Handle(cm.cmd, ranks)
+	var ans *Answer
+	if d.sharded != nil {
+		ans = d.sharded.handle(d, cm.cmd, ranks)
+	} else {
+		ans = d.Handle(cm.cmd, ranks)
+	}
 	return []netreduce.Msg{{Kind: netreduce.MsgUser, From: int32(d.node.Rank()), To: int32(d.node.Parent()), Seq: msg.Seq,
 		Body: &cmdMsg{cmd: cm.cmd, answer: ans}}}
 }

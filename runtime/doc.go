@@ -231,6 +231,15 @@
 //     by the job, whose probes stay (their sends get ENOTCONN) and which runs on. An
 //     attached App's Close detaches; it never ends the job. Fault reports the job prints
 //     name the program's code only (the tool's Symbolizer stays with the tool).
+//   - Sharded jobs (Options.Shard, machine_shard.go; mpiexec -n P dpclsh --shards
+//     SCRIPT.lua): every process runs the same session, App and tree, so every decision
+//     is taken alike from the same inputs; each daemon acts only on the process owning
+//     its I/O node, which sends every process its answer to each command (and which of
+//     its points ran), and what it made of its ranks' packets, exchanged before the next
+//     event reaches the listeners or RunUntil returns and applied in (arrival, rank)
+//     order: the order one process's machine hands packets over. Other debug calls (a
+//     Process's, fault fixups, watchpoints) are carried out by the owner and its reply
+//     goes to every process. Sampling refuses: it does not run across shards yet.
 //
 // Errors: those the package makes start "runtime: " and are an *Error (wrapping the cause) or
 // one of its own types carrying the rank, address or position it concerns; each has

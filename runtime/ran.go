@@ -67,7 +67,11 @@ func (a *App) NeverRan() ([]NeverRan, error) {
 		if d == nil {
 			continue
 		}
-		if err := d.Ran(ran); err != nil {
+		ask := d.Ran
+		if a.sharded != nil {
+			ask = func(ran map[uint32]bool) error { return a.sharded.ran(d, ran) }
+		}
+		if err := ask(ran); err != nil {
 			return nil, errorf("which points ran: daemon %d: %w", d.IONode, err)
 		}
 	}

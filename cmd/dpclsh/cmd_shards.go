@@ -13,10 +13,13 @@ import (
 // by mpiexec or srun (a build with -tags mpi): `mpiexec -n 4 dpclsh --shards exec ...`.
 const shardsFlag = "--shards"
 
-const shardsUsage = "usage: mpiexec -n P dpclsh --shards exec [OPTIONS] PROGRAM.elf [ARGS...] (a build with -tags mpi)\n"
+const shardsUsage = "usage: mpiexec -n P dpclsh --shards exec [OPTIONS] PROGRAM.elf [ARGS...]\n" +
+	"       mpiexec -n P dpclsh --shards [-v] [-e CHUNK]... SCRIPT.lua [ARGS...]\n" +
+	"       (a build with -tags mpi)\n"
 
-// runShards joins the launcher's run and runs the subcommand as one shard of it. Process
-// 0 has the streams; the others run their psets silently, so a message is said once.
+// runShards joins the launcher's run and runs the subcommand or the script as one shard
+// of it. Process 0 has the streams; the others run their psets silently, so a message is
+// said once.
 func runShards(args []string) int {
 	ex, err := shard.OpenMPI()
 	if err != nil {
@@ -27,19 +30,56 @@ func runShards(args []string) int {
 	if ex.Rank() != 0 {
 		stdout, stderr = io.Discard, io.Discard
 	}
-	status := exitUsage
-	if len(args) > 0 && args[0] == "exec" {
-		ctx, stop := signalContext()
-		status = runExec(withShard(ctx, ex), args[1:], os.Stdin, stdout, stderr)
-		stop()
-	} else {
-		fmt.Fprintf(stderr, "dpclsh %s: only exec runs sharded so far\n%s", shardsFlag, shardsUsage)
-	}
+	status := runSharded(ex, args, os.Stdin, stdout, stderr)
 	if err := ex.Close(); err != nil {
 		fmt.Fprintf(stderr, "dpclsh %s: %v\n", shardsFlag, err)
 		status = max(status, exitError)
 	}
 	return status
+}
+
+// runSharded runs exec or a Lua script as the shard ex of a run. A script runs whole in
+// every process, the same session in each (script.SetShard): every decision it takes
+// depends on virtual time and on what the job and the tool's tree hand it, which every
+// process has alike, so each launches the same job and sends the same commands.
+func runSharded(ex shard.Exchanger, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "exec" {
+		ctx, stop := signalContext()
+		defer stop()
+		return runExec(withShard(ctx, ex), args[1:], stdin, stdout, stderr)
+	}
+	if len(args) > 0 {
+		if _, ok := subcommands[args[0]]; ok {
+			fmt.Fprintf(stderr, "dpclsh %s: %s does not run sharded yet: exec and Lua scripts do\n%s", shardsFlag, args[0], shardsUsage)
+			return exitUsage
+		}
+	}
+	o, err := parseArgs(args)
+	if err == nil {
+		err = shardedLuaOptions(o)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "dpclsh %s: %v\n%s", shardsFlag, err, shardsUsage)
+		return exitUsage
+	}
+	o.shard, o.quiet = ex, true
+	return runLua(o, stdin, stdout, stderr)
+}
+
+// shardedLuaOptions refuses what a sharded Lua session cannot be: every process must
+// read the same script, and nothing typed at a prompt reaches them all.
+func shardedLuaOptions(o options) error {
+	switch {
+	case o.help || o.version:
+		return fmt.Errorf("--help and --version do not run sharded")
+	case o.script == "-":
+		return fmt.Errorf("a script from standard input does not run sharded (standard input reaches process 0 only): give its file")
+	case o.interact || o.script == "" && len(o.chunks) == 0:
+		return fmt.Errorf("the interactive shell does not run sharded: give a script")
+	case o.progress:
+		return fmt.Errorf("--progress does not run sharded")
+	}
+	return nil
 }
 
 type shardKey struct{}

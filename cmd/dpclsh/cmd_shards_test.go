@@ -19,28 +19,8 @@ import (
 // those of the one-process run. The per-process lines of --stats (host time) are the only
 // difference allowed.
 func TestShardsUnderMpiexecAreByteIdentical(t *testing.T) {
-	mpiexec := oracletest.Require(t, oracletest.MPIExec)
-	oracletest.Require(t, "pkg-config")
-	tagged := filepath.Join(t.TempDir(), "dpclsh-mpi")
-	if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", tagged, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
-	}
-	run := func(name string, args ...string) (stdout, stderr string, status int) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		var o, e bytes.Buffer
-		cmd := exec.CommandContext(ctx, name, args...)
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		if ctx.Err() != nil {
-			t.Fatalf("%s %v did not end:\n%s", name, args, e.String())
-		}
-		if _, ok := err.(*exec.ExitError); err != nil && !ok {
-			t.Fatalf("%s %v: %v", name, args, err)
-		}
-		return o.String(), e.String(), cmd.ProcessState.ExitCode()
-	}
+	mpiexec, tagged := mpiTagged(t)
+	run := commandRunner(t, 90*time.Second)
 	for _, tc := range []struct {
 		job        []string
 		want       string // a line the one-process run prints
@@ -80,4 +60,61 @@ func withoutHostTime(stderr string) string {
 		keep = append(keep, l)
 	}
 	return strings.Join(keep, "")
+}
+
+// mpiTagged finds mpiexec and builds dpclsh with -tags mpi; it skips the test (fails it
+// under DPCL_REQUIRE_ORACLES=1) when MPICH is missing.
+func mpiTagged(t *testing.T) (mpiexec, tagged string) {
+	t.Helper()
+	mpiexec = oracletest.Require(t, oracletest.MPIExec)
+	oracletest.Require(t, "pkg-config")
+	tagged = filepath.Join(t.TempDir(), "dpclsh-mpi")
+	if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", tagged, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
+	}
+	return mpiexec, tagged
+}
+
+// commandRunner runs a command to its end (limit at most) and returns its streams and
+// status.
+func commandRunner(t *testing.T, limit time.Duration) func(name string, args ...string) (stdout, stderr string, status int) {
+	return func(name string, args ...string) (stdout, stderr string, status int) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		defer cancel()
+		var o, e bytes.Buffer
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		if ctx.Err() != nil {
+			t.Fatalf("%s %v did not end:\n%s", name, args, e.String())
+		}
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatalf("%s %v: %v", name, args, err)
+		}
+		return o.String(), e.String(), cmd.ProcessState.ExitCode()
+	}
+}
+
+// TestShardedScriptUnderMpiexecIsByteIdentical runs the probe-heavy Lua session
+// (testdata/shards_probes.lua: a counting probe summed in the tree, a histogram,
+// limpio's profile, a one-shot snippet, probe data read back) as mpiexec -n 2 and -n 4
+// shards of the mpi-tagged build: stdout, stderr and status must be one process's.
+func TestShardedScriptUnderMpiexecIsByteIdentical(t *testing.T) {
+	mpiexec, tagged := mpiTagged(t)
+	// A debug exchange per daemon and command, and one per quantum: on a loaded two-core
+	// box four MPI processes polling in their collectives take minutes.
+	run := commandRunner(t, 10*time.Minute)
+	wantOut, wantErr, wantStatus := run(binary, append([]string{"--quiet"}, shardedScript...)...)
+	if !strings.Contains(wantOut, "counting probe: 64 sent, 64 delivered, 4 waves") || wantStatus != 0 {
+		t.Fatalf("the one-process run printed %q, status %d\n%s", wantOut, wantStatus, wantErr)
+	}
+	for _, n := range []int{2, 4} {
+		args := append([]string{"-n", fmt.Sprint(n), tagged, "--shards"}, shardedScript...)
+		out, errOut, status := run(mpiexec, args...)
+		if out != wantOut || errOut != wantErr || status != wantStatus {
+			t.Errorf("mpiexec -n %d %v: status %d (want %d)\nstdout %q\nwant   %q\nstderr %q\nwant   %q",
+				n, shardedScript, status, wantStatus, out, wantOut, errOut, wantErr)
+		}
+	}
 }

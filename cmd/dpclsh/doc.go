@@ -9,6 +9,7 @@
 //	dpclsh test [PATH...]               run Lua test files (default examples/**/*_test.lua)
 //	dpclsh --help                       lists the other subcommands (exec, disasm, comm)
 //	mpiexec -n P dpclsh --shards exec ... exec spread over P processes (a -tags mpi build)
+//	mpiexec -n P dpclsh --shards SCRIPT.lua [ARGS...]  a script's jobs spread likewise
 //
 // Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with n.
 //

@@ -66,7 +66,9 @@ func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
 		return exitError
 	}
-	if o.progress || !o.quiet && isTerminal(stderr) {
+	if o.shard != nil {
+		script.SetShard(s, o.shard)
+	} else if o.progress || !o.quiet && isTerminal(stderr) {
 		dpcl.SetProgress(s, stderr)
 	}
 	if err := loadModules(s, o); err != nil {

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/dpclsh/dpclsh/bgl/shard"
 )
 
 // Exit statuses (DESIGN.md section 8).
@@ -63,11 +65,12 @@ type options struct {
 	verbose    bool // -v
 	help       bool
 	version    bool
-	quiet      bool     // --quiet: no progress lines
-	progress   bool     // --progress: progress lines even when stderr is not a terminal
-	modules    []string // --modules: performance modules loaded before anything runs
-	moduleDir  string   // --module-dir: the module library (dpcl.module_dir)
-	luaMemory  int64    // --lua-memory: the Lua state's memory budget in bytes (0: default)
+	quiet      bool            // --quiet: no progress lines
+	progress   bool            // --progress: progress lines even when stderr is not a terminal
+	modules    []string        // --modules: performance modules loaded before anything runs
+	moduleDir  string          // --module-dir: the module library (dpcl.module_dir)
+	luaMemory  int64           // --lua-memory: the Lua state's memory budget in bytes (0: default)
+	shard      shard.Exchanger // the sharded run this process is one of (--shards), nil alone
 }
 
 const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [--modules A,B] [--module-dir DIR] [--lua-memory MIB] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +

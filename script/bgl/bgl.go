@@ -188,6 +188,7 @@ func stringList(L *lua.LState, opts *lua.LTable, name string) []string {
 }
 
 func bglRun(L *lua.LState) int {
+	script.RefuseSharded(L, "bgl.run")
 	exe := L.CheckString(1)
 	cfg := runConfig(L, exe, L.OptTable(2, nil))
 	if _, err := machine.NewPartition(cfg.Nodes, cfg.PerIO); err != nil {

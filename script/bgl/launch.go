@@ -85,6 +85,7 @@ func checkJob(L *lua.LState) *Job {
 }
 
 func bglLaunch(L *lua.LState) int {
+	script.RefuseSharded(L, "bgl.launch")
 	exe := L.CheckString(1)
 	opts := L.OptTable(2, nil)
 	cfg := runConfig(L, exe, opts)

@@ -184,7 +184,7 @@ func dpclLaunch(L *lua.LState) int {
 	la := &luaApp{callbacks: map[uint32]*lua.LFunction{}, on: map[string][]*lua.LFunction{},
 		handles: map[uint32]*lua.LUserData{}}
 	o := runtime.Options{Exe: exe, Stdout: jobOutput{s, false}, Stderr: jobOutput{s, true},
-		Env: append([]string(nil), s.Env()...)}
+		Env: append([]string(nil), s.Env()...), Shard: script.ShardOf(s)}
 	if t, ok := L.Get(2).(*lua.LTable); ok {
 		if err := launchOptions(t, &o, s.Env()); err != nil {
 			L.ArgError(2, err.Error())

@@ -42,6 +42,7 @@ The virtual time (ns) the tool attached to this job at; nil when the tool launch
 var attachFields = []string{"topology", "costs", "clocks"}
 
 func dpclAttach(L *lua.LState) int {
+	script.RefuseSharded(L, "dpcl.attach")
 	var job *scriptbgl.Job
 	if ud, ok := L.Get(1).(*lua.LUserData); ok {
 		job, _ = ud.Value.(*scriptbgl.Job)

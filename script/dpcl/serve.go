@@ -39,6 +39,7 @@ func appCounts(L *lua.LState) int {
 }
 
 func appServe(L *lua.LState) int {
+	script.RefuseSharded(L, "app:serve")
 	a := script.CheckObject[*luaApp](L, 1, appTypeName)
 	checkApp1(L)
 	addr := L.OptString(2, "")
