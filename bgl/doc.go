@@ -163,24 +163,24 @@
 //     (MPI_Abort, a failed call, a fault, a nonzero exit while others run, a deadlock
 //     with its report of who waits for whom) ends as in one process, with the same
 //     report, statuses and Summary (mpi_shard_end.go).
-//     A job may launch stopped for a tool: runtime's shardJob (runtime/machine_shard.go) drives it from every process, each running the
-//     same Lua session and tool tree, and ShardOfIONode says which process carries out a
-//     daemon's commands and debug calls. Why that and not process 0 alone running the
-//     session and the tree's upper levels: the tool's tree is a deterministic simulation
-//     in virtual time on the driving goroutine, interleaved with the machine quantum by
-//     quantum (runtime.App.Step) and with commands that stop the job while they travel;
-//     running it whole everywhere makes every process's session take the same decisions
-//     from the same inputs, so only what lives with the ranks must cross: a command's
-//     answer from the daemon's owner (one exchange per daemon and command), what a daemon
-//     made of its ranks' packets (exchanged before the next event or the end of the
-//     run's quantum, applied in (arrival, rank) order), and the replies of the few other
-//     debug calls. Nothing waits on process 0 to step a tree the others need, and the
-//     output is one process's bytes because every process computes it alike; only
-//     process 0's streams get it. Not yet across shards: sampling, bgl.run and bgl.launch
-//     from Lua, dpcl.attach, app:serve, the interactive shell, subcommands other than
-//     exec. The exchange is the system's
-//     MPI (MPICH through cgo, `go build -tags mpi`), not a mesh of sockets of our own,
-//     because that is what the users' clusters give them: the interconnect (InfiniBand,
+//     A job may launch stopped for a tool: runtime's shardJob (runtime/machine_shard.go)
+//     drives it from every process, each running the same Lua session and tool tree, and
+//     ShardOfIONode says which process carries out a daemon's commands and debug calls. Why
+//     that and not process 0 alone running the session and the tree's upper levels: the
+//     tool's tree is a deterministic simulation in virtual time on the driving goroutine,
+//     interleaved with the machine quantum by quantum (runtime.App.Step) and with commands
+//     that stop the job while they travel; running it whole everywhere makes every
+//     process's session take the same decisions from the same inputs, so only what lives
+//     with the ranks must cross: a command's answer from the daemon's owner (one exchange
+//     per daemon and command), what a daemon made of its ranks' packets (exchanged before
+//     the next event or the end of the run's quantum, applied in (arrival, rank) order),
+//     and the replies of the few other debug calls. Nothing waits on process 0 to step a
+//     tree the others need, and the output is one process's bytes because every process
+//     computes it alike; only process 0's streams get it. Not yet across shards: sampling,
+//     bgl.run and bgl.launch from Lua, dpcl.attach, app:serve, the interactive shell,
+//     subcommands other than exec.
+//     The exchange is the system's MPI (MPICH through cgo, `go build -tags mpi`), not a
+//     mesh of sockets of our own, because that is what the users' clusters give them: the interconnect (InfiniBand,
 //     Slingshot) is reached through MPI, the launcher they already use starts and wires
 //     the processes through PMI (no hosts or ports to configure), and its fault model is
 //     theirs: one process dying ends the job; bgl/shard's supervisor names the shard and
