@@ -31,21 +31,18 @@ static const struct {
 	{MPI_COMPLEX8, "MPI_COMPLEX8"}, {MPI_COMPLEX16, "MPI_COMPLEX16"},
 };
 
-/* Names set on derived types, by handle; NULL: never set (the name is empty). */
-static char *dt_names[MAX_DTYPES];
-
 MPI_FN int MPI_Type_set_name(MPI_Datatype type, const char *name)
 {
-	int i = type - MPI__DERIVED;
+	struct dtype *d;
 
 	if (name == NULL)
 		return lib_return("MPI_Type_set_name", MPI_COMM_WORLD, MPI_ERR_ARG, "name is NULL");
 	if (!is_derived(type))
 		return lib_return("MPI_Type_set_name", MPI_COMM_WORLD, MPI_ERR_TYPE, "a predefined datatype keeps its name");
-	dt_get("MPI_Type_set_name", type);
-	free(dt_names[i]);
-	dt_names[i] = dt_alloc("MPI_Type_set_name", MPI_MAX_OBJECT_NAME);
-	snprintf(dt_names[i], MPI_MAX_OBJECT_NAME, "%s", name);
+	d = dt_get("MPI_Type_set_name", type);
+	free(d->name);
+	d->name = dt_alloc("MPI_Type_set_name", MPI_MAX_OBJECT_NAME);
+	snprintf(d->name, MPI_MAX_OBJECT_NAME, "%s", name);
 	return MPI_SUCCESS;
 }
 
@@ -57,9 +54,10 @@ MPI_FN int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
 	if (name == NULL || resultlen == NULL)
 		return lib_return("MPI_Type_get_name", MPI_COMM_WORLD, MPI_ERR_ARG, "name or resultlen is NULL");
 	if (is_derived(type)) {
-		dt_get("MPI_Type_get_name", type);
-		if (dt_names[type - MPI__DERIVED] != NULL)
-			n = dt_names[type - MPI__DERIVED];
+		struct dtype *d = dt_get("MPI_Type_get_name", type);
+
+		if (d->name != NULL)
+			n = d->name;
 	} else {
 		for (k = 0; k < sizeof dt_predefined / sizeof dt_predefined[0]; k++)
 			if (dt_predefined[k].type == type)
@@ -69,13 +67,6 @@ MPI_FN int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
 	}
 	*resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", n);
 	return MPI_SUCCESS;
-}
-
-/* dt_forget_name drops a released type's name (its handle may be reused). */
-static void dt_forget_name(MPI_Datatype type)
-{
-	free(dt_names[type - MPI__DERIVED]);
-	dt_names[type - MPI__DERIVED] = NULL;
 }
 
 /* MPI_Type_match_size: the Fortran sized types, as MPICH answers, and long double. */

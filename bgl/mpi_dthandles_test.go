@@ -1,0 +1,19 @@
+package bgl_test
+
+import "testing"
+
+// TestMPITypeHandles: MPI_Type_get_contents gives back the handles a type was built from
+// (a vector's inner vector comes back as itself, not a duplicate), a type lives on while a
+// type built on it does, and 3,000 derived types at once carry data around the ring, as
+// MPICH does it.
+func TestMPITypeHandles(t *testing.T) { runConform(t, "dt_handles") }
+
+// TestMPIShortDerivedReceives: nonblocking receives of derived types that get fewer bytes
+// than the type holds, completed by Wait, Waitall (with and without statuses), Waitany,
+// Testsome and Test, write only what arrived, as MPICH does it.
+func TestMPIShortDerivedReceives(t *testing.T) { runConform(t, "dt_short") }
+
+// TestMPITypeBounds: lower bounds and extents of types built on resized types (a moved
+// lower bound, a negative extent) and on negative strides and displacements, through every
+// constructor, and data through the ring in such types, as MPICH computes them.
+func TestMPITypeBounds(t *testing.T) { runConform(t, "dt_bounds") }
