@@ -221,8 +221,9 @@
 // constructor was given, one more handle for the caller to free, as in MPICH),
 // Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); Pack_external,
 // Unpack_external and Pack_external_size in "external32", which on the big-endian
-// PowerPC is MPI_Pack's representation except for long double, refused
-// (libmpi_packext.c); datatype attributes
+// PowerPC is MPI_Pack's representation except for long double, refused, and MPI_AINT,
+// 8 bytes there (libmpi_packext.c); MPI_AINT, MPI_OFFSET and MPI_COUNT are datatypes of
+// their own, as in MPICH (mpi_types_aint.go); datatype attributes
 // (Type_create_keyval and the rest, copied by Type_dup, deleted by Type_free) and
 // Get_elements(_x) (libmpi_tattr.c); derived types
 // are packed and unpacked in libmpi around every call that takes a datatype, point to

@@ -17,3 +17,8 @@ func TestMPIShortDerivedReceives(t *testing.T) { runConform(t, "dt_short") }
 // lower bound, a negative extent) and on negative strides and displacements, through every
 // constructor, and data through the ring in such types, as MPICH computes them.
 func TestMPITypeBounds(t *testing.T) { runConform(t, "dt_bounds") }
+
+// TestMPIAddressTypes: MPI_AINT, MPI_OFFSET and MPI_COUNT are datatypes of their own, with
+// their names, external32's 8-byte MPI_AINT (pack, size and unpack), and reductions and a
+// ring in them, as MPICH has them.
+func TestMPIAddressTypes(t *testing.T) { runConform(t, "dt_aint") }

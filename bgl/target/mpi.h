@@ -321,10 +321,12 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 #define MPI_THREAD_SERIALIZED 2
 #define MPI_THREAD_MULTIPLE 3
 
-/* Address- and offset-sized integers as datatypes: the basic types of their size on the 32-bit PowerPC. */
-#define MPI_AINT MPI_LONG
-#define MPI_OFFSET MPI_LONG_LONG
-#define MPI_COUNT MPI_LONG_LONG
+/* Address- and offset-sized integers as datatypes: integers of their size on the 32-bit
+ * PowerPC, with handles of their own (as MPICH's): their names are their own and
+ * external32 makes each 8 bytes. */
+#define MPI_AINT ((MPI_Datatype)0x3c04)
+#define MPI_OFFSET ((MPI_Datatype)0x3d08)
+#define MPI_COUNT ((MPI_Datatype)0x3e08)
 #if defined(__cplusplus) && __cplusplus < 201103L /* C++98 has no long long; glibc's int64_t is one */
 #include <stdint.h>
 typedef int64_t MPI_Offset; typedef int64_t MPI_Count;
