@@ -219,7 +219,10 @@
 // get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
 // (MPICH's combiner values; a derived type in the contents comes back as the handle the
 // constructor was given, one more handle for the caller to free, as in MPICH),
-// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); Pack_external,
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); MPI 4.0's large-count (_c)
+// constructors, size and extent queries and Pack/Unpack(_external)/Pack_size, whose
+// MPI_Counts must fit 32 bits (libmpi_dtlarge.c; a contiguous run of any length is one
+// block of the type's map, so a type of a billion bytes costs no more than one of four); Pack_external,
 // Unpack_external and Pack_external_size in "external32", which on the big-endian
 // PowerPC is MPI_Pack's representation except for long double, refused, and MPI_AINT,
 // 8 bytes there (libmpi_packext.c); MPI_AINT, MPI_OFFSET and MPI_COUNT are datatypes of

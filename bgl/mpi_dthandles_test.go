@@ -22,3 +22,8 @@ func TestMPITypeBounds(t *testing.T) { runConform(t, "dt_bounds") }
 // their names, external32's 8-byte MPI_AINT (pack, size and unpack), and reductions and a
 // ring in them, as MPICH has them.
 func TestMPIAddressTypes(t *testing.T) { runConform(t, "dt_aint") }
+
+// TestMPILargeCountTypes: MPI 4.0's _c datatype calls (every constructor, the size and
+// extent queries, Pack/Unpack/Pack_size and external32), on types of hundreds of
+// millions of bytes and on small ones carrying data around the ring, as MPICH does them.
+func TestMPILargeCountTypes(t *testing.T) { runConform(t, "dt_large") }

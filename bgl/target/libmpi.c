@@ -33,6 +33,7 @@ static int graph_kind(MPI_Comm comm);
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
 #include "libmpi_packext.c"
+#include "libmpi_dtlarge.c"
 #include "libmpi_dims.c"
 #include "libmpi_topo.c"
 #include "libmpi_graph.c"

@@ -115,19 +115,68 @@ static void dt_widen(struct dtype *d, int *first, long lo, long hi)
 	d->extent = ub - d->lb;
 }
 
-/* dt_append adds reps copies of type t's blocks, copy k at base + k*stride. */
+/* dt_push adds block b to d's n blocks, merged into the last when it continues it (the
+ * same basic type right after it), so a contiguous run stays one block however long. */
+static void dt_push(struct dtype *d, struct dt_block b)
+{
+	struct dt_block *last = d->nblk > 0 ? &d->blk[d->nblk - 1] : NULL;
+
+	if (last != NULL && last->basic == b.basic && last->off + (long)last->count * MPI__TYPE_SIZE(b.basic) == b.off &&
+		(long long)last->count + b.count <= 0x7fffffff) {
+		last->count += b.count;
+		return;
+	}
+	d->blk[d->nblk++] = b;
+}
+
+/* dt_run is t as one run of its basic type when it is one (a predefined type, or a derived
+ * type of one block filling its extent): its first block in *b, and 1; else 0. */
+static int dt_run(MPI_Datatype t, struct dt_block *b)
+{
+	struct dtype *o;
+
+	if (!is_derived(t)) {
+		struct dt_block one = {0, t, 1};
+
+		*b = one;
+		return 1;
+	}
+	o = dt_get("MPI_Type", t);
+	if (o->nblk != 1 || (long)o->blk[0].count * MPI__TYPE_SIZE(o->blk[0].basic) != o->extent)
+		return 0;
+	*b = o->blk[0];
+	return 1;
+}
+
+/* dt_append adds reps copies of type t's blocks, copy k at base + k*stride; reps copies
+ * of one run laid end to end are one block of reps times its count. */
 static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long stride)
 {
-	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1;
-	struct dt_block *nb;
+	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1, merged = 0;
+	struct dt_block *nb, run = {0, MPI_BYTE, 0};
+	long long blocks = (long long)n * reps;
 
 	/* Nothing to add: realloc to zero bytes would free the blocks kept so far. */
-	if ((long)n * reps == 0)
+	if (blocks == 0)
 		return MPI_SUCCESS;
-	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
+	if (dt_run(t, &run) && stride == (long)run.count * MPI__TYPE_SIZE(run.basic) &&
+		(long long)run.count * reps <= 0x7fffffff) {
+		blocks = 1;
+		run.off += base;
+		run.count *= reps;
+		merged = 1;
+	}
+	if ((d->nblk + blocks) * (long long)sizeof *nb > 0x7fffffffLL)
+		return MPI_ERR_OTHER;
+	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)blocks));
 	if (nb == NULL)
 		return MPI_ERR_OTHER;
 	d->blk = nb;
+	d->size += dt_size(t) * reps;
+	if (merged) {
+		dt_push(d, run);
+		return MPI_SUCCESS;
+	}
 	for (k = 0; k < reps; k++)
 		for (i = 0; i < n; i++) {
 			struct dt_block b = {0, t, 1};
@@ -135,9 +184,8 @@ static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long 
 			if (is_derived(t))
 				b = dtypes[t - MPI__DERIVED].blk[i];
 			b.off += base + k * stride;
-			d->blk[d->nblk++] = b;
+			dt_push(d, b);
 		}
-	d->size += dt_size(t) * reps;
 	return MPI_SUCCESS;
 }
 
@@ -514,7 +562,10 @@ static void dt_unpack(const char *in, int bytes, void *buf, int count, MPI_Datat
 		for (i = 0; i < d->nblk; i++) {
 			long n = (long)d->blk[i].count * MPI__TYPE_SIZE(d->blk[i].basic);
 
+			/* A short message ends inside a block: its leading bytes arrived. */
 			if (p + n > in + bytes)
+				n = in + bytes - p;
+			if (n <= 0)
 				return;
 			memcpy((char *)buf + k * d->extent + d->blk[i].off, p, n);
 			p += n;
