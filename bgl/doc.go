@@ -230,17 +230,26 @@
 // pair type's padding out as MPICH does; the C99 fixed-size integers, MPI_WCHAR, the
 // C and C++ booleans and complex types, and MPI_LONG_DOUBLE(_INT) and the long double
 // complex types, the PowerPC's 16-byte IBM double-double, which move as data but which
-// no reduction takes (mpi_types_c99.go); Type_match_size, Type_get/set_name; a derived
-// type freed while a persistent request or a pending receive uses it lives until they
-// are done; Type_contiguous/
+// no reduction takes (mpi_types_c99.go); Type_match_size, Type_get/set_name; as many
+// derived types as memory holds (the table grows); a derived type freed while a
+// persistent request, a pending receive or a type built on it uses it lives until they
+// are done; bounds as MPICH computes them, a resized type's moved lower bound or
+// negative extent and negative strides carried through every constructor; a
+// nonblocking receive of a derived type that gets a short message writes only what
+// arrived; Type_contiguous/
 // vector/indexed/create_struct/commit/free/size/get_extent, Get_address; the MPI-2
 // constructors create_hvector/hindexed/indexed_block/hindexed_block/resized and dup,
 // get_true_extent, size_x/get_extent_x/get_true_extent_x, get_envelope/get_contents
-// (MPICH's combiner values; a derived type in the contents comes back duplicated),
-// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); Pack_external,
+// (MPICH's combiner values; a derived type in the contents comes back as the handle the
+// constructor was given, one more handle for the caller to free, as in MPICH),
+// Pack/Unpack/Pack_size and MPI_PACKED (libmpi_dtcons.c); MPI 4.0's large-count (_c)
+// constructors, size and extent queries and Pack/Unpack(_external)/Pack_size, whose
+// MPI_Counts must fit 32 bits (libmpi_dtlarge.c; a contiguous run of any length is one
+// block of the type's map, so a type of a billion bytes costs no more than one of four); Pack_external,
 // Unpack_external and Pack_external_size in "external32", which on the big-endian
-// PowerPC is MPI_Pack's representation except for long double, refused
-// (libmpi_packext.c); datatype attributes
+// PowerPC is MPI_Pack's representation except for long double, refused, and MPI_AINT,
+// 8 bytes there (libmpi_packext.c); MPI_AINT, MPI_OFFSET and MPI_COUNT are datatypes of
+// their own, as in MPICH (mpi_types_aint.go); datatype attributes
 // (Type_create_keyval and the rest, copied by Type_dup, deleted by Type_free) and
 // Get_elements(_x) (libmpi_tattr.c); derived types
 // are packed and unpacked in libmpi around every call that takes a datatype, point to

@@ -27,14 +27,13 @@ static int ic_create(MPI_Comm comm, int n, const int *w, MPI_Comm *newcomm);
 /* Datatype attributes (libmpi_tattr.c) follow MPI_Type_dup and MPI_Type_free. */
 static int tattrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
 static int tattrs_delete_all(MPI_Datatype type);
-/* A released datatype's name goes with it (libmpi_dtnames.c). */
-static void dt_forget_name(MPI_Datatype type);
 /* Graph topologies (libmpi_graph.c) are asked for by MPI_Topo_test. */
 static int graph_kind(MPI_Comm comm);
 
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
 #include "libmpi_packext.c"
+#include "libmpi_dtlarge.c"
 #include "libmpi_dims.c"
 #include "libmpi_topo.c"
 #include "libmpi_graph.c"
@@ -301,69 +300,84 @@ static int do_irecv(unsigned long *b)
 }
 
 /* WITH_PENDING runs a Wait or Test call over n requests, whose array is word slot of
- * block b: persistent handles are replaced by their started requests for the engine and
- * kept in the caller's array, and the derived-type receives the call freed are unpacked. */
-#define WITH_PENDING(reqs, n, b, slot, call)                                                  \
+ * block b and whose statuses (reported as kind says, ST_*) are word stslot: persistent
+ * handles are replaced by their started requests for the engine and kept in the caller's
+ * array, and the derived-type receives the call freed are unpacked, as far as their
+ * statuses say data arrived (the call always gets statuses, copied out if asked for). */
+#define WITH_PENDING(reqs, n, b, slot, stslot, kind, call)                                    \
 	do {                                                                                      \
 		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
-		int rc_, i_;                                                                          \
+		MPI_Status stbuf_[64], *sts_ = stbuf_, *user_ = (MPI_Status *)(b)[stslot];            \
+		int rc_, i_, nst_ = (kind) == ST_ONE || (kind) == ST_ANY ? 1 : (n);                   \
 		if (!pending_any() && persist_count == 0)                                             \
 			return call;                                                                      \
-		if ((n) > 64)                                                                         \
+		if ((n) > 64) {                                                                       \
 			orig = malloc(sizeof *orig * 3 * (n));                                            \
+			sts_ = malloc(sizeof *sts_ * (n));                                                \
+		}                                                                                     \
 		for (i_ = 0; i_ < (n); i_++) {                                                        \
 			orig[i_] = (reqs)[i_];                                                            \
 			orig[(n) + i_] = orig[2 * (n) + i_] = persist_real((reqs)[i_]);                   \
 		}                                                                                     \
+		for (i_ = 0; i_ < nst_; i_++)                                                         \
+			sts_[i_] = user_ != MPI_STATUS_IGNORE && user_ != NULL ? user_[i_] : st_empty;    \
 		(b)[slot] = W(orig + 2 * (n));                                                        \
+		(b)[stslot] = W(sts_);                                                                \
 		rc_ = call;                                                                           \
-		pending_settle(orig + (n), orig + 2 * (n), (n));                                      \
+		pending_settle(orig + (n), orig + 2 * (n), (n), sts_, (kind), (b));                   \
 		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
-		if (orig != buf_)                                                                     \
+		for (i_ = 0; i_ < nst_ && user_ != MPI_STATUS_IGNORE && user_ != NULL; i_++)          \
+			user_[i_] = sts_[i_];                                                             \
+		if (orig != buf_) {                                                                   \
 			free(orig);                                                                       \
+			free(sts_);                                                                       \
+		}                                                                                     \
 		return rc_;                                                                           \
 	} while (0)
+
+/* st_empty is what a call given MPI_STATUS_IGNORE starts its own statuses from. */
+static const MPI_Status st_empty;
 
 MPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(status)};
 
-	WITH_PENDING(request, 1, b, 0, dpcl_mpi_wait((long)b));
+	WITH_PENDING(request, 1, b, 0, 1, ST_ONE, dpcl_mpi_wait((long)b));
 }
 
 MPI_FN int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(statuses)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitall((long)b));
+	WITH_PENDING(requests, count, b, 1, 2, ST_ALL, dpcl_mpi_waitall((long)b));
 }
 
 MPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(flag), W(status)};
 
-	WITH_PENDING(request, 1, b, 0, dpcl_mpi_test((long)b));
+	WITH_PENDING(request, 1, b, 0, 2, ST_ONE, dpcl_mpi_test((long)b));
 }
 
 MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(flag), W(statuses)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testall((long)b));
+	WITH_PENDING(requests, count, b, 1, 3, ST_ALL, dpcl_mpi_testall((long)b));
 }
 
 MPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(flag), W(status)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testany((long)b));
+	WITH_PENDING(requests, count, b, 1, 4, ST_ANY, dpcl_mpi_testany((long)b));
 }
 
 MPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(status)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitany((long)b));
+	WITH_PENDING(requests, count, b, 1, 3, ST_ANY, dpcl_mpi_waitany((long)b));
 }
 
 MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -371,7 +385,7 @@ MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_waitsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, 4, ST_SOME, dpcl_mpi_waitsome((long)b));
 }
 
 MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -379,7 +393,7 @@ MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_testsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, 4, ST_SOME, dpcl_mpi_testsome((long)b));
 }
 
 MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)

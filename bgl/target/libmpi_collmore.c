@@ -141,7 +141,7 @@ static int local_combine(const void *in, void *inout, int n, MPI_Datatype t, MPI
 	int i;
 
 	switch (t) {
-	case MPI_INT: case MPI_LONG: case MPI_INTEGER: case MPI_INTEGER4: case MPI_INT32_T: case MPI_WCHAR:
+	case MPI_INT: case MPI_LONG: case MPI_INTEGER: case MPI_INTEGER4: case MPI_INT32_T: case MPI_WCHAR: case MPI_AINT:
 		LOCAL_INT(int);
 		break;
 	case MPI_UNSIGNED: case MPI_UNSIGNED_LONG: case MPI_UINT32_T:
@@ -161,7 +161,7 @@ static int local_combine(const void *in, void *inout, int n, MPI_Datatype t, MPI
 			return 0;
 		LOCAL_INT(unsigned char);
 		break;
-	case MPI_LONG_LONG: case MPI_INT64_T: case MPI_INTEGER8:
+	case MPI_LONG_LONG: case MPI_INT64_T: case MPI_INTEGER8: case MPI_OFFSET: case MPI_COUNT:
 		LOCAL_INT(long long);
 		break;
 	case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T:

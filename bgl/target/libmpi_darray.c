@@ -35,9 +35,7 @@ static int arr_place(const char *call, MPI_Datatype t, MPI_Aint disp, MPI_Aint e
 	if (rc != MPI_SUCCESS)
 		return rc;
 	d = dt_get(call, *newtype);
-	free(d->ints);
-	free(d->aints);
-	free(d->types);
+	dt_unrecord(d);
 	dt_record_v(d, combiner, iv, in, 0, NULL, 1, &oldtype);
 	return MPI_SUCCESS;
 }

@@ -6,25 +6,16 @@
  * bounds follow MPI's definition: the lowest and highest of each nonempty block's
  * [disp + old lb, disp + old lb + blocklength * old extent). */
 
-/* dt_bounds widens d's bounds [lb, lb+extent) by a block of bl elements of old at disp;
- * first says d has no bounds yet. */
+/* dt_bounds widens d's bounds by a block of bl elements of old at disp; first says d has
+ * no bounds yet. An empty block does not count (as MPICH). */
 static void dt_bounds(struct dtype *d, int *first, long disp, int bl, MPI_Datatype old)
 {
-	long olb = is_derived(old) ? dt_get("MPI_Type", old)->lb : 0;
-	long lo = disp + olb, hi = lo + bl * dt_extent(old), ub = d->lb + d->extent;
+	long lo, hi;
 
 	if (bl <= 0)
 		return;
-	if (*first) {
-		d->lb = lo;
-		ub = hi;
-		*first = 0;
-	}
-	if (lo < d->lb)
-		d->lb = lo;
-	if (hi > ub)
-		ub = hi;
-	d->extent = ub - d->lb;
+	dt_span(disp, bl, old, &lo, &hi);
+	dt_widen(d, first, lo, hi);
 }
 
 /* dt_blocks builds a type of count blocks of old: block i has bls[i] (or bl when bls is
@@ -252,7 +243,8 @@ MPI_FN int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_
 }
 
 /* MPI_Type_get_contents returns the constructor's arguments; a derived datatype among them
- * comes back as a new handle (a duplicate) the caller frees, as the standard says. */
+ * comes back as the handle the constructor was given, one more the caller frees, as
+ * MPICH does it (so its envelope is that constructor's, not MPI_COMBINER_DUP). */
 MPI_FN int MPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_addresses,
 	int max_datatypes, int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[])
 {
@@ -273,7 +265,7 @@ MPI_FN int MPI_Type_get_contents(MPI_Datatype type, int max_integers, int max_ad
 	for (i = 0; i < d->nd; i++) {
 		datatypes[i] = d->types[i];
 		if (is_derived(d->types[i]))
-			MPI_Type_dup(d->types[i], &datatypes[i]);
+			dt_get("MPI_Type_get_contents", d->types[i])->handles++;
 	}
 	return MPI_SUCCESS;
 }

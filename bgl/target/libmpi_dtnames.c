@@ -19,6 +19,7 @@ static const struct {
 	{MPI_CXX_BOOL, "MPI_CXX_BOOL"}, {MPI_INT8_T, "MPI_INT8_T"}, {MPI_INT16_T, "MPI_INT16_T"},
 	{MPI_INT32_T, "MPI_INT32_T"}, {MPI_INT64_T, "MPI_INT64_T"}, {MPI_UINT8_T, "MPI_UINT8_T"},
 	{MPI_UINT16_T, "MPI_UINT16_T"}, {MPI_UINT32_T, "MPI_UINT32_T"}, {MPI_UINT64_T, "MPI_UINT64_T"},
+	{MPI_AINT, "MPI_AINT"}, {MPI_OFFSET, "MPI_OFFSET"}, {MPI_COUNT, "MPI_COUNT"},
 	{MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX"}, {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX"},
 	{MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX"}, {MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX"},
 	{MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX"},
@@ -31,21 +32,18 @@ static const struct {
 	{MPI_COMPLEX8, "MPI_COMPLEX8"}, {MPI_COMPLEX16, "MPI_COMPLEX16"},
 };
 
-/* Names set on derived types, by handle; NULL: never set (the name is empty). */
-static char *dt_names[MAX_DTYPES];
-
 MPI_FN int MPI_Type_set_name(MPI_Datatype type, const char *name)
 {
-	int i = type - MPI__DERIVED;
+	struct dtype *d;
 
 	if (name == NULL)
 		return lib_return("MPI_Type_set_name", MPI_COMM_WORLD, MPI_ERR_ARG, "name is NULL");
 	if (!is_derived(type))
 		return lib_return("MPI_Type_set_name", MPI_COMM_WORLD, MPI_ERR_TYPE, "a predefined datatype keeps its name");
-	dt_get("MPI_Type_set_name", type);
-	free(dt_names[i]);
-	dt_names[i] = dt_alloc("MPI_Type_set_name", MPI_MAX_OBJECT_NAME);
-	snprintf(dt_names[i], MPI_MAX_OBJECT_NAME, "%s", name);
+	d = dt_get("MPI_Type_set_name", type);
+	free(d->name);
+	d->name = dt_alloc("MPI_Type_set_name", MPI_MAX_OBJECT_NAME);
+	snprintf(d->name, MPI_MAX_OBJECT_NAME, "%s", name);
 	return MPI_SUCCESS;
 }
 
@@ -57,9 +55,10 @@ MPI_FN int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
 	if (name == NULL || resultlen == NULL)
 		return lib_return("MPI_Type_get_name", MPI_COMM_WORLD, MPI_ERR_ARG, "name or resultlen is NULL");
 	if (is_derived(type)) {
-		dt_get("MPI_Type_get_name", type);
-		if (dt_names[type - MPI__DERIVED] != NULL)
-			n = dt_names[type - MPI__DERIVED];
+		struct dtype *d = dt_get("MPI_Type_get_name", type);
+
+		if (d->name != NULL)
+			n = d->name;
 	} else {
 		for (k = 0; k < sizeof dt_predefined / sizeof dt_predefined[0]; k++)
 			if (dt_predefined[k].type == type)
@@ -69,13 +68,6 @@ MPI_FN int MPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
 	}
 	*resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", n);
 	return MPI_SUCCESS;
-}
-
-/* dt_forget_name drops a released type's name (its handle may be reused). */
-static void dt_forget_name(MPI_Datatype type)
-{
-	free(dt_names[type - MPI__DERIVED]);
-	dt_names[type - MPI__DERIVED] = NULL;
 }
 
 /* MPI_Type_match_size: the Fortran sized types, as MPICH answers, and long double. */

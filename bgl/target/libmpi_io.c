@@ -581,7 +581,7 @@ static int valid_type(MPI_Datatype t)
 	if (is_derived(t)) {
 		int i = t - MPI__DERIVED;
 
-		return i < MAX_DTYPES && dtypes[i].used && dtypes[i].committed;
+		return i < ndtypes && dtypes[i].used && dtypes[i].committed;
 	}
 	return t != MPI_DATATYPE_NULL && MPI__TYPE_SIZE(t) != 0;
 }

@@ -38,10 +38,12 @@ struct dt_block {
 
 struct dtype {
 	int used, committed, nblk;
-	/* Pending operations using the type (persistent requests, receives of derived types
-	 * not yet unpacked): MPI_Type_free only marks it freed while any remain, as the
-	 * standard lets a program free a type an operation still uses. */
-	int refs, freed;
+	/* handles: the program's handles to the type (one from its constructor, one more for
+	 * each MPI_Type_get_contents that returns it), each given back by an MPI_Type_free.
+	 * refs: the library's uses (persistent requests, receives of derived types not yet
+	 * unpacked, the envelopes of types built on it). The type lives while either
+	 * remains, as the standard lets a program free a type an operation still uses. */
+	int handles, refs;
 	struct dt_block *blk;
 	long lb, extent, size;
 	/* The constructor's call, for MPI_Type_get_envelope and get_contents. */
@@ -49,10 +51,13 @@ struct dtype {
 	int *ints;
 	MPI_Aint *aints;
 	MPI_Datatype *types;
+	char *name; /* MPI_Type_set_name's, or NULL */
 };
 
-enum { MAX_DTYPES = 1024 };
-static struct dtype dtypes[MAX_DTYPES];
+/* The table of derived types grows as a program needs (a handle is MPI__DERIVED plus its
+ * index), so a struct dtype pointer is good only until the next dt_new. */
+static struct dtype *dtypes;
+static int ndtypes;
 
 static int is_derived(MPI_Datatype t)
 {
@@ -63,7 +68,7 @@ static struct dtype *dt_get(const char *call, MPI_Datatype t)
 {
 	int i = t - MPI__DERIVED;
 
-	if (i < 0 || i >= MAX_DTYPES || !dtypes[i].used)
+	if (i < 0 || i >= ndtypes || !dtypes[i].used)
 		lib_error(call, MPI_ERR_TYPE, "invalid datatype %d", t);
 	return &dtypes[i];
 }
@@ -78,19 +83,100 @@ static long dt_size(MPI_Datatype t)
 	return is_derived(t) ? dt_get("MPI_Type_size", t)->size : MPI__TYPE_SIZE(t);
 }
 
-/* dt_append adds reps copies of type t's blocks, copy k at base + k*stride. */
+static long dt_lb(MPI_Datatype t)
+{
+	return is_derived(t) ? dt_get("MPI_Type_get_extent", t)->lb : 0;
+}
+
+/* dt_span gives the bounds [*lo, *hi) of n elements of old from byte disp on, one extent
+ * apart; a negative extent lays them downwards (MPICH's MPII_DATATYPE_BLOCK_LB_UB). */
+static void dt_span(long disp, long n, MPI_Datatype old, long *lo, long *hi)
+{
+	long lb = dt_lb(old) + disp, ext = dt_extent(old), ub = lb + ext;
+
+	*lo = lb;
+	*hi = ub;
+	if (n > 0 && ub >= lb)
+		*hi += ext * (n - 1);
+	else if (n > 0)
+		*lo += ext * (n - 1);
+}
+
+/* dt_widen makes [lo, hi) part of d's bounds; *first says d has none yet. */
+static void dt_widen(struct dtype *d, int *first, long lo, long hi)
+{
+	long ub = d->lb + d->extent;
+
+	if (*first || lo < d->lb)
+		d->lb = lo;
+	if (*first || hi > ub)
+		ub = hi;
+	*first = 0;
+	d->extent = ub - d->lb;
+}
+
+/* dt_push adds block b to d's n blocks, merged into the last when it continues it (the
+ * same basic type right after it), so a contiguous run stays one block however long. */
+static void dt_push(struct dtype *d, struct dt_block b)
+{
+	struct dt_block *last = d->nblk > 0 ? &d->blk[d->nblk - 1] : NULL;
+
+	if (last != NULL && last->basic == b.basic && last->off + (long)last->count * MPI__TYPE_SIZE(b.basic) == b.off &&
+		(long long)last->count + b.count <= 0x7fffffff) {
+		last->count += b.count;
+		return;
+	}
+	d->blk[d->nblk++] = b;
+}
+
+/* dt_run is t as one run of its basic type when it is one (a predefined type, or a derived
+ * type of one block filling its extent): its first block in *b, and 1; else 0. */
+static int dt_run(MPI_Datatype t, struct dt_block *b)
+{
+	struct dtype *o;
+
+	if (!is_derived(t)) {
+		struct dt_block one = {0, t, 1};
+
+		*b = one;
+		return 1;
+	}
+	o = dt_get("MPI_Type", t);
+	if (o->nblk != 1 || (long)o->blk[0].count * MPI__TYPE_SIZE(o->blk[0].basic) != o->extent)
+		return 0;
+	*b = o->blk[0];
+	return 1;
+}
+
+/* dt_append adds reps copies of type t's blocks, copy k at base + k*stride; reps copies
+ * of one run laid end to end are one block of reps times its count. */
 static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long stride)
 {
-	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1;
-	struct dt_block *nb;
+	int k, i, n = is_derived(t) ? dt_get("MPI_Type", t)->nblk : 1, merged = 0;
+	struct dt_block *nb, run = {0, MPI_BYTE, 0};
+	long long blocks = (long long)n * reps;
 
 	/* Nothing to add: realloc to zero bytes would free the blocks kept so far. */
-	if ((long)n * reps == 0)
+	if (blocks == 0)
 		return MPI_SUCCESS;
-	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)n * reps));
+	if (dt_run(t, &run) && stride == (long)run.count * MPI__TYPE_SIZE(run.basic) &&
+		(long long)run.count * reps <= 0x7fffffff) {
+		blocks = 1;
+		run.off += base;
+		run.count *= reps;
+		merged = 1;
+	}
+	if ((d->nblk + blocks) * (long long)sizeof *nb > 0x7fffffffLL)
+		return MPI_ERR_OTHER;
+	nb = realloc(d->blk, sizeof *nb * (d->nblk + (long)blocks));
 	if (nb == NULL)
 		return MPI_ERR_OTHER;
 	d->blk = nb;
+	d->size += dt_size(t) * reps;
+	if (merged) {
+		dt_push(d, run);
+		return MPI_SUCCESS;
+	}
 	for (k = 0; k < reps; k++)
 		for (i = 0; i < n; i++) {
 			struct dt_block b = {0, t, 1};
@@ -98,9 +184,8 @@ static int dt_append(struct dtype *d, MPI_Datatype t, long base, int reps, long 
 			if (is_derived(t))
 				b = dtypes[t - MPI__DERIVED].blk[i];
 			b.off += base + k * stride;
-			d->blk[d->nblk++] = b;
+			dt_push(d, b);
 		}
-	d->size += dt_size(t) * reps;
 	return MPI_SUCCESS;
 }
 
@@ -110,15 +195,23 @@ static struct dtype *dt_new(const char *call, MPI_Datatype *out)
 
 	if (out == NULL)
 		lib_error(call, MPI_ERR_ARG, "newtype is NULL");
-	for (i = 0; i < MAX_DTYPES; i++)
-		if (!dtypes[i].used) {
-			memset(&dtypes[i], 0, sizeof dtypes[i]);
-			dtypes[i].used = 1;
-			*out = MPI__DERIVED + i;
-			return &dtypes[i];
-		}
-	lib_error(call, MPI_ERR_OTHER, "more than %d derived datatypes", MAX_DTYPES);
-	return NULL;
+	for (i = 0; i < ndtypes && dtypes[i].used; i++)
+		;
+	if (i == ndtypes) {
+		int n = ndtypes == 0 ? 256 : 2 * ndtypes;
+		struct dtype *t = realloc(dtypes, sizeof *t * n);
+
+		if (t == NULL)
+			lib_error(call, MPI_ERR_OTHER, "no memory for more than %d derived datatypes", ndtypes);
+		memset(t + ndtypes, 0, sizeof *t * (n - ndtypes));
+		dtypes = t;
+		ndtypes = n;
+	}
+	memset(&dtypes[i], 0, sizeof dtypes[i]);
+	dtypes[i].used = 1;
+	dtypes[i].handles = 1;
+	*out = MPI__DERIVED + i;
+	return &dtypes[i];
 }
 
 static void dt_check_old(const char *call, MPI_Datatype t, int count)
@@ -131,6 +224,8 @@ static void dt_check_old(const char *call, MPI_Datatype t, int count)
 		dt_get(call, t);
 }
 
+static void dt_ref(MPI_Datatype t);
+
 /* dt_record keeps a constructor's arguments: the integers as up to three runs (n, array),
  * then the addresses and the datatypes. */
 static void dt_record_v(struct dtype *d, int combiner, const int *iv[3], const int in[3], int na,
@@ -139,6 +234,8 @@ static void dt_record_v(struct dtype *d, int combiner, const int *iv[3], const i
 	int k, ni = in[0] + in[1] + in[2];
 
 	d->combiner = combiner;
+	for (k = 0; k < nd; k++)
+		dt_ref(types[k]); /* the envelope names them while d lives */
 	d->ni = ni;
 	d->na = na;
 	d->nd = nd;
@@ -174,7 +271,13 @@ MPI_FN int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *ne
 	dt_check_old("MPI_Type_contiguous", oldtype, count);
 	d = dt_new("MPI_Type_contiguous", newtype);
 	dt_record(d, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 0, NULL, 0, NULL, 1, &oldtype);
-	d->extent = count * dt_extent(oldtype);
+	if (count > 0) {
+		int first = 1;
+		long lo, hi;
+
+		dt_span(0, count, oldtype, &lo, &hi);
+		dt_widen(d, &first, lo, hi);
+	}
 	return dt_append(d, oldtype, 0, count, dt_extent(oldtype));
 }
 
@@ -183,16 +286,22 @@ MPI_FN int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype 
 {
 	struct dtype *d;
 	long ext = dt_extent(oldtype);
-	int i, rc = MPI_SUCCESS;
+	int i, rc = MPI_SUCCESS, first = 1;
 
 	dt_check_old("MPI_Type_vector", oldtype, count);
 	if (blocklength < 0)
 		lib_error("MPI_Type_vector", MPI_ERR_ARG, "invalid blocklength %d", blocklength);
 	d = dt_new("MPI_Type_vector", newtype);
 	dt_record(d, MPI_COMBINER_VECTOR, 1, &count, 1, &blocklength, 1, &stride, 0, NULL, 1, &oldtype);
-	for (i = 0; i < count && rc == MPI_SUCCESS; i++)
+	for (i = 0; i < count && rc == MPI_SUCCESS; i++) {
+		long lo, hi;
+
 		rc = dt_append(d, oldtype, (long)i * stride * ext, blocklength, ext);
-	d->extent = count == 0 ? 0 : ((long)(count - 1) * stride + blocklength) * ext;
+		if (blocklength > 0) {
+			dt_span((long)i * stride * ext, blocklength, oldtype, &lo, &hi);
+			dt_widen(d, &first, lo, hi);
+		}
+	}
 	return rc;
 }
 
@@ -200,8 +309,8 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 	MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	struct dtype *d;
-	long ext = dt_extent(oldtype), lo = 0, hi = 0;
-	int i, rc = MPI_SUCCESS, seen = 0;
+	long ext = dt_extent(oldtype), lo, hi;
+	int i, rc = MPI_SUCCESS, first = 1;
 
 	dt_check_old("MPI_Type_indexed", oldtype, count);
 	d = dt_new("MPI_Type_indexed", newtype);
@@ -213,14 +322,9 @@ MPI_FN int MPI_Type_indexed(int count, const int blocklengths[], const int displ
 		/* Empty blocks do not bound the type (as MPICH). */
 		if (blocklengths[i] == 0)
 			continue;
-		if (!seen || displs[i] * ext < lo)
-			lo = displs[i] * ext;
-		if (!seen || (displs[i] + blocklengths[i]) * ext > hi)
-			hi = (displs[i] + blocklengths[i]) * ext;
-		seen = 1;
+		dt_span((long)displs[i] * ext, blocklengths[i], oldtype, &lo, &hi);
+		dt_widen(d, &first, lo, hi);
 	}
-	d->lb = lo;
-	d->extent = hi - lo;
 	return rc;
 }
 
@@ -243,8 +347,8 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 	const MPI_Datatype types[], MPI_Datatype *newtype)
 {
 	struct dtype *d;
-	long lo = 0, hi = 0, al = 1;
-	int i, k, rc = MPI_SUCCESS, seen = 0;
+	long lo, hi, al = 1;
+	int i, k, rc = MPI_SUCCESS, first = 1;
 
 	if (count < 0)
 		lib_error("MPI_Type_create_struct", MPI_ERR_COUNT, "invalid count %d", count);
@@ -258,11 +362,8 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 		rc = dt_append(d, types[i], displs[i], blocklengths[i], ext);
 		if (blocklengths[i] == 0)
 			continue;
-		if (!seen || displs[i] < lo)
-			lo = displs[i];
-		if (!seen || displs[i] + blocklengths[i] * ext > hi)
-			hi = displs[i] + blocklengths[i] * ext;
-		seen = 1;
+		dt_span(displs[i], blocklengths[i], types[i], &lo, &hi);
+		dt_widen(d, &first, lo, hi);
 		if (is_derived(types[i])) {
 			for (k = 0; k < dtypes[types[i] - MPI__DERIVED].nblk; k++)
 				if (align_of(dtypes[types[i] - MPI__DERIVED].blk[k].basic) > al)
@@ -272,8 +373,7 @@ MPI_FN int MPI_Type_create_struct(int count, const int blocklengths[], const MPI
 		}
 	}
 	/* The extent is padded to the strictest member alignment, as a C struct's size is. */
-	d->lb = lo;
-	d->extent = (hi - lo + al - 1) / al * al;
+	d->extent = (d->extent + al - 1) / al * al;
 	return rc;
 }
 
@@ -287,17 +387,35 @@ MPI_FN int MPI_Type_commit(MPI_Datatype *type)
 	return MPI_SUCCESS;
 }
 
+static void dt_unref(MPI_Datatype t);
+
+/* dt_unrecord drops a type's envelope and with it the uses of the types it names. */
+static void dt_unrecord(struct dtype *d)
+{
+	MPI_Datatype *types = d->types;
+	int k, nd = d->nd;
+
+	free(d->ints);
+	free(d->aints);
+	d->ints = NULL;
+	d->aints = NULL;
+	d->types = NULL;
+	d->ni = d->na = d->nd = 0;
+	for (k = 0; k < nd; k++)
+		dt_unref(types[k]);
+	free(types);
+}
+
 /* dt_release gives back a derived type's memory and its handle. */
 static void dt_release(struct dtype *d)
 {
 	free(d->blk);
-	free(d->ints);
-	free(d->aints);
-	free(d->types);
+	free(d->name);
+	dt_unrecord(d);
 	memset(d, 0, sizeof *d);
 }
 
-/* dt_ref and dt_unref count an operation's use of type t (predefined types need none). */
+/* dt_ref and dt_unref count the library's uses of type t (predefined types need none). */
 static void dt_ref(MPI_Datatype t)
 {
 	if (is_derived(t))
@@ -311,10 +429,11 @@ static void dt_unref(MPI_Datatype t)
 	if (!is_derived(t))
 		return;
 	d = dt_get("MPI_Type", t);
-	if (--d->refs == 0 && d->freed)
+	if (--d->refs == 0 && d->handles == 0)
 		dt_release(d);
 }
 
+/* MPI_Type_free gives back one of the program's handles; the last takes the attributes. */
 MPI_FN int MPI_Type_free(MPI_Datatype *type)
 {
 	struct dtype *d;
@@ -323,14 +442,12 @@ MPI_FN int MPI_Type_free(MPI_Datatype *type)
 	if (type == NULL || !is_derived(*type))
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "not a derived datatype");
 	d = dt_get("MPI_Type_free", *type);
-	if (d->freed)
+	if (d->handles == 0)
 		lib_error("MPI_Type_free", MPI_ERR_TYPE, "datatype %d was already freed", *type);
-	if ((rc = tattrs_delete_all(*type)) != MPI_SUCCESS)
+	if (d->handles == 1 && (rc = tattrs_delete_all(*type)) != MPI_SUCCESS)
 		return rc;
-	dt_forget_name(*type);
-	if (d->refs > 0)
-		d->freed = 1;
-	else
+	d = dt_get("MPI_Type_free", *type); /* a delete callback may have made types */
+	if (--d->handles == 0 && d->refs == 0)
 		dt_release(d);
 	*type = MPI_DATATYPE_NULL;
 	return MPI_SUCCESS;
@@ -445,7 +562,10 @@ static void dt_unpack(const char *in, int bytes, void *buf, int count, MPI_Datat
 		for (i = 0; i < d->nblk; i++) {
 			long n = (long)d->blk[i].count * MPI__TYPE_SIZE(d->blk[i].basic);
 
+			/* A short message ends inside a block: its leading bytes arrived. */
 			if (p + n > in + bytes)
+				n = in + bytes - p;
+			if (n <= 0)
 				return;
 			memcpy((char *)buf + k * d->extent + d->blk[i].off, p, n);
 			p += n;
@@ -479,18 +599,51 @@ static void pending_add(MPI_Request req, char *packed, int bytes, void *buf, int
 	lib_error("MPI_Irecv", MPI_ERR_OTHER, "more than %d pending receives of derived datatypes", MAX_PENDING);
 }
 
+/* How a Wait or Test call reports its statuses (in block b): one for its one request
+ * (Wait, Test), one per request (Waitall, Testall), one for the request at *b[2] (Waitany,
+ * Testany), or one per index of b[3] up to *b[2] (Waitsome, Testsome). */
+enum { ST_ONE, ST_ALL, ST_ANY, ST_SOME };
+
+/* pending_status is the status the call wrote for request i of its array, or NULL. */
+static const MPI_Status *pending_status(const MPI_Status *sts, int kind, const unsigned long *b, int i)
+{
+	int k;
+
+	switch (kind) {
+	case ST_ONE:
+		return sts;
+	case ST_ALL:
+		return sts + i;
+	case ST_ANY:
+		return *(const int *)b[2] == i ? sts : NULL;
+	}
+	for (k = 0; k < *(const int *)b[2]; k++)
+		if (((const int *)b[3])[k] == i)
+			return sts + k;
+	return NULL;
+}
+
 /* pending_settle unpacks the pending receives whose handles a Wait or Test just freed:
- * before[i] was active and after[i] is MPI_REQUEST_NULL. */
-static void pending_settle(const MPI_Request *before, const MPI_Request *after, int n)
+ * before[i] was active and after[i] is MPI_REQUEST_NULL. Only the bytes that arrived
+ * (the status's count) are unpacked: a short message leaves the rest of the buffer as
+ * it was, and the type may span more memory than the program's buffer has. */
+static void pending_settle(const MPI_Request *before, const MPI_Request *after, int n, const MPI_Status *sts,
+	int kind, const unsigned long *b)
 {
 	int i, k;
 
 	for (i = 0; i < n; i++) {
+		const MPI_Status *st;
+
 		if (before[i] == MPI_REQUEST_NULL || after[i] != MPI_REQUEST_NULL)
 			continue;
+		st = pending_status(sts, kind, b, i);
 		for (k = 0; k < MAX_PENDING; k++)
 			if (pendings[k].packed != NULL && pendings[k].req == before[i]) {
-				dt_unpack(pendings[k].packed, pendings[k].bytes, pendings[k].buf, pendings[k].count, pendings[k].type);
+				int got = st != NULL ? st->count & 0x7fffffff : pendings[k].bytes; /* without MPI_Cancel's mark */
+
+				dt_unpack(pendings[k].packed, got < pendings[k].bytes ? got : pendings[k].bytes, pendings[k].buf,
+					pendings[k].count, pendings[k].type);
 				free(pendings[k].packed);
 				pendings[k].packed = NULL;
 				dt_unref(pendings[k].type);

@@ -321,10 +321,12 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
 #define MPI_THREAD_SERIALIZED 2
 #define MPI_THREAD_MULTIPLE 3
 
-/* Address- and offset-sized integers as datatypes: the basic types of their size on the 32-bit PowerPC. */
-#define MPI_AINT MPI_LONG
-#define MPI_OFFSET MPI_LONG_LONG
-#define MPI_COUNT MPI_LONG_LONG
+/* Address- and offset-sized integers as datatypes: integers of their size on the 32-bit
+ * PowerPC, with handles of their own (as MPICH's): their names are their own and
+ * external32 makes each 8 bytes. */
+#define MPI_AINT ((MPI_Datatype)0x3c04)
+#define MPI_OFFSET ((MPI_Datatype)0x3d08)
+#define MPI_COUNT ((MPI_Datatype)0x3e08)
 #if defined(__cplusplus) && __cplusplus < 201103L /* C++98 has no long long; glibc's int64_t is one */
 #include <stdint.h>
 typedef int64_t MPI_Offset; typedef int64_t MPI_Count;
@@ -929,6 +931,40 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
 	void *outbuf, int outcount, MPI_Datatype type);
 int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype type, MPI_Aint *size);
 /* ---- end of external32 packing ---- */
+
+/* ---- datatype, this stop: MPI 4.0's large-count (_c) datatype calls
+ * (libmpi_dtlarge.c); every MPI_Count must fit 32 bits on this machine (else
+ * MPI_ERR_COUNT). ---- */
+int MPI_Type_size_c(MPI_Datatype type, MPI_Count *size);
+int MPI_Type_get_extent_c(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent);
+int MPI_Type_get_true_extent_c(MPI_Datatype type, MPI_Count *true_lb, MPI_Count *true_extent);
+int MPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+	MPI_Datatype *newtype);
+int MPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype,
+	MPI_Datatype *newtype);
+int MPI_Type_indexed_c(MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displs[],
+	MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displs[],
+	MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count displs[],
+	MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count displs[],
+	MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_struct_c(MPI_Count count, const MPI_Count blocklengths[], const MPI_Count displs[],
+	const MPI_Datatype types[], MPI_Datatype *newtype);
+int MPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype);
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype type, MPI_Comm comm, MPI_Count *size);
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype type, void *outbuf, MPI_Count outsize,
+	MPI_Count *position, MPI_Comm comm);
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount,
+	MPI_Datatype type, MPI_Comm comm);
+int MPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype type, MPI_Count *size);
+int MPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype type,
+	void *outbuf, MPI_Count outsize, MPI_Count *position);
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+	void *outbuf, MPI_Count outcount, MPI_Datatype type);
+/* ---- end of datatype, this stop ---- */
 
 #ifdef __cplusplus
 }

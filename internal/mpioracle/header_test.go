@@ -126,6 +126,12 @@ var environment = []string{
 	"MPI_Op_commutative", "MPI_Reduce_local",
 	// bgl/target/libmpi_packext.c
 	"MPI_Pack_external", "MPI_Pack_external_size", "MPI_Unpack_external",
+	// bgl/target/libmpi_dtlarge.c
+	"MPI_Type_size_c", "MPI_Type_get_extent_c", "MPI_Type_get_true_extent_c", "MPI_Type_contiguous_c",
+	"MPI_Type_vector_c", "MPI_Type_create_hvector_c", "MPI_Type_indexed_c", "MPI_Type_create_hindexed_c",
+	"MPI_Type_create_indexed_block_c", "MPI_Type_create_hindexed_block_c", "MPI_Type_create_struct_c",
+	"MPI_Type_create_resized_c", "MPI_Pack_size_c", "MPI_Pack_c", "MPI_Unpack_c", "MPI_Pack_external_size_c",
+	"MPI_Pack_external_c", "MPI_Unpack_external_c",
 }
 
 // constants the header must define.
