@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,12 +69,25 @@ func mpiTagged(t *testing.T) (mpiexec, tagged string) {
 	t.Helper()
 	mpiexec = oracletest.Require(t, oracletest.MPIExec)
 	oracletest.Require(t, "pkg-config")
-	tagged = filepath.Join(t.TempDir(), "dpclsh-mpi")
-	if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", tagged, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags mpi: %v\n%s", err, out)
+	taggedOnce.Do(func() {
+		taggedBinary = filepath.Join(filepath.Dir(binary), "dpclsh-mpi")
+		if out, err := exec.Command("go", "build", "-tags", "mpi", "-o", taggedBinary, ".").CombinedOutput(); err != nil {
+			taggedErr = fmt.Errorf("go build -tags mpi: %v\n%s", err, out)
+		}
+	})
+	if taggedErr != nil {
+		t.Fatal(taggedErr)
 	}
-	return mpiexec, tagged
+	return mpiexec, taggedBinary
 }
+
+// The tagged binary is built once per test binary, beside the untagged one (TestMain
+// removes both): each build takes tens of seconds.
+var (
+	taggedOnce   sync.Once
+	taggedBinary string
+	taggedErr    error
+)
 
 // commandRunner runs a command to its end (limit at most) and returns its streams and
 // status.
@@ -105,16 +119,19 @@ func TestShardedScriptUnderMpiexecIsByteIdentical(t *testing.T) {
 	// A debug exchange per daemon and command, and one per quantum: on a loaded two-core
 	// box four MPI processes polling in their collectives take minutes.
 	run := commandRunner(t, 10*time.Minute)
-	wantOut, wantErr, wantStatus := run(binary, append([]string{"--quiet"}, shardedScript...)...)
-	if !strings.Contains(wantOut, "counting probe: 64 sent, 64 delivered, 4 waves") || wantStatus != 0 {
+	// Smaller than the in-process test's run (16 ranks, 2 sweeps): the same probes and
+	// tree, a tenth of the exchanges.
+	script := []string{shardedScript[0], "16", "2"}
+	wantOut, wantErr, wantStatus := run(binary, append([]string{"--quiet"}, script...)...)
+	if !strings.Contains(wantOut, "wave 2: 16 calls on 8 ranks") || wantStatus != 0 {
 		t.Fatalf("the one-process run printed %q, status %d\n%s", wantOut, wantStatus, wantErr)
 	}
 	for _, n := range []int{2, 4} {
-		args := append([]string{"-n", fmt.Sprint(n), tagged, "--shards"}, shardedScript...)
+		args := append([]string{"-n", fmt.Sprint(n), tagged, "--shards"}, script...)
 		out, errOut, status := run(mpiexec, args...)
 		if out != wantOut || errOut != wantErr || status != wantStatus {
 			t.Errorf("mpiexec -n %d %v: status %d (want %d)\nstdout %q\nwant   %q\nstderr %q\nwant   %q",
-				n, shardedScript, status, wantStatus, out, wantOut, errOut, wantErr)
+				n, script, status, wantStatus, out, wantOut, errOut, wantErr)
 		}
 	}
 }
