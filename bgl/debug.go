@@ -156,6 +156,20 @@ func (d *Debug) WriteMem(rank int, addr uint32, b []byte) error {
 	return nil
 }
 
+// WriteBatch writes a batch of patches to a node's memory as WriteMem writes each, in
+// order. Nodes patched alike from the same shared text take the batch's result at once
+// (ppc.PokeBatch), so a tool patching many nodes pays for its writes about once.
+func (d *Debug) WriteBatch(rank int, b *ppc.PokeBatch) error {
+	n, err := d.live("write", rank)
+	if err != nil {
+		return err
+	}
+	if err := n.cpu.Mem.PokeBatch(b); err != nil {
+		return errorf("debug write on rank %d: %w", rank, err)
+	}
+	return nil
+}
+
 // Regs returns a node's registers.
 func (d *Debug) Regs(rank int) (Regs, error) {
 	n, err := d.node("regs", rank)

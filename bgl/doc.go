@@ -428,14 +428,43 @@
 // 26,381 private bytes per rank, but no CPU saved (what it spares in new host pages it
 // spends in hashing and in copying pages stored to again: at 4,096 ranks it merged 20
 // pages per rank to keep 3 shared) and fewer instructions translated (93 % to 88 %: a
-// merge drops the rank's page cache), so it is not in. What the profile after holds: the
-// first stores to each rank's pages (a third: the host pages the rank's own data and
-// stack need), the translated code and interpreter running loop.elf's instructions,
-// allocation of each rank's CPU (4.7 KiB, its block and page caches) and table, and the
-// tool's per-daemon work (runtime's App.Step). What would lower it further: fewer bytes
-// per rank (the CPU's 256-entry block cache and 64-entry page cache could be allocated
-// on first use; the page-table root is 2.3 KiB), and a scheduler that keeps its
-// runnable set instead of scanning every node twice per window (a few percent here).
+// merge drops the rank's page cache), so it is not in. Then the CPU's block cache was
+// allocated when it first runs (a CPU of 4,224 bytes took the allocator's 4,864-byte
+// size; apart, 4,352 bytes) and two sources of launch garbage went (the initial stack
+// padded a byte at a time, dcbz's line escaping): measured side by side, before at load
+// 23-27 and after at load 32-49,
+//
+//	                                          CPU s   peak RSS
+//	before                                     51.5   3,636 MiB
+//	lazy block cache, less launch garbage      53.9   3,519 MiB
+//
+// so 1.8 KiB less per rank and no CPU change that this box's load lets one see (the
+// CPU seconds of both runs are inflated by the load: 31.9 s was measured at load 22).
+// What the profile (at 4,096 ranks) holds now: the first stores to each rank's pages
+// (ppc's Memory.write and writePage, a third: the eight pages a rank writes are 32 KiB
+// of its 55 KiB), the translated code and interpreter running loop.elf, the allocator
+// (a fifth: each rank's CPU, page-table root of 2.3 KiB, its private mids and leaves of
+// 576 bytes), the launch (createNodes, an eighth) and the tool's App.Step (an eighth).
+// What would lower it further: fewer bytes per rank (the root's 256 shared flags as a
+// bitmask would bring it from the 2,688-byte size to 2,304; a four-level table of 32
+// entries would make a rank's private table about 4 KiB instead of 7.5), and a
+// scheduler that keeps its runnable set instead of scanning every node twice per window
+// (a few percent here). The 8 s goal is not met: the run's CPU follows the pages ranks
+// write, and those are the program's.
+//
+// Installing probes on many ranks (dpclsh profile's ~300 probes): the daemons wrote
+// each rank's trampolines and branches one poke at a time, each looking its patched
+// page, leaf and mid up by its bytes, and at 4,096 ranks that was 70 % of the run's
+// CPU. A rank's writes of one command are now one ppc.PokeBatch (WriteBatch), shared
+// between ranks given the same writes, and a rank starting from the same shared text
+// takes the table the first one ended with; the bookkeeping left per rank and point is
+// the daemon's (its maps of placed trampolines and their owners) and the CPU's entry
+// marks. dpclsh profile --nodes 4096 examples/apps/bin/hello_mpi.elf, side by side at
+// load 26-42, the same report byte for byte:
+//
+//	                                          CPU s   peak RSS
+//	pokes one at a time                        30.4   1,193 MiB
+//	one batch per rank, shared                 14.7   1,157 MiB
 //
 // Errors: those the package makes start "bgl: " and are an *Error (wrapping the cause) or
 // one of its own types carrying the rank, address or position it concerns; each has

@@ -115,9 +115,12 @@ func execStwcx(c *CPU, in *inst) bool {
 // (AT_DCACHEBSIZE), which glibc's memset relies on when it uses dcbz.
 func execDcbz(c *CPU, in *inst) bool {
 	ea := (c.ra0(in) + c.GPR[in.rb&31]) &^ (CacheLineSize - 1)
-	var zero [CacheLineSize]byte
-	return c.storeSlow(in, ea, zero[:])
+	return c.storeSlow(in, ea, zeroLine[:])
 }
+
+// zeroLine is what dcbz stores; storeSlow only reads it, and a line on the stack would
+// escape to the heap at every dcbz.
+var zeroLine [CacheLineSize]byte
 
 func execLmw(c *CPU, in *inst) bool {
 	ea := c.ra0(in) + in.imm

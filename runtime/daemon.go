@@ -63,7 +63,13 @@ type Daemon struct {
 	unlinked map[int][]span              // rank -> trampolines unlinked, not yet freed
 	pending  map[int]*pendingExec        // blocked ranks waiting to run a one-shot snippet
 	streams  map[uint32]uint32           // handle -> stream
-	images   map[string][]byte           // trampoline bytes per (plan, toggles) of the command
+	images   map[string]*blob            // trampoline bytes per (plan, toggles) of the command
+	words    map[uint32]*blob            // the bytes of each patch word of the command
+	batches  map[string]*writeBatch      // the command's distinct batches of writes to a rank
+	blobs    uint32                      // blobs numbered in the command
+	scratch  rankWrites                  // the writes of the rank being patched
+	imageKey []byte                      // the key of the image being looked up
+	owners   map[int][]uint32            // the handles of each point plan of the command
 	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
 	ran      map[uint32]bool             // points whose trampoline began to run on one of the ranks (ran.go)
 	// resumes: rank -> one-shot trampoline base -> the address inside another trampoline
@@ -115,7 +121,8 @@ func (d *Daemon) prepare(c *Command) error {
 	if c.Exec != nil {
 		d.streams[c.Exec.Handle] = c.Exec.Stream
 	}
-	d.images = map[string][]byte{}
+	d.images, d.words, d.batches, d.blobs = map[string]*blob{}, map[uint32]*blob{}, map[string]*writeBatch{}, 0
+	d.owners = map[int][]uint32{}
 	return nil
 }
 
@@ -254,16 +261,20 @@ func (d *Daemon) covers(h uint32, rank int) (in, active bool) {
 
 // patch writes each point's new trampoline (toggles set for this rank), or restores the
 // original word where no handle at the point covers the rank; replaced trampolines are
-// unlinked for a later free.
+// unlinked for a later free. The rank's writes go to its memory as one batch after its
+// bookkeeping (the rank is held, and entry marks do not depend on memory): ranks given the
+// same writes share one batch, whose pokes are then paid about once (patchbatch.go).
 func (d *Daemon) patch(m Machine, c *Command, rank int) error {
+	pl := d.placed[rank]
+	if pl == nil {
+		pl = map[uint32]span{}
+		d.placed[rank] = pl
+	}
+	w := &d.scratch
+	w.reset()
 	for i := range c.Points {
 		p := &c.Points[i]
 		image, any := d.image(i, p, rank)
-		pl := d.placed[rank]
-		if pl == nil {
-			pl = map[uint32]span{}
-			d.placed[rank] = pl
-		}
 		old, had := pl[p.Addr]
 		if had {
 			if err := d.harvest(m, rank, p.Addr, old.base); err != nil {
@@ -271,44 +282,42 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 			}
 		}
 		if p.Base != 0 && any {
-			if err := m.WriteMem(rank, p.Base, image); err != nil {
-				return err
-			}
-			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Patch)); err != nil {
-				return err
-			}
+			w.add(p.Base, image)
+			w.add(p.Addr, d.word(p.Patch))
 			if !d.ran[p.Addr] {
 				if err := m.MarkEntry(rank, p.Base); err != nil {
 					return err
 				}
 			}
-			pl[p.Addr] = span{p.Base, uint32(len(image))}
-			d.own(rank, span{p.Base, uint32(len(image))}, toggleHandles(p)...)
+			pl[p.Addr] = span{p.Base, uint32(len(image.b))}
+			d.own(rank, span{p.Base, uint32(len(image.b))}, d.pointHandles(i, p)...)
 		} else if had {
-			if err := m.WriteMem(rank, p.Addr, wordBytes(p.Orig)); err != nil {
-				return err
-			}
+			w.add(p.Addr, d.word(p.Orig))
 			delete(pl, p.Addr)
 		}
 		if had && (old.base != p.Base || !any) {
 			d.unlinked[rank] = append(d.unlinked[rank], old)
 		}
 	}
-	return nil
+	return d.write(m, rank, w)
 }
 
 // image returns the bytes of point plan i as rank gets them (each toggle on when its
 // handle covers the rank and is active) and whether any handle there covers the rank.
 // Ranks with the same toggles share one image per command.
-func (d *Daemon) image(i int, p *PointPlan, rank int) ([]byte, bool) {
-	key := make([]byte, 0, 8+len(p.Toggles))
-	key = append(key, byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
+func (d *Daemon) image(i int, p *PointPlan, rank int) (*blob, bool) {
+	key := append(d.imageKey[:0], byte(i), byte(i>>8), byte(i>>16), byte(i>>24))
 	any := false
 	for _, t := range p.Toggles {
 		in, on := d.covers(t.Handle, rank)
 		any = any || in
-		key = append(key, map[bool]byte{false: '0', true: '1'}[on])
+		bit := byte('0')
+		if on {
+			bit = '1'
+		}
+		key = append(key, bit)
 	}
+	d.imageKey = key
 	for _, h := range p.Cover {
 		in, _ := d.covers(h, rank)
 		any = any || in
@@ -324,7 +333,7 @@ func (d *Daemon) image(i int, p *PointPlan, rank int) ([]byte, bool) {
 		}
 		words[(t.Addr-p.Base)/4] = w
 	}
-	b := wordBytes(words...)
+	b := d.blob(wordBytes(words...))
 	d.images[string(key)] = b
 	return b, any
 }
