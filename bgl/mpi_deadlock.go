@@ -120,6 +120,10 @@ func (e *mpiEngine) describe(j *Job, rank int, c *mpiCall) MPIWait {
 func (e *mpiEngine) describeRequests(rank int, name string) MPIWait {
 	pend := e.ranks[rank].posted
 	w := MPIWait{Call: fmt.Sprintf("%s(%d pending receives)", name, len(pend))}
+	if g := len(e.ranks[rank].greqs); g > 0 {
+		// Only the rank itself could complete them, and it is blocked.
+		w.Call = fmt.Sprintf("%s(%d pending receives, %d generalized requests not completed)", name, len(pend), g)
+	}
 	seen := map[int]bool{}
 	for _, q := range pend {
 		if q.src == mpiAnySource {

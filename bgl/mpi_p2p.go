@@ -32,6 +32,7 @@ type mpiRank struct {
 	life       mpiLife                // where the rank is between MPI_Init and MPI_Finalize
 	errReturn  map[uint32]bool        // communicators whose errors return (mpi_errhandler.go)
 	matched    map[uint32]*mpiMatched // messages taken by matched probes (mpi_mprobe.go)
+	greqs      map[uint32]*mpiReq     // generalized requests not yet completed (mpi_greq.go)
 	nextMsg    uint32
 }
 
@@ -71,6 +72,7 @@ type mpiReq struct {
 	held      mpiCharge // on its rank's account until Wait, Test or (freed) completion frees it
 	icoll     *mpiCall  // a nonblocking collective's entered call (mpi_icoll.go)
 	fileBytes *uint32   // nonblocking collective file I/O: the bytes its status reports (mpi_io.go)
+	greq      bool      // a generalized request: only MPI_Grequest_complete completes it (mpi_greq.go)
 }
 
 type mpiStatus struct {
@@ -195,7 +197,8 @@ func (e *mpiEngine) newReq(n *node, q *mpiReq, what string) (*mpiReq, error) {
 	}
 	for {
 		r.nextReq++
-		if r.nextReq != 0 && r.reqs[r.nextReq] == nil {
+		// A freed generalized request keeps its handle until MPI_Grequest_complete names it.
+		if r.nextReq != 0 && r.reqs[r.nextReq] == nil && r.greqs[r.nextReq] == nil {
 			break
 		}
 	}

@@ -46,12 +46,16 @@ static int graph_kind(MPI_Comm comm);
 #include "libmpi_tattr.c"
 #include "libmpi_win.c"
 #include "libmpi_io.c"
+#include "libmpi_session.c"
+#include "libmpi_pt2pt_c.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	mpi_initialized = 1;
+	if (nsessions_open > 0)
+		return MPI_SUCCESS; /* a session started the machine's MPI (libmpi_session.c) */
 	return dpcl_mpi_init();
 }
 
@@ -245,6 +249,7 @@ static int do_recv(unsigned long *b)
 	return rc;
 }
 
+#include "libmpi_greq.c"
 #include "libmpi_persist.c"
 
 MPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -303,11 +308,11 @@ static int do_irecv(unsigned long *b)
 /* WITH_PENDING runs a Wait or Test call over n requests, whose array is word slot of
  * block b: persistent handles are replaced by their started requests for the engine and
  * kept in the caller's array, and the derived-type receives the call freed are unpacked. */
-#define WITH_PENDING(reqs, n, b, slot, call)                                                  \
+#define WITH_PENDING(reqs, n, b, slot, call, where)                                                  \
 	do {                                                                                      \
 		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
 		int rc_, i_;                                                                          \
-		if (!pending_any() && persist_count == 0)                                             \
+		if (!pending_any() && persist_count == 0 && greq_count == 0)                          \
 			return call;                                                                      \
 		if ((n) > 64)                                                                         \
 			orig = malloc(sizeof *orig * 3 * (n));                                            \
@@ -318,6 +323,7 @@ static int do_irecv(unsigned long *b)
 		(b)[slot] = W(orig + 2 * (n));                                                        \
 		rc_ = call;                                                                           \
 		pending_settle(orig + (n), orig + 2 * (n), (n));                                      \
+		rc_ = greq_settle(orig + (n), orig + 2 * (n), (n), (where), rc_);                     \
 		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
 		if (orig != buf_)                                                                     \
 			free(orig);                                                                       \
@@ -328,42 +334,42 @@ MPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(status)};
 
-	WITH_PENDING(request, 1, b, 0, dpcl_mpi_wait((long)b));
+	WITH_PENDING(request, 1, b, 0, dpcl_mpi_wait((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(statuses)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitall((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitall((long)b), GREQ_AT(GREQ_ALL, statuses, NULL, NULL));
 }
 
 MPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(flag), W(status)};
 
-	WITH_PENDING(request, 1, b, 0, dpcl_mpi_test((long)b));
+	WITH_PENDING(request, 1, b, 0, dpcl_mpi_test((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(flag), W(statuses)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testall((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testall((long)b), GREQ_AT(GREQ_ALL, statuses, NULL, NULL));
 }
 
 MPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(flag), W(status)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testany((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_testany((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(status)};
 
-	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitany((long)b));
+	WITH_PENDING(requests, count, b, 1, dpcl_mpi_waitany((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -371,7 +377,7 @@ MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_waitsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_waitsome((long)b), GREQ_AT(GREQ_SOME, statuses, indices, outcount));
 }
 
 MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -379,7 +385,7 @@ MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_testsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, dpcl_mpi_testsome((long)b), GREQ_AT(GREQ_SOME, statuses, indices, outcount));
 }
 
 MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)

@@ -118,6 +118,8 @@ MPI_FN int MPI_Request_free(MPI_Request *request)
 	struct persist *p;
 	unsigned long b[1];
 
+	if (request != NULL && greq_find(*request) != NULL)
+		return greq_free(greq_find(*request), request);
 	if (request == NULL || !is_persist(*request)) {
 		b[0] = W(request);
 		return dpcl_mpi_request_free((long)b);
