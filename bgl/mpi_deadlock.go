@@ -109,6 +109,8 @@ func (e *mpiEngine) describe(j *Job, rank int, c *mpiCall) MPIWait {
 	case c.num == abi.HcMPIRecv:
 		q := c.req
 		return MPIWait{Call: fmt.Sprintf("%s(%s, %s)", name, peerName(q.src), tagName(q.tag)), For: peers(q.src)}
+	case c.num == abi.HcMPISsend:
+		return describeSsend(name, c.req)
 	case c.num == abi.HcMPIProbe, c.num == abi.HcMPIMprobe:
 		src, tag := int32(c.w[0]), int32(c.w[1])
 		return MPIWait{Call: fmt.Sprintf("%s(%s, %s)", name, peerName(src), tagName(tag)), For: peers(src)}

@@ -204,20 +204,38 @@ MPI_FN int MPI_Abort(MPI_Comm comm, int errorcode)
 	return dpcl_mpi_abort((long)b);
 }
 
-/* do_send is an eager send of block b {buf, count, type, dest, tag, comm}; a derived type
- * is packed first. isend: b has a request word and the call is MPI_Isend's. */
-static int do_send(const char *call, unsigned long *b, int isend)
+/* Send modes of do_send: SEND_I, b has a request word (the nonblocking form); SEND_SYNC,
+ * the send completes once the matching receive has taken the message (MPI_Ssend). */
+enum { SEND_I = 1, SEND_SYNC = 2 };
+
+/* send_block hands block b to the engine's send of that mode. */
+static int send_block(unsigned long *b, int mode)
+{
+	switch (mode) {
+	case SEND_I:
+		return dpcl_mpi_isend((long)b);
+	case SEND_SYNC:
+		return dpcl_mpi_ssend((long)b);
+	case SEND_I | SEND_SYNC:
+		return dpcl_mpi_issend((long)b);
+	}
+	return dpcl_mpi_send((long)b);
+}
+
+/* do_send sends block b {buf, count, type, dest, tag, comm} in mode: the data is copied
+ * (a derived type packed first) before the call returns. */
+static int do_send(const char *call, unsigned long *b, int mode)
 {
 	char *packed;
 	int bytes, rc;
 
 	if (!is_derived((MPI_Datatype)b[2]))
-		return isend ? dpcl_mpi_isend((long)b) : dpcl_mpi_send((long)b);
+		return send_block(b, mode);
 	packed = dt_pack(call, (const void *)b[0], (int)b[1], (MPI_Datatype)b[2], &bytes);
 	b[0] = W(packed);
 	b[1] = W(bytes);
 	b[2] = W(MPI_BYTE);
-	rc = isend ? dpcl_mpi_isend((long)b) : dpcl_mpi_send((long)b);
+	rc = send_block(b, mode);
 	free(packed);
 	return rc;
 }
@@ -273,7 +291,7 @@ MPI_FN int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, in
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Isend", b, 1);
+	return do_send("MPI_Isend", b, SEND_I);
 }
 
 MPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -395,13 +413,14 @@ MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status 
 	return dpcl_mpi_iprobe((long)b);
 }
 
-/* The other send modes are the eager send: the standard allows a synchronous send to
- * complete once matched, and buffering every message means no program waits for one. */
+/* MPI_Ssend returns once the matching receive has taken the message (the engine's
+ * synchronous send, mpi_ssend.go); the ready and buffered sends are the eager send, as
+ * buffering every message means no program waits for one. */
 MPI_FN int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
 
-	return do_send("MPI_Ssend", b, 0);
+	return do_send("MPI_Ssend", b, SEND_SYNC);
 }
 
 MPI_FN int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -423,7 +442,7 @@ MPI_FN int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Issend", b, 1);
+	return do_send("MPI_Issend", b, SEND_I | SEND_SYNC);
 }
 
 MPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -431,7 +450,7 @@ MPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Ibsend", b, 1);
+	return do_send("MPI_Ibsend", b, SEND_I);
 }
 
 MPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -439,7 +458,7 @@ MPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Irsend", b, 1);
+	return do_send("MPI_Irsend", b, SEND_I);
 }
 
 static void *bsend_buf;

@@ -1,9 +1,11 @@
 /* libmpi_requests.c: MPI_Cancel, MPI_Test_cancelled, MPI_Request_get_status and
  * MPI_Isendrecv(_replace). Included by libmpi.c after the point-to-point calls.
  *
- * The engine cancels a receive no message has matched yet; a send is complete when made
- * (the data is copied), so cancelling it has no effect, which the standard allows. A
- * cancelled request's status has MPI__STATUS_CANCELLED set in its count.
+ * The engine cancels a receive no message has matched yet; a send's data is copied when
+ * made and its message is on its way, so cancelling it has no effect (an MPI_Issend still
+ * completes when received), which the standard allows. A cancelled request's status has
+ * MPI__STATUS_CANCELLED set in its count. A generalized request's cancel callback runs
+ * (libmpi_greq.c).
  * Isendrecv is the eager send followed by an Irecv whose request the caller waits for; the
  * send copies the data first, so Isendrecv_replace may receive into the same buffer. */
 

@@ -218,8 +218,9 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
 	MPI_Status *statuses);
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
 	MPI_Status *statuses);
-/* Synchronous, ready and buffered sends are eager sends here, as MPI_Send is: they return
- * once the data is copied. */
+/* Ready and buffered sends are eager sends here, as MPI_Send is: they return once the data
+ * is copied. A synchronous send (MPI_Ssend, MPI_Issend's request) completes once the
+ * matching receive has taken the message. */
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
