@@ -271,6 +271,24 @@
 // empty status of MPI_REQUEST_NULL; Init/Initialized/Finalize/
 // Finalized, Abort, Wtime/Wtick (virtual time, 1 ns), Pcontrol (accepted, no effect),
 // Get_processor_name ("bgl-node-R"), Get_version (3.1).
+// MPI 4 sessions (libmpi_session.c): Session_init/finalize/get_info/get_num_psets/
+// get_nth_pset/get_pset_info/get_errhandler/set_errhandler, the process sets
+// "mpi://WORLD" and "mpi://SELF" (names compared without case, as MPICH), their
+// "mpi_size" in the pset info, Group_from_session_pset, and Comm_create_from_group
+// (Comm_create_group over MPI_COMM_WORLD, the string tag hashed to an integer tag, the
+// given handler set on the result). A session's "thread_level" is the level asked for:
+// one thread per process means no two calls overlap. A program without MPI_Init starts
+// the machine's MPI with its first session and ends it (MPI_Finalize's collective) with
+// its last; the MPI runs once per job, so a session after that is refused. The
+// large-count point-to-point calls (MPI_Send_c ... MPI_Get_count_c, libmpi_pt2pt_c.c)
+// are the int forms; a count above INT_MAX, more than a node's 32-bit address space can
+// hold, is MPI_ERR_COUNT. Generalized requests (mpi_greq.go, libmpi_greq.c):
+// Grequest_start makes an engine request only Grequest_complete completes, so Wait, Test
+// and their array forms progress it with the rest; the program's query callback (filling
+// the status, with Status_set_elements(_x) and Status_set_cancelled) and free callback run
+// in the rank when one of those calls frees it, the free callback at Request_free (as
+// MPICH, complete or not), the cancel callback at Cancel, the query callback at
+// Request_get_status; a rank waiting on one nothing completes is a deadlock, named so.
 // Persistent requests (Send_init and the other modes' inits, Recv_init, Start, Startall,
 // Request_free) are kept by libmpi (libmpi_persist.c) over the nonblocking calls.
 // MPI_Request_free of any other request goes to the engine (mpi_req.go): the handle
@@ -312,8 +330,11 @@
 // correct programs, so they are absent rather than wrong; nonblocking collectives on
 // intercommunicators, nonblocking collectives with derived types or user operations,
 // neighbourhood collectives, threads. Synchronous
-// sends are eager like every send (the standard lets Ssend complete once matched; here it
-// completes before), so a program that deadlocks on Ssend under MPICH may finish here.
+// sends (mpi_ssend.go: Ssend, Issend, Ssend_init's requests) are copied at the call as
+// every send, but complete only once a receive or matched probe at the destination has
+// taken the message (when that rank's MPI makes progress) and the news has come back, one
+// small message's latency later; so Ssends waiting on each other deadlock, as under
+// MPICH, and the report names them. Across shards such a send completes once sent.
 // One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,
 // Win_allocate, Win_allocate_shared, Win_create_dynamic with Win_attach/detach,
 // Win_free, Win_get_group, Win_shared_query, names, attributes (WIN_BASE, WIN_SIZE,

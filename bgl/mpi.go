@@ -88,6 +88,7 @@ type mpiEngine struct {
 	wins     map[uint32]*mpiWin // one-sided windows, by handle (mpi_win.go)
 	filePtrs map[uint32]int64   // shared file pointers, by file handle (mpi_io.go)
 	sh       *shardRun          // a sharded job's process (mpi_shard.go); nil: every rank is here
+	acks     []mpiAck           // matches of synchronous sends to report (mpi_ssend.go)
 }
 
 // mpiEngines maps a job, weakly, to its engine: the engine comes into being with the first
@@ -163,6 +164,7 @@ func mpiEnter(n *node, j *Job, num abi.Sysno, a Args) Result {
 // leaves the node blocked.
 func (e *mpiEngine) step(j *Job, n *node, c *mpiCall, req *shipReq) Result {
 	r := &e.ranks[n.rank]
+	defer e.flushAcks(j)
 	now := cyclesToNS(n.clock())
 	if r.wake != nil {
 		// The clock holds whole cycles: the wake's time may round down.
@@ -258,6 +260,9 @@ func (e *mpiEngine) nextChange(rank int) (uint64, bool) {
 	t, ok := uint64(0), false
 	if len(r.future) > 0 {
 		t, ok = r.future[0].arrival, true
+	}
+	if s, ok2 := r.nextSync(); ok2 && (!ok || s < t) {
+		t, ok = s, true
 	}
 	if k := r.blockedOn.coll; k != nil && k.done && (!ok || k.doneAt < t) {
 		t, ok = k.doneAt, true

@@ -109,6 +109,8 @@ func (e *mpiEngine) describe(j *Job, rank int, c *mpiCall) MPIWait {
 	case c.num == abi.HcMPIRecv:
 		q := c.req
 		return MPIWait{Call: fmt.Sprintf("%s(%s, %s)", name, peerName(q.src), tagName(q.tag)), For: peers(q.src)}
+	case c.num == abi.HcMPISsend:
+		return describeSsend(name, c.req)
 	case c.num == abi.HcMPIProbe, c.num == abi.HcMPIMprobe:
 		src, tag := int32(c.w[0]), int32(c.w[1])
 		return MPIWait{Call: fmt.Sprintf("%s(%s, %s)", name, peerName(src), tagName(tag)), For: peers(src)}
@@ -120,6 +122,10 @@ func (e *mpiEngine) describe(j *Job, rank int, c *mpiCall) MPIWait {
 func (e *mpiEngine) describeRequests(rank int, name string) MPIWait {
 	pend := e.ranks[rank].posted
 	w := MPIWait{Call: fmt.Sprintf("%s(%d pending receives)", name, len(pend))}
+	if g := len(e.ranks[rank].greqs); g > 0 {
+		// Only the rank itself could complete them, and it is blocked.
+		w.Call = fmt.Sprintf("%s(%d pending receives, %d generalized requests not completed)", name, len(pend), g)
+	}
 	seen := map[int]bool{}
 	for _, q := range pend {
 		if q.src == mpiAnySource {

@@ -91,7 +91,7 @@ func TestMPIMatchingAgainstNaiveTwin(t *testing.T) {
 				src, tag := 1+rng.IntN(7), int32(rng.IntN(3))
 				data := make([]byte, 8+rng.IntN(392)) // the sequence number leads
 				be.PutUint64(data, e.ranks[src].sendSeq+1)
-				e.send(j, src, 0, mpiCommWorld, tag, data, mpiCharge{}, now)
+				e.send(j, src, 0, mpiCommWorld, tag, data, mpiCharge{}, now, nil)
 				m := findMsg(e.ranks[0].future, src, e.ranks[src].sendSeq)
 				twin = append(twin, twinEvent{t: m.arrival, arrival: true, src: src, seq: m.seq, tag: tag})
 				continue
@@ -152,7 +152,7 @@ func TestMPIErrorEndsTheJob(t *testing.T) {
 	defer j.Close()
 	e := &mpiEngine{ranks: make([]mpiRank, 3), colls: map[collKey]*mpiColl{}}
 	n := j.nodes[1]
-	e.send(j, 2, 1, mpiCommWorld, 5, make([]byte, 16), mpiCharge{}, 0)
+	e.send(j, 2, 1, mpiCommWorld, 5, make([]byte, 16), mpiCharge{}, 0, nil)
 	q := &mpiReq{recv: true, comm: &mpiComm{id: mpiCommWorld, size: 3}, src: 2, tag: 5, buf: n.cpu.GPR[1] - 256, cap: 8}
 	if err := e.post(n, q, 10_000); err == nil {
 		t.Fatal("a 16-byte message into an 8-byte receive was accepted")

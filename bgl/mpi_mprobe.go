@@ -58,6 +58,7 @@ func (e *mpiEngine) mprobe(n *node, c *mpiCall, now uint64) (handle uint32, st m
 			continue
 		}
 		r.unexpected = append(r.unexpected[:i], r.unexpected[i+1:]...)
+		e.matchedSync(m, now)
 		if r.matched == nil {
 			r.matched = map[uint32]*mpiMatched{}
 		}

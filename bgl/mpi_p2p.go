@@ -32,6 +32,8 @@ type mpiRank struct {
 	life       mpiLife                // where the rank is between MPI_Init and MPI_Finalize
 	errReturn  map[uint32]bool        // communicators whose errors return (mpi_errhandler.go)
 	matched    map[uint32]*mpiMatched // messages taken by matched probes (mpi_mprobe.go)
+	greqs      map[uint32]*mpiReq     // generalized requests not yet completed (mpi_greq.go)
+	syncs      []*mpiReq              // synchronous sends not yet complete (mpi_ssend.go)
 	nextMsg    uint32
 }
 
@@ -46,6 +48,7 @@ type mpiMsg struct {
 	data    []byte
 	held    mpiCharge // on the sender's account until a receive takes it
 	away    *shardRun // sent from another shard: its receive is reported there
+	sync    *mpiReq   // a synchronous send's request, completed when a receive takes it (mpi_ssend.go)
 }
 
 func (a *mpiMsg) before(b *mpiMsg) bool {
@@ -71,6 +74,9 @@ type mpiReq struct {
 	held      mpiCharge // on its rank's account until Wait, Test or (freed) completion frees it
 	icoll     *mpiCall  // a nonblocking collective's entered call (mpi_icoll.go)
 	fileBytes *uint32   // nonblocking collective file I/O: the bytes its status reports (mpi_io.go)
+	greq      bool      // a generalized request: only MPI_Grequest_complete completes it (mpi_greq.go)
+	ackLat    uint64    // a synchronous send's: from the match to the sender knowing it (mpi_ssend.go)
+	ackAt     uint64    // when the sender knows of the match; 0 until matched
 }
 
 type mpiStatus struct {
@@ -88,8 +94,9 @@ func (q *mpiReq) matches(m *mpiMsg) bool {
 // send deposits a message from rank src to dest at virtual time now and returns the
 // sender's cost. The message arrives after the sender overhead, the torus latency (never
 // below the window), the hops and the bytes; messages on one channel never overtake.
-// held is the message's memory, released when a receive takes it.
-func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []byte, held mpiCharge, now uint64) uint64 {
+// held is the message's memory, released when a receive takes it. sync, if not nil, is a
+// synchronous send's request, completed once a receive takes the message.
+func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []byte, held mpiCharge, now uint64, sync *mpiReq) uint64 {
 	s := &e.ranks[src]
 	bytes := uint64(len(data))
 	lat := max(TorusLatencyNS, j.window) + uint64(j.part.Hops(j.part.NodeOf(src), j.part.NodeOf(dest)))*TorusHopNS + bytes*TorusNSPerByte
@@ -102,8 +109,18 @@ func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []by
 	s.sendSeq++
 	m := &mpiMsg{src: src, ctx: ctx, tag: tag, seq: s.sendSeq, arrival: arrival, data: data, held: held}
 	if e.sh != nil && !e.sh.owns(j.part, dest) {
+		if sync != nil {
+			// No match is reported back across shards: there it completes as sent.
+			sync.done = true
+		}
 		e.sh.sendAway(m, dest)
 		return MPISendNS + bytes
+	}
+	if sync != nil {
+		// The match's news travels back as a small message would.
+		sync.ackLat = lat - bytes*TorusNSPerByte
+		m.sync = sync
+		s.syncs = append(s.syncs, sync)
 	}
 	d := &e.ranks[dest]
 	i := sort.Search(len(d.future), func(i int) bool { return m.before(d.future[i]) })
@@ -120,6 +137,7 @@ func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []by
 // is at least a window), so this is the order the messages really arrived in.
 func (e *mpiEngine) progress(n *node, t uint64) error {
 	r := &e.ranks[n.rank]
+	e.completeSyncs(r, t)
 	k := 0
 	for ; k < len(r.future) && r.future[k].arrival <= t; k++ {
 		m := r.future[k]
@@ -130,6 +148,9 @@ func (e *mpiEngine) progress(n *node, t uint64) error {
 				if err := deliverMsg(n, q, m); err != nil {
 					return err
 				}
+				// Matched when the receiver's MPI makes progress, as without
+				// asynchronous progress under MPICH.
+				e.matchedSync(m, t)
 				matched = true
 				break
 			}
@@ -174,6 +195,7 @@ func (e *mpiEngine) post(n *node, q *mpiReq, t uint64) error {
 	for i, m := range r.unexpected {
 		if q.matches(m) {
 			r.unexpected = append(r.unexpected[:i], r.unexpected[i+1:]...)
+			e.matchedSync(m, t)
 			return deliverMsg(n, q, m)
 		}
 	}
@@ -195,7 +217,8 @@ func (e *mpiEngine) newReq(n *node, q *mpiReq, what string) (*mpiReq, error) {
 	}
 	for {
 		r.nextReq++
-		if r.nextReq != 0 && r.reqs[r.nextReq] == nil {
+		// A freed generalized request keeps its handle until MPI_Grequest_complete names it.
+		if r.nextReq != 0 && r.reqs[r.nextReq] == nil && r.greqs[r.nextReq] == nil {
 			break
 		}
 	}
@@ -250,23 +273,9 @@ func commPeer(comm *mpiComm, peer int, recv bool) (int, error) {
 var procNullStatus = mpiStatus{src: mpiProcNull, tag: mpiAnyTag}
 
 func startSend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {
-	a, err := e.p2pArgs(j, n, c, false)
+	_, what, err := e.sendMsg(j, n, c, now, nil)
 	if err != nil {
 		return false, err
-	}
-	what := msgWhat(a.bytes, a.comm, a.peer)
-	if a.peer != mpiProcNull {
-		// Charged before the copy, so the host never holds what the node could not.
-		held, err := holdMPI(&n.proc, uint64(a.bytes)+mpiMsgHeaderBytes, what)
-		if err != nil {
-			return false, err
-		}
-		data, errno := n.proc.copyIn(a.buf, a.bytes)
-		if errno != 0 {
-			held.release()
-			return false, mpiErrorf(mpiErrBuffer, "send buffer at 0x%08x (%d bytes): %v", a.buf, a.bytes, errno)
-		}
-		c.extraNS = e.send(j, n.rank, a.peer, a.comm.id, a.tag, data, held, now)
 	}
 	if c.num == abi.HcMPIIsend {
 		q, err := e.newReq(n, &mpiReq{done: true, st: emptyStatus}, what)
@@ -276,6 +285,32 @@ func startSend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 		return true, writeWords(n, c.w[6], q.id)
 	}
 	return true, nil
+}
+
+// sendMsg sends the message of call c's {buf, count, type, dest, tag, comm}, charging the
+// caller its cost; sync, if not nil, is a synchronous send's request. It returns the
+// arguments and what the message is, for errors.
+func (e *mpiEngine) sendMsg(j *Job, n *node, c *mpiCall, now uint64, sync *mpiReq) (p2pArgs, string, error) {
+	a, err := e.p2pArgs(j, n, c, false)
+	if err != nil {
+		return a, "", err
+	}
+	what := msgWhat(a.bytes, a.comm, a.peer)
+	if a.peer == mpiProcNull {
+		return a, what, nil
+	}
+	// Charged before the copy, so the host never holds what the node could not.
+	held, err := holdMPI(&n.proc, uint64(a.bytes)+mpiMsgHeaderBytes, what)
+	if err != nil {
+		return a, what, err
+	}
+	data, errno := n.proc.copyIn(a.buf, a.bytes)
+	if errno != 0 {
+		held.release()
+		return a, what, mpiErrorf(mpiErrBuffer, "send buffer at 0x%08x (%d bytes): %v", a.buf, a.bytes, errno)
+	}
+	c.extraNS = e.send(j, n.rank, a.peer, a.comm.id, a.tag, data, held, now, sync)
+	return a, what, nil
 }
 
 func startRecv(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, error) {

@@ -69,6 +69,10 @@
 #define DPCL_HC_MPI_MPROBE 0x7171 /* MPI_Mprobe: wait for a matching message and take it into a message handle */
 #define DPCL_HC_MPI_MRECV 0x7172 /* MPI_Mrecv: receive the message a matched probe took */
 #define DPCL_HC_MPI_IMRECV 0x7173 /* MPI_Imrecv: MPI_Mrecv as a request */
+#define DPCL_HC_MPI_GREQUEST_START 0x7174 /* MPI_Grequest_start: a request that completes when MPI_Grequest_complete names it */
+#define DPCL_HC_MPI_GREQUEST_COMPLETE 0x7175 /* MPI_Grequest_complete: complete a generalized request */
+#define DPCL_HC_MPI_SSEND 0x7176 /* MPI_Ssend: returns once the matching receive has taken the message */
+#define DPCL_HC_MPI_ISSEND 0x7177 /* MPI_Issend: its request completes once the matching receive has taken the message */
 #define DPCL_HC_MPI_CANCEL 0x71a0 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */
 #define DPCL_HC_MPI_REQUEST_GET_STATUS 0x71a1 /* MPI_Request_get_status: flag and status of a request, which stays allocated */
 #define DPCL_HC_MPI_IBARRIER 0x71a2 /* MPI_Ibarrier */
@@ -496,6 +500,34 @@ static inline int dpcl_mpi_imrecv(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_IMRECV, args, 0, &lo);
+}
+
+/* MPI_Grequest_start: a request that completes when MPI_Grequest_complete names it */
+static inline int dpcl_mpi_grequest_start(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_GREQUEST_START, args, 0, &lo);
+}
+
+/* MPI_Grequest_complete: complete a generalized request */
+static inline int dpcl_mpi_grequest_complete(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_GREQUEST_COMPLETE, args, 0, &lo);
+}
+
+/* MPI_Ssend: returns once the matching receive has taken the message */
+static inline int dpcl_mpi_ssend(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_SSEND, args, 0, &lo);
+}
+
+/* MPI_Issend: its request completes once the matching receive has taken the message */
+static inline int dpcl_mpi_issend(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_ISSEND, args, 0, &lo);
 }
 
 /* MPI_Cancel: a receive not yet matched completes cancelled; a send, complete when made, is not cancelled */

@@ -45,12 +45,16 @@ static int graph_kind(MPI_Comm comm);
 #include "libmpi_tattr.c"
 #include "libmpi_win.c"
 #include "libmpi_io.c"
+#include "libmpi_session.c"
+#include "libmpi_pt2pt_c.c"
 
 MPI_FN int MPI_Init(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
 	mpi_initialized = 1;
+	if (nsessions_open > 0)
+		return MPI_SUCCESS; /* a session started the machine's MPI (libmpi_session.c) */
 	return dpcl_mpi_init();
 }
 
@@ -199,20 +203,38 @@ MPI_FN int MPI_Abort(MPI_Comm comm, int errorcode)
 	return dpcl_mpi_abort((long)b);
 }
 
-/* do_send is an eager send of block b {buf, count, type, dest, tag, comm}; a derived type
- * is packed first. isend: b has a request word and the call is MPI_Isend's. */
-static int do_send(const char *call, unsigned long *b, int isend)
+/* Send modes of do_send: SEND_I, b has a request word (the nonblocking form); SEND_SYNC,
+ * the send completes once the matching receive has taken the message (MPI_Ssend). */
+enum { SEND_I = 1, SEND_SYNC = 2 };
+
+/* send_block hands block b to the engine's send of that mode. */
+static int send_block(unsigned long *b, int mode)
+{
+	switch (mode) {
+	case SEND_I:
+		return dpcl_mpi_isend((long)b);
+	case SEND_SYNC:
+		return dpcl_mpi_ssend((long)b);
+	case SEND_I | SEND_SYNC:
+		return dpcl_mpi_issend((long)b);
+	}
+	return dpcl_mpi_send((long)b);
+}
+
+/* do_send sends block b {buf, count, type, dest, tag, comm} in mode: the data is copied
+ * (a derived type packed first) before the call returns. */
+static int do_send(const char *call, unsigned long *b, int mode)
 {
 	char *packed;
 	int bytes, rc;
 
 	if (!is_derived((MPI_Datatype)b[2]))
-		return isend ? dpcl_mpi_isend((long)b) : dpcl_mpi_send((long)b);
+		return send_block(b, mode);
 	packed = dt_pack(call, (const void *)b[0], (int)b[1], (MPI_Datatype)b[2], &bytes);
 	b[0] = W(packed);
 	b[1] = W(bytes);
 	b[2] = W(MPI_BYTE);
-	rc = isend ? dpcl_mpi_isend((long)b) : dpcl_mpi_send((long)b);
+	rc = send_block(b, mode);
 	free(packed);
 	return rc;
 }
@@ -244,6 +266,7 @@ static int do_recv(unsigned long *b)
 	return rc;
 }
 
+#include "libmpi_greq.c"
 #include "libmpi_persist.c"
 
 MPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -267,7 +290,7 @@ MPI_FN int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, in
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Isend", b, 1);
+	return do_send("MPI_Isend", b, SEND_I);
 }
 
 MPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -303,13 +326,15 @@ static int do_irecv(unsigned long *b)
  * block b and whose statuses (reported as kind says, ST_*) are word stslot: persistent
  * handles are replaced by their started requests for the engine and kept in the caller's
  * array, and the derived-type receives the call freed are unpacked, as far as their
- * statuses say data arrived (the call always gets statuses, copied out if asked for). */
-#define WITH_PENDING(reqs, n, b, slot, stslot, kind, call)                                    \
+ * statuses say data arrived (the call always gets statuses, copied out if asked for), and
+ * the generalized requests it completed run their query and free callbacks into the
+ * caller's statuses (where, GREQ_AT). */
+#define WITH_PENDING(reqs, n, b, slot, stslot, kind, call, where)                         \
 	do {                                                                                      \
 		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
 		MPI_Status stbuf_[64], *sts_ = stbuf_, *user_ = (MPI_Status *)(b)[stslot];            \
 		int rc_, i_, nst_ = (kind) == ST_ONE || (kind) == ST_ANY ? 1 : (n);                   \
-		if (!pending_any() && persist_count == 0)                                             \
+		if (!pending_any() && persist_count == 0 && greq_count == 0)                          \
 			return call;                                                                      \
 		if ((n) > 64) {                                                                       \
 			orig = malloc(sizeof *orig * 3 * (n));                                            \
@@ -328,6 +353,7 @@ static int do_irecv(unsigned long *b)
 		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
 		for (i_ = 0; i_ < nst_ && user_ != MPI_STATUS_IGNORE && user_ != NULL; i_++)          \
 			user_[i_] = sts_[i_];                                                             \
+		rc_ = greq_settle(orig + (n), orig + 2 * (n), (n), (where), rc_);                     \
 		if (orig != buf_) {                                                                   \
 			free(orig);                                                                       \
 			free(sts_);                                                                       \
@@ -342,42 +368,42 @@ MPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(status)};
 
-	WITH_PENDING(request, 1, b, 0, 1, ST_ONE, dpcl_mpi_wait((long)b));
+	WITH_PENDING(request, 1, b, 0, 1, ST_ONE, dpcl_mpi_wait((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Waitall(int count, MPI_Request *requests, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(statuses)};
 
-	WITH_PENDING(requests, count, b, 1, 2, ST_ALL, dpcl_mpi_waitall((long)b));
+	WITH_PENDING(requests, count, b, 1, 2, ST_ALL, dpcl_mpi_waitall((long)b), GREQ_AT(GREQ_ALL, statuses, NULL, NULL));
 }
 
 MPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(request), W(flag), W(status)};
 
-	WITH_PENDING(request, 1, b, 0, 2, ST_ONE, dpcl_mpi_test((long)b));
+	WITH_PENDING(request, 1, b, 0, 2, ST_ONE, dpcl_mpi_test((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status *statuses)
 {
 	unsigned long b[] = {W(count), W(requests), W(flag), W(statuses)};
 
-	WITH_PENDING(requests, count, b, 1, 3, ST_ALL, dpcl_mpi_testall((long)b));
+	WITH_PENDING(requests, count, b, 1, 3, ST_ALL, dpcl_mpi_testall((long)b), GREQ_AT(GREQ_ALL, statuses, NULL, NULL));
 }
 
 MPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(flag), W(status)};
 
-	WITH_PENDING(requests, count, b, 1, 4, ST_ANY, dpcl_mpi_testany((long)b));
+	WITH_PENDING(requests, count, b, 1, 4, ST_ANY, dpcl_mpi_testany((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
 	unsigned long b[] = {W(count), W(requests), W(index), W(status)};
 
-	WITH_PENDING(requests, count, b, 1, 3, ST_ANY, dpcl_mpi_waitany((long)b));
+	WITH_PENDING(requests, count, b, 1, 3, ST_ANY, dpcl_mpi_waitany((long)b), GREQ_AT(GREQ_ONE, status, NULL, NULL));
 }
 
 MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -385,7 +411,7 @@ MPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, b, 1, 4, ST_SOME, dpcl_mpi_waitsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, 4, ST_SOME, dpcl_mpi_waitsome((long)b), GREQ_AT(GREQ_SOME, statuses, indices, outcount));
 }
 
 MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -393,7 +419,7 @@ MPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int 
 {
 	unsigned long b[] = {W(incount), W(requests), W(outcount), W(indices), W(statuses)};
 
-	WITH_PENDING(requests, incount, b, 1, 4, ST_SOME, dpcl_mpi_testsome((long)b));
+	WITH_PENDING(requests, incount, b, 1, 4, ST_SOME, dpcl_mpi_testsome((long)b), GREQ_AT(GREQ_SOME, statuses, indices, outcount));
 }
 
 MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
@@ -403,13 +429,14 @@ MPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status 
 	return dpcl_mpi_iprobe((long)b);
 }
 
-/* The other send modes are the eager send: the standard allows a synchronous send to
- * complete once matched, and buffering every message means no program waits for one. */
+/* MPI_Ssend returns once the matching receive has taken the message (the engine's
+ * synchronous send, mpi_ssend.go); the ready and buffered sends are the eager send, as
+ * buffering every message means no program waits for one. */
 MPI_FN int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm)};
 
-	return do_send("MPI_Ssend", b, 0);
+	return do_send("MPI_Ssend", b, SEND_SYNC);
 }
 
 MPI_FN int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -431,7 +458,7 @@ MPI_FN int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Issend", b, 1);
+	return do_send("MPI_Issend", b, SEND_I | SEND_SYNC);
 }
 
 MPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -439,7 +466,7 @@ MPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Ibsend", b, 1);
+	return do_send("MPI_Ibsend", b, SEND_I);
 }
 
 MPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -447,7 +474,7 @@ MPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, i
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(dest), W(tag), W(comm), W(request)};
 
-	return do_send("MPI_Irsend", b, 1);
+	return do_send("MPI_Irsend", b, SEND_I);
 }
 
 static void *bsend_buf;

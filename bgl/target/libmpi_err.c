@@ -216,6 +216,7 @@ static const char *const err_strings[] = {
 	[MPI_ERR_RMA_ATTACH] = "Memory cannot be attached",
 	[MPI_ERR_RMA_SHARED] = "Memory cannot be shared",
 	[MPI_ERR_RMA_FLAVOR] = "Passed window has incorrect flavor for the called function",
+	[MPI_ERR_SESSION] = "Invalid session handle",
 };
 
 enum { NPREDEF_ERR = sizeof err_strings / sizeof err_strings[0] };

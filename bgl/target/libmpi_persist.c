@@ -2,8 +2,8 @@
  * MPI_Start, MPI_Startall, MPI_Request_free), kept by the library. Included by libmpi.c.
  *
  * A persistent request is a handle from MPI__PERSIST naming a saved argument block; Start
- * issues the nonblocking send or receive the block describes (every send mode is the
- * eager send) and keeps the engine's request. The Wait and Test calls hand the engine the
+ * issues the nonblocking send or receive the block describes (MPI_Ssend_init's the
+ * synchronous MPI_Issend, the other send modes the eager MPI_Isend) and keeps the engine's request. The Wait and Test calls hand the engine the
  * started requests in place of the persistent handles (an inactive one as
  * MPI_REQUEST_NULL, which the standard treats alike) and leave the persistent handle in
  * the caller's array, inactive once its operation completed. */
@@ -12,7 +12,7 @@
 
 enum { MAX_PERSIST = 1024 };
 static struct persist {
-	int used, recv;
+	int used, recv, sync; /* sync: MPI_Ssend_init's, started as MPI_Issend */
 	const char *call;
 	unsigned long b[6]; /* buf, count, type, peer, tag, comm */
 	MPI_Request real;   /* the started request; MPI_REQUEST_NULL while inactive */
@@ -37,7 +37,7 @@ static int persist_init(const char *call, int recv, const void *buf, int count, 
 
 	for (i = 0; i < MAX_PERSIST; i++)
 		if (!persists[i].used) {
-			struct persist p = {1, recv, call, {W(buf), W(count), W(type), W(peer), W(tag), W(comm)}, MPI_REQUEST_NULL};
+			struct persist p = {1, recv, 0, call, {W(buf), W(count), W(type), W(peer), W(tag), W(comm)}, MPI_REQUEST_NULL};
 
 			persists[i] = p;
 			persist_count++;
@@ -58,7 +58,11 @@ MPI_FN int MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest
 MPI_FN int MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 	MPI_Request *request)
 {
-	return persist_init("MPI_Ssend_init", 0, buf, count, type, dest, tag, comm, request);
+	int rc = persist_init("MPI_Ssend_init", 0, buf, count, type, dest, tag, comm, request);
+
+	if (rc == MPI_SUCCESS)
+		persists[*request - MPI__PERSIST].sync = 1;
+	return rc;
 }
 
 MPI_FN int MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -95,7 +99,7 @@ MPI_FN int MPI_Start(MPI_Request *request)
 		lib_error("MPI_Start", MPI_ERR_REQUEST, "persistent request %d is already active", *request);
 	memcpy(b, p->b, sizeof p->b);
 	b[6] = W(&p->real);
-	rc = p->recv ? do_irecv(b) : do_send(p->call, b, 1);
+	rc = p->recv ? do_irecv(b) : do_send(p->call, b, p->sync ? SEND_I | SEND_SYNC : SEND_I);
 	return rc;
 }
 
@@ -118,6 +122,8 @@ MPI_FN int MPI_Request_free(MPI_Request *request)
 	struct persist *p;
 	unsigned long b[1];
 
+	if (request != NULL && greq_find(*request) != NULL)
+		return greq_free(greq_find(*request), request);
 	if (request == NULL || !is_persist(*request)) {
 		b[0] = W(request);
 		return dpcl_mpi_request_free((long)b);

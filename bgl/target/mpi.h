@@ -218,8 +218,9 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
 	MPI_Status *statuses);
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
 	MPI_Status *statuses);
-/* Synchronous, ready and buffered sends are eager sends here, as MPI_Send is: they return
- * once the data is copied. */
+/* Ready and buffered sends are eager sends here, as MPI_Send is: they return once the data
+ * is copied. A synchronous send (MPI_Ssend, MPI_Issend's request) completes once the
+ * matching receive has taken the message. */
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
@@ -965,6 +966,69 @@ int MPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incou
 int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
 	void *outbuf, MPI_Count outcount, MPI_Datatype type);
 /* ---- end of datatype, this stop ---- */
+
+/* ---- pt2pt and sessions, this stop (libmpi_session.c, libmpi_pt2pt_c.c, libmpi_greq.c). ---- */
+/* MPI 4 sessions: the process sets are "mpi://WORLD" and "mpi://SELF". A session's
+ * thread_level is the level asked for: the CNK runs one thread per process, so no two MPI
+ * calls of a process overlap. The machine's MPI runs once per job: a program without
+ * MPI_Init starts it with its first session and ends it with its last. */
+typedef int MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+#define MPI_ERR_SESSION 59
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+	MPI_Errhandler errhandler, MPI_Comm *newcomm);
+/* Large-count point-to-point calls: a count above INT_MAX is refused (MPI_ERR_COUNT), as a
+ * node's 32-bit address space cannot hold such a buffer. */
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	MPI_Status *status);
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+	MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+	MPI_Request *request);
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+	int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+	MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype type, int dest, int sendtag,
+	int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype type, MPI_Count *count);
+/* Generalized requests: the callbacks run in the calling rank, from Wait, Test and their
+ * forms (query, then free), MPI_Request_free (free), MPI_Cancel (cancel) and
+ * MPI_Request_get_status (query). */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+	MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type, MPI_Count count);
+/* ---- end of pt2pt and sessions ---- */
 
 #ifdef __cplusplus
 }
