@@ -275,11 +275,20 @@
 // operation as the target computes), LOGICAL (LAND, LOR, LXOR), 2REAL and
 // 2DOUBLE_PRECISION (MINLOC, MAXLOC with an index of the value's type), 2INTEGER, the
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
+// Neighbourhood collectives (mpi_neighbor.go, target/libmpi_neighbor.c):
+// Neighbor_allgather(v) and Neighbor_alltoall(v/w) and their I-forms on Cartesian, graph
+// and distributed graph communicators, with MPICH's neighbours in MPICH's order (per
+// dimension the rank below, then above; MPI_PROC_NULL at a non-periodic edge) and derived
+// types; libmpi lists the byte blocks each rank sends and receives, the engine moves
+// them as one collective of the communicator costing the torus latency across it plus
+// the busiest rank's injection, and a repeated neighbour's blocks match in the order
+// MPICH's receives match them (Neighbor_alltoall last slot first, so a periodic ring of
+// one or two ranks gets each direction's block in its own slot).
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
 // correct programs, so they are absent rather than wrong; nonblocking collectives on
 // intercommunicators, nonblocking collectives with derived types or user operations,
-// neighbourhood collectives, threads. Synchronous
+// threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 // One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,

@@ -131,3 +131,9 @@ func TestMPIMorePredefinedTypes(t *testing.T) { runConform(t, "dt_more") }
 // too), MPI_Reduce_local with predefined and user operations and MPI_Op_commutative, as
 // MPICH does them.
 func TestMPICollectivesMore(t *testing.T) { runConform(t, "coll_more") }
+
+// TestMPINeighborhoodCollectives: MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v/w)
+// and I-forms over a periodic ring (one or two ranks being both neighbours), a
+// non-periodic grid, a graph with a repeated edge and a distributed graph, with a vector
+// type on either side, as MPICH does them.
+func TestMPINeighborhoodCollectives(t *testing.T) { runConform(t, "neighbor") }

@@ -31,6 +31,9 @@ static int tattrs_delete_all(MPI_Datatype type);
 static void dt_forget_name(MPI_Datatype type);
 /* Graph topologies (libmpi_graph.c) are asked for by MPI_Topo_test. */
 static int graph_kind(MPI_Comm comm);
+/* Nonblocking collectives' completion work (libmpi_after.c), run by Wait and Test. */
+static void after_settle(const MPI_Request *before, const MPI_Request *after, int n);
+static int after_any(void);
 
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
@@ -307,7 +310,7 @@ static int do_irecv(unsigned long *b)
 	do {                                                                                      \
 		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
 		int rc_, i_;                                                                          \
-		if (!pending_any() && persist_count == 0)                                             \
+		if (!pending_any() && persist_count == 0 && !after_any())                             \
 			return call;                                                                      \
 		if ((n) > 64)                                                                         \
 			orig = malloc(sizeof *orig * 3 * (n));                                            \
@@ -318,6 +321,7 @@ static int do_irecv(unsigned long *b)
 		(b)[slot] = W(orig + 2 * (n));                                                        \
 		rc_ = call;                                                                           \
 		pending_settle(orig + (n), orig + 2 * (n), (n));                                      \
+		after_settle(orig + (n), orig + 2 * (n), (n));                                        \
 		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
 		if (orig != buf_)                                                                     \
 			free(orig);                                                                       \
@@ -508,4 +512,6 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 #include "libmpi_mprobe.c"
 #include "libmpi_dtnames.c"
 #include "libmpi_coll.c"
+#include "libmpi_after.c"
 #include "libmpi_icoll.c"
+#include "libmpi_neighbor.c"

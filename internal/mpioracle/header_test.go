@@ -126,6 +126,11 @@ var environment = []string{
 	"MPI_Op_commutative", "MPI_Reduce_local",
 	// bgl/target/libmpi_packext.c
 	"MPI_Pack_external", "MPI_Pack_external_size", "MPI_Unpack_external",
+	// bgl/target/libmpi_neighbor.c
+	"MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
+	"MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_allgather",
+	"MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
+	"MPI_Ineighbor_alltoallw",
 }
 
 // constants the header must define.
