@@ -284,11 +284,17 @@
 // the busiest rank's injection, and a repeated neighbour's blocks match in the order
 // MPICH's receives match them (Neighbor_alltoall last slot first, so a periodic ring of
 // one or two ranks gets each direction's block in its own slot).
+// Nonblocking reductions with a user operation (Ireduce, Iallreduce, Iscan, Iexscan,
+// Ireduce_scatter(_block), target/libmpi_iuop.c): the call posts an Igather or Iallgather
+// of every rank's contribution (its whole extent, so derived types too) and the Wait or
+// Test that completes the request folds them as the blocking forms do, right to left over
+// the ranks, so non-commutative results are MPICH's; the function is taken at the call.
 // Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
 // engine's collectives block their rank, and completing them at the call would deadlock
 // correct programs, so they are absent rather than wrong; nonblocking collectives on
-// intercommunicators, nonblocking collectives with derived types or user operations,
-// threads. Synchronous
+// intercommunicators, nonblocking collectives with derived types other than one run of
+// a predefined type (which travels as that type, libmpi_iplain.c) except in the
+// reductions with a user operation, threads. Synchronous
 // sends are eager like every send (the standard lets Ssend complete once matched; here it
 // completes before), so a program that deadlocks on Ssend under MPICH may finish here.
 // One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,

@@ -137,3 +137,9 @@ func TestMPICollectivesMore(t *testing.T) { runConform(t, "coll_more") }
 // non-periodic grid, a graph with a repeated edge and a distributed graph, with a vector
 // type on either side, as MPICH does them.
 func TestMPINeighborhoodCollectives(t *testing.T) { runConform(t, "neighbor") }
+
+// TestMPINonblockingUserReductions: MPI_Ireduce, Iallreduce, Iscan, Iexscan,
+// Ireduce_scatter(_block) with a non-commutative user operation (in place too), completed
+// by Wait, Test and Waitall, and a strided type with an operation freed before the Wait,
+// as MPICH does them.
+func TestMPINonblockingUserReductions(t *testing.T) { runConform(t, "icoll_uop") }

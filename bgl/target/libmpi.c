@@ -513,5 +513,7 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 #include "libmpi_dtnames.c"
 #include "libmpi_coll.c"
 #include "libmpi_after.c"
+#include "libmpi_iuop.c"
+#include "libmpi_iplain.c"
 #include "libmpi_icoll.c"
 #include "libmpi_neighbor.c"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 static int rank, size;
+static char outbuf[4096];
 
 static void line(const char *what, const int *v, int n)
 {
@@ -118,6 +119,8 @@ int main(int argc, char **argv)
 	MPI_Comm ring, grid, graph, dist;
 
 	MPI_Init(&argc, &argv);
+	/* A line per write, so mpiexec -l labels whole lines however it reads the pipe. */
+	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 
