@@ -8,9 +8,10 @@ import (
 // comm} (abi.HcMPINeighborXchg): libmpi lists, from the communicator's topology, the
 // byte blocks this rank sends (to whom, with which key, where in sendbuf) and the ones it
 // receives (from whom, with which key, where in recvbuf). The i-th receive from a peer
-// with a key takes the i-th block that peer sends to this rank with that key, so a
-// Cartesian ring of one or two ranks, where both neighbours are the same rank, still gets
-// each direction's block in its own slot (the key is the direction). Every rank of the
+// with a key takes the i-th block that peer sends to this rank with that key, as
+// MPICH's receives posted in list order match its sends (libmpi lists
+// MPI_Neighbor_alltoall's receives last slot first, as MPICH posts them, and gives every
+// block key 0; a key is a separate stream, as a tag would be). Every rank of the
 // communicator enters, as for any collective; the blocks travel the torus to the
 // neighbours, so the cost is the torus latency across the communicator plus the busiest
 // rank's injection (neighbour traffic does not load the bisection).
