@@ -325,11 +325,24 @@
 // operation as the target computes), LOGICAL (LAND, LOR, LXOR), 2REAL and
 // 2DOUBLE_PRECISION (MINLOC, MAXLOC with an index of the value's type), 2INTEGER, the
 // sized INTEGERn/REALn/COMPLEXn and CHARACTER.
-// Not implemented, and why: nonblocking collectives (Ibarrier, Ibcast, Iallreduce) — the
-// engine's collectives block their rank, and completing them at the call would deadlock
-// correct programs, so they are absent rather than wrong; nonblocking collectives on
-// intercommunicators, nonblocking collectives with derived types or user operations,
-// neighbourhood collectives, threads. Synchronous
+// Neighbourhood collectives (mpi_neighbor.go, target/libmpi_neighbor.c):
+// Neighbor_allgather(v) and Neighbor_alltoall(v/w) and their I-forms on Cartesian, graph
+// and distributed graph communicators, with MPICH's neighbours in MPICH's order (per
+// dimension the rank below, then above; MPI_PROC_NULL at a non-periodic edge) and derived
+// types; libmpi lists the byte blocks each rank sends and receives, the engine moves
+// them as one collective of the communicator costing the torus latency across it plus
+// the busiest rank's injection, and a repeated neighbour's blocks match in the order
+// MPICH's receives match them (Neighbor_alltoall last slot first, so a periodic ring of
+// one or two ranks gets each direction's block in its own slot).
+// Nonblocking reductions with a user operation (Ireduce, Iallreduce, Iscan, Iexscan,
+// Ireduce_scatter(_block), target/libmpi_iuop.c): the call posts an Igather or Iallgather
+// of every rank's contribution (its whole extent, so derived types too) and the Wait or
+// Test that completes the request folds them as the blocking forms do, right to left over
+// the ranks, so non-commutative results are MPICH's; the function is taken at the call.
+// Not implemented: nonblocking collectives on intercommunicators, nonblocking
+// collectives with derived types other than one run of a predefined type (which travels
+// as that type, libmpi_iplain.c) except in the reductions with a user operation, threads.
+// Synchronous
 // sends (mpi_ssend.go: Ssend, Issend, Ssend_init's requests) are copied at the call as
 // every send, but complete only once a receive or matched probe at the destination has
 // taken the message (when that rank's MPI makes progress) and the news has come back, one

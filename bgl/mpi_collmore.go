@@ -16,6 +16,8 @@ type collMore struct {
 	keys    []int32
 	groups  [][]int // Comm_create: each rank's group, as world ranks
 	handles []uint32
+	// neighbourhood exchange (mpi_neighbor.go): each rank's send and receive lists
+	nbrSends, nbrRecvs [][]nbrBlock
 }
 
 func (k *mpiColl) extra() *collMore {

@@ -131,3 +131,15 @@ func TestMPIMorePredefinedTypes(t *testing.T) { runConform(t, "dt_more") }
 // too), MPI_Reduce_local with predefined and user operations and MPI_Op_commutative, as
 // MPICH does them.
 func TestMPICollectivesMore(t *testing.T) { runConform(t, "coll_more") }
+
+// TestMPINeighborhoodCollectives: MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v/w)
+// and I-forms over a periodic ring (one or two ranks being both neighbours), a
+// non-periodic grid, a graph with a repeated edge and a distributed graph, with a vector
+// type on either side, as MPICH does them.
+func TestMPINeighborhoodCollectives(t *testing.T) { runConform(t, "neighbor") }
+
+// TestMPINonblockingUserReductions: MPI_Ireduce, Iallreduce, Iscan, Iexscan,
+// Ireduce_scatter(_block) with a non-commutative user operation (in place too), completed
+// by Wait, Test and Waitall, and a strided type with an operation freed before the Wait,
+// as MPICH does them.
+func TestMPINonblockingUserReductions(t *testing.T) { runConform(t, "icoll_uop") }

@@ -69,6 +69,8 @@
 #define DPCL_HC_MPI_MPROBE 0x7171 /* MPI_Mprobe: wait for a matching message and take it into a message handle */
 #define DPCL_HC_MPI_MRECV 0x7172 /* MPI_Mrecv: receive the message a matched probe took */
 #define DPCL_HC_MPI_IMRECV 0x7173 /* MPI_Imrecv: MPI_Mrecv as a request */
+#define DPCL_HC_MPI_NEIGHBOR_XCHG 0x7190 /* the neighbourhood collectives' exchange of byte blocks with topology neighbours */
+#define DPCL_HC_MPI_INEIGHBOR_XCHG 0x7191 /* the nonblocking neighbourhood collectives' exchange */
 #define DPCL_HC_MPI_GREQUEST_START 0x7174 /* MPI_Grequest_start: a request that completes when MPI_Grequest_complete names it */
 #define DPCL_HC_MPI_GREQUEST_COMPLETE 0x7175 /* MPI_Grequest_complete: complete a generalized request */
 #define DPCL_HC_MPI_SSEND 0x7176 /* MPI_Ssend: returns once the matching receive has taken the message */
@@ -500,6 +502,20 @@ static inline int dpcl_mpi_imrecv(long args)
 {
 	long lo;
 	return (int)dpcl__hypercall2(DPCL_HC_MPI_IMRECV, args, 0, &lo);
+}
+
+/* the neighbourhood collectives' exchange of byte blocks with topology neighbours */
+static inline int dpcl_mpi_neighbor_xchg(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_NEIGHBOR_XCHG, args, 0, &lo);
+}
+
+/* the nonblocking neighbourhood collectives' exchange */
+static inline int dpcl_mpi_ineighbor_xchg(long args)
+{
+	long lo;
+	return (int)dpcl__hypercall2(DPCL_HC_MPI_INEIGHBOR_XCHG, args, 0, &lo);
 }
 
 /* MPI_Grequest_start: a request that completes when MPI_Grequest_complete names it */

@@ -29,6 +29,9 @@ static int tattrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
 static int tattrs_delete_all(MPI_Datatype type);
 /* Graph topologies (libmpi_graph.c) are asked for by MPI_Topo_test. */
 static int graph_kind(MPI_Comm comm);
+/* Nonblocking collectives' completion work (libmpi_after.c), run by Wait and Test. */
+static void after_settle(const MPI_Request *before, const MPI_Request *after, int n);
+static int after_any(void);
 
 #include "libmpi_types.c"
 #include "libmpi_dtcons.c"
@@ -328,13 +331,14 @@ static int do_irecv(unsigned long *b)
  * array, and the derived-type receives the call freed are unpacked, as far as their
  * statuses say data arrived (the call always gets statuses, copied out if asked for), and
  * the generalized requests it completed run their query and free callbacks into the
- * caller's statuses (where, GREQ_AT). */
+ * caller's statuses (where, GREQ_AT); work registered on a completed request runs too
+ * (libmpi_after.c: nonblocking reductions with user operations). */
 #define WITH_PENDING(reqs, n, b, slot, stslot, kind, call, where)                         \
 	do {                                                                                      \
 		MPI_Request buf_[3 * 64], *orig = buf_;                                               \
 		MPI_Status stbuf_[64], *sts_ = stbuf_, *user_ = (MPI_Status *)(b)[stslot];            \
 		int rc_, i_, nst_ = (kind) == ST_ONE || (kind) == ST_ANY ? 1 : (n);                   \
-		if (!pending_any() && persist_count == 0 && greq_count == 0)                          \
+		if (!pending_any() && persist_count == 0 && greq_count == 0 && !after_any())          \
 			return call;                                                                      \
 		if ((n) > 64) {                                                                       \
 			orig = malloc(sizeof *orig * 3 * (n));                                            \
@@ -350,6 +354,7 @@ static int do_irecv(unsigned long *b)
 		(b)[stslot] = W(sts_);                                                                \
 		rc_ = call;                                                                           \
 		pending_settle(orig + (n), orig + 2 * (n), (n), sts_, (kind), (b));                   \
+		after_settle(orig + (n), orig + 2 * (n), (n));                                        \
 		persist_settle(orig, orig + 2 * (n), (reqs), (n));                                    \
 		for (i_ = 0; i_ < nst_ && user_ != MPI_STATUS_IGNORE && user_ != NULL; i_++)          \
 			user_[i_] = sts_[i_];                                                             \
@@ -549,4 +554,8 @@ MPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count
 #include "libmpi_mprobe.c"
 #include "libmpi_dtnames.c"
 #include "libmpi_coll.c"
+#include "libmpi_after.c"
+#include "libmpi_iuop.c"
+#include "libmpi_iplain.c"
 #include "libmpi_icoll.c"
+#include "libmpi_neighbor.c"

@@ -3,22 +3,10 @@
  * hands back a request that a Wait or Test completes (mpi_icoll.go). Included by
  * libmpi.c after the collectives.
  *
- * Derived datatypes and user operations are packed and folded by the library around the
- * blocking calls; a nonblocking call would have to do it at completion, so it refuses
- * them with MPI_ERR_TYPE and MPI_ERR_OP instead of computing at the call. */
-
-static void icoll_types(const char *call, MPI_Datatype a, MPI_Datatype b)
-{
-	if (is_derived(a) || is_derived(b))
-		lib_error(call, MPI_ERR_TYPE, "derived datatype %d: nonblocking collectives take predefined types",
-			is_derived(a) ? a : b);
-}
-
-static void icoll_op(const char *call, MPI_Op op)
-{
-	if (is_user_op(op))
-		lib_error(call, MPI_ERR_OP, "user operation %d: nonblocking reductions take predefined operations", op);
-}
+ * A reduction with a user operation gathers the contributions and folds them when the
+ * request completes (libmpi_iuop.c). A derived type that is one run of a predefined type
+ * travels as that type (libmpi_iplain.c); other derived datatypes are refused with
+ * MPI_ERR_TYPE: packing them would have to be undone at completion too. */
 
 MPI_FN int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
@@ -32,7 +20,7 @@ MPI_FN int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Com
 {
 	unsigned long b[] = {W(buf), W(count), W(type), W(root), W(comm), W(request)};
 
-	icoll_types("MPI_Ibcast", type, type);
+	iplain("MPI_Ibcast", b, 1, 2);
 	return dpcl_mpi_ibcast((long)b);
 }
 
@@ -41,8 +29,9 @@ MPI_FN int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(root), W(comm), W(request)};
 
-	icoll_types("MPI_Ireduce", type, type);
-	icoll_op("MPI_Ireduce", op);
+	if (is_user_op(op))
+		return iuop_start("MPI_Ireduce", IUOP_REDUCE, sendbuf, recvbuf, count, NULL, type, op, root, comm, request);
+	iplain("MPI_Ireduce", b, 2, 3);
 	return dpcl_mpi_ireduce((long)b);
 }
 
@@ -51,8 +40,9 @@ MPI_FN int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm), W(request)};
 
-	icoll_types("MPI_Iallreduce", type, type);
-	icoll_op("MPI_Iallreduce", op);
+	if (is_user_op(op))
+		return iuop_start("MPI_Iallreduce", IUOP_ALLREDUCE, sendbuf, recvbuf, count, NULL, type, op, 0, comm, request);
+	iplain("MPI_Iallreduce", b, 2, 3);
 	return dpcl_mpi_iallreduce((long)b);
 }
 
@@ -62,7 +52,8 @@ MPI_FN int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(root), W(comm), W(request)};
 
-	icoll_types("MPI_Igather", sendtype, recvtype);
+	iplain("MPI_Igather", b, 1, 2);
+	iplain("MPI_Igather", b, 4, 5);
 	return dpcl_mpi_igather((long)b);
 }
 
@@ -73,7 +64,8 @@ MPI_FN int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
 		W(displs), W(recvtype), W(root), W(comm), W(request)};
 
-	icoll_types("MPI_Igatherv", sendtype, recvtype);
+	iplain("MPI_Igatherv", b, 1, 2);
+	iplain("MPI_Igatherv", b, -1, 6);
 	return dpcl_mpi_igatherv((long)b);
 }
 
@@ -83,7 +75,8 @@ MPI_FN int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendt
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(comm), W(request)};
 
-	icoll_types("MPI_Iallgather", sendtype, recvtype);
+	iplain("MPI_Iallgather", b, 1, 2);
+	iplain("MPI_Iallgather", b, 4, 5);
 	return dpcl_mpi_iallgather((long)b);
 }
 
@@ -94,7 +87,8 @@ MPI_FN int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype send
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcounts),
 		W(displs), W(recvtype), W(comm), W(request)};
 
-	icoll_types("MPI_Iallgatherv", sendtype, recvtype);
+	iplain("MPI_Iallgatherv", b, 1, 2);
+	iplain("MPI_Iallgatherv", b, -1, 6);
 	return dpcl_mpi_iallgatherv((long)b);
 }
 
@@ -104,7 +98,8 @@ MPI_FN int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(root), W(comm), W(request)};
 
-	icoll_types("MPI_Iscatter", sendtype, recvtype);
+	iplain("MPI_Iscatter", b, 1, 2);
+	iplain("MPI_Iscatter", b, 4, 5);
 	return dpcl_mpi_iscatter((long)b);
 }
 
@@ -115,7 +110,8 @@ MPI_FN int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int 
 	unsigned long b[] = {W(sendbuf), W(sendcounts), W(displs), W(sendtype), W(recvbuf),
 		W(recvcount), W(recvtype), W(root), W(comm), W(request)};
 
-	icoll_types("MPI_Iscatterv", sendtype, recvtype);
+	iplain("MPI_Iscatterv", b, -1, 3);
+	iplain("MPI_Iscatterv", b, 5, 6);
 	return dpcl_mpi_iscatterv((long)b);
 }
 
@@ -125,7 +121,8 @@ MPI_FN int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendty
 	unsigned long b[] = {W(sendbuf), W(sendcount), W(sendtype), W(recvbuf), W(recvcount),
 		W(recvtype), W(comm), W(request)};
 
-	icoll_types("MPI_Ialltoall", sendtype, recvtype);
+	iplain("MPI_Ialltoall", b, 1, 2);
+	iplain("MPI_Ialltoall", b, 4, 5);
 	return dpcl_mpi_ialltoall((long)b);
 }
 
@@ -136,7 +133,8 @@ MPI_FN int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int
 	unsigned long b[] = {W(sendbuf), W(sendcounts), W(sdispls), W(sendtype), W(recvbuf),
 		W(recvcounts), W(rdispls), W(recvtype), W(comm), W(request)};
 
-	icoll_types("MPI_Ialltoallv", sendtype, recvtype);
+	iplain("MPI_Ialltoallv", b, -1, 3);
+	iplain("MPI_Ialltoallv", b, -1, 7);
 	return dpcl_mpi_ialltoallv((long)b);
 }
 
@@ -145,8 +143,9 @@ MPI_FN int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm), W(request)};
 
-	icoll_types("MPI_Iscan", type, type);
-	icoll_op("MPI_Iscan", op);
+	if (is_user_op(op))
+		return iuop_start("MPI_Iscan", IUOP_SCAN, sendbuf, recvbuf, count, NULL, type, op, 0, comm, request);
+	iplain("MPI_Iscan", b, 2, 3);
 	return dpcl_mpi_iscan((long)b);
 }
 
@@ -155,8 +154,9 @@ MPI_FN int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(count), W(type), W(op), W(comm), W(request)};
 
-	icoll_types("MPI_Iexscan", type, type);
-	icoll_op("MPI_Iexscan", op);
+	if (is_user_op(op))
+		return iuop_start("MPI_Iexscan", IUOP_EXSCAN, sendbuf, recvbuf, count, NULL, type, op, 0, comm, request);
+	iplain("MPI_Iexscan", b, 2, 3);
 	return dpcl_mpi_iexscan((long)b);
 }
 
@@ -165,8 +165,9 @@ MPI_FN int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int rec
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcounts), W(type), W(op), W(comm), W(request)};
 
-	icoll_types("MPI_Ireduce_scatter", type, type);
-	icoll_op("MPI_Ireduce_scatter", op);
+	if (is_user_op(op))
+		return iuop_reduce_scatter("MPI_Ireduce_scatter", sendbuf, recvbuf, recvcounts, type, op, comm, request);
+	iplain("MPI_Ireduce_scatter", b, -1, 3);
 	return dpcl_mpi_ireduce_scatter((long)b);
 }
 
@@ -175,8 +176,9 @@ MPI_FN int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int rec
 {
 	unsigned long b[] = {W(sendbuf), W(recvbuf), W(recvcount), W(type), W(op), W(comm), W(request)};
 
-	icoll_types("MPI_Ireduce_scatter_block", type, type);
-	icoll_op("MPI_Ireduce_scatter_block", op);
+	if (is_user_op(op))
+		return iuop_reduce_scatter_block("MPI_Ireduce_scatter_block", sendbuf, recvbuf, recvcount, type, op, comm, request);
+	iplain("MPI_Ireduce_scatter_block", b, 2, 3);
 	return dpcl_mpi_ireduce_scatter_block((long)b);
 }
 

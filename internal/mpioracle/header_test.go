@@ -132,6 +132,11 @@ var environment = []string{
 	"MPI_Type_create_indexed_block_c", "MPI_Type_create_hindexed_block_c", "MPI_Type_create_struct_c",
 	"MPI_Type_create_resized_c", "MPI_Pack_size_c", "MPI_Pack_c", "MPI_Unpack_c", "MPI_Pack_external_size_c",
 	"MPI_Pack_external_c", "MPI_Unpack_external_c",
+	// bgl/target/libmpi_neighbor.c
+	"MPI_Neighbor_allgather", "MPI_Neighbor_allgatherv", "MPI_Neighbor_alltoall",
+	"MPI_Neighbor_alltoallv", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_allgather",
+	"MPI_Ineighbor_allgatherv", "MPI_Ineighbor_alltoall", "MPI_Ineighbor_alltoallv",
+	"MPI_Ineighbor_alltoallw",
 }
 
 // pt2ptSessions are mpi.h's "pt2pt and sessions" section: MPI 4 sessions
