@@ -260,7 +260,8 @@
 // and 6.1 s wall translated (0.67 CPU s before), qemu-ppc 0.57 CPU s and 9.0 s wall
 // (1.39x qemu on CPU time), 1.68 CPU s interpreted; 99.4% translated. 64-rank CoMD, one
 // run at load 40-52: 2.56 G instructions in 14.4 CPU s translated (178 M instructions per
-// CPU second; 19.5 before), 105.8 s wall (24 M/s wall on the shared box), 96.4% translated.
+// CPU second; 19.5 before), 105.8 s wall (24 M/s wall on the shared box), 96.4% translated;
+// interpreted, run after it: 56.0 CPU s (46 M/s), 721 s wall at load 33-44.
 //
 // Writing a page drops its predecoded code (a store into the code being run ends the
 // block, so the new bytes run next); writing a shared page copies it for the writer,
