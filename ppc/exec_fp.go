@@ -79,14 +79,18 @@ func (k fpKind) compute(a, b, cc float64) (float64, int) {
 		bb := s - a
 		return s, sgn((a - (s - bb)) + (b - bb))
 	case fpMul:
+		// Below 2^-960 a*cc-p may be a nonzero multiple of ulp(a)*ulp(cc) smaller than
+		// the least denormal, which the FMA would round to zero.
 		p := a * cc
-		if math.IsInf(p, 0) || math.Abs(p) < 0x1p-1000 {
+		if math.IsInf(p, 0) || math.Abs(p) < 0x1p-960 {
 			return p, exactErr(a, cc, 0, p)
 		}
 		return p, sgn(math.FMA(a, cc, -p))
 	case fpDiv:
+		// a-q*b is a multiple of about ulp(a)*2^-52: below |a| = 2^-960 it may be less
+		// than the least denormal, which the FMA would round to zero.
 		q := a / b
-		if math.IsInf(q, 0) || math.Abs(q) < 0x1p-1000 || math.Abs(a) < 0x1p-1000 || math.Abs(b) < 0x1p-1000 {
+		if math.IsInf(q, 0) || math.Abs(q) < 0x1p-1000 || math.Abs(a) < 0x1p-960 || math.Abs(b) < 0x1p-1000 {
 			return q, divErr(a, b, q)
 		}
 		return q, sgn(math.FMA(-q, b, a)) * sgn(b)

@@ -90,7 +90,11 @@ func (t *translator) fpInst(i int, in *inst, op Op) (ok, handled bool) {
 		if f.fma && !hostFMA {
 			return false, true
 		}
-		t.fpArith(i, in, f)
+		if fastArith(f) {
+			t.fpFastArith(i, in, f)
+		} else {
+			t.fpArith(i, in, f)
+		}
 		t.fpCR1(rc)
 		return true, true
 	}
@@ -138,7 +142,7 @@ func (t *translator) fpInst(i int, in *inst, op Op) (ok, handled bool) {
 		t.cvtSS2SD(0, 0)
 		t.fpFinish(i, in, true)
 	case opFctiw, opFctiwz:
-		t.fctiw(i, in, op == opFctiwz)
+		t.fctiwFast(i, in, op == opFctiwz)
 	case opMffs, opMtfsf, opMtfsfi, opMtfsb0, opMtfsb1:
 		t.fpscrMove(in, op)
 	default:
@@ -151,6 +155,7 @@ func (t *translator) fpInst(i int, in *inst, op Op) (ok, handled bool) {
 // fpscrMove emits mffs, mtfsf, mtfsfi, mtfsb0 or mtfsb1: the new FPSCR gets its VX and
 // FEX summaries recomputed, as the interpreter's; FX is set only when written.
 func (t *translator) fpscrMove(in *inst, op Op) {
+	var rn bool // the instruction may change FPSCR[RN]
 	switch op {
 	case opMffs:
 		t.load32(rAX, offFPSCR) // zero-extends: FRT's high word is 0
@@ -158,6 +163,7 @@ func (t *translator) fpscrMove(in *inst, op Op) {
 		return
 	case opMtfsf:
 		m := fieldMask(in.w >> 17 & 0xff)
+		rn = m&3 != 0
 		t.load32(rAX, fprOff(in.rb))
 		t.aluImm(aluAnd, rAX, m)
 		t.load32(rDX, offFPSCR)
@@ -165,11 +171,13 @@ func (t *translator) fpscrMove(in *inst, op Op) {
 		t.alu(aluOr, rAX, rDX)
 	case opMtfsfi:
 		sh := 28 - 4*uint32(in.rt>>2)
+		rn = sh == 0
 		t.load32(rAX, offFPSCR)
 		t.aluImm(aluAnd, rAX, ^(uint32(0xf) << sh))
 		t.aluImm(aluOr, rAX, (in.w>>12&0xf)<<sh)
 	default:
 		m := uint32(1) << (31 - uint32(in.rt&31))
+		rn = m&3 != 0
 		t.load32(rAX, offFPSCR)
 		if op == opMtfsb1 {
 			t.aluImm(aluOr, rAX, m)
@@ -178,6 +186,7 @@ func (t *translator) fpscrMove(in *inst, op Op) {
 		}
 	}
 	t.fpSummary()
+	t.resetRoundingIf(rn)
 }
 
 // exitIf leaves the block before instruction i when condition cc holds.

@@ -29,6 +29,9 @@ var fpSpecials = []uint64{
 	math.Float64bits(0x1p128), math.Float64bits(-0x1p-140), math.Float64bits(0x1.000001p-127),
 	math.Float64bits(2147483647.5), math.Float64bits(-2147483648.5), math.Float64bits(2147483648),
 	math.Float64bits(-2.5), math.Float64bits(0.5), math.Float64bits(1e300), math.Float64bits(1e-300),
+	// around the fast path's floor for exact error terms (2^-960) and fctiwz's -2^31
+	math.Float64bits(0x1p-480), math.Float64bits(-0x1.0000000000001p-480), math.Float64bits(0x1.8p-960),
+	math.Float64bits(0x1p-961), math.Float64bits(-2147483648), math.Float64bits(2147483647.9),
 }
 
 // fpValue is a special value, a random double of a modest exponent, or random bits.
@@ -177,6 +180,36 @@ var fpEdges = []fpEdge{
 		f: []uint64{math.Float64bits(2), math.Float64bits(3), 0, 0, 0, 1 << 63, 0, 0, 0, math.Float64bits(4), 0, 0,
 			1, 0, 0, math.Float64bits(-1), 0, 0x7ff0000000000000, 0, math.Float64bits(0x1p-130), 0, 0,
 			0, math.Float64bits(0x1.fffffep127 * 0x1.fffffep127)}},
+	{name: "fast products", src: []string{"fmul f3,f1,f2", "fmul f4,f1,f5", "fmul f6,f7,f7", "fmul f8,f9,f10",
+		"fmul f11,f12,f10", "fmul f13,f15,f10", "fmul f14,f5,f7", "fmul f21,f18,f19"},
+		f: []uint64{math.Float64bits(0x1.0000000000001p-480), math.Float64bits(0x1.0000000000001p-481), 0, 0,
+			math.Float64bits(0x1.0000000000001p-479), 0, math.Float64bits(1e-300), 0, 1 << 63,
+			math.Float64bits(5), 0, 0x000fffffffffffff, 0, 0, math.Float64bits(0x1.8p-200),
+			0, 0, math.Float64bits(1e-300), math.Float64bits(1e-10)}}, // f18 * f19 is denormal
+	// An instruction alone, so that the next one's FI cannot hide a wrong one.
+	{name: "product's error below the denormals", src: []string{"fmul f3,f1,f2"}, // about 2^-1000, inexact by 2^-1104
+		f: []uint64{0x20b2bad7f64b3905, 0x20b123456789abcd}},
+	{name: "remainder below the denormals", src: []string{"fdiv f3,f1,f2"}, // inexact by 2^-1104/b
+		f: []uint64{0x01740fcf6d11fe7e, 0x3ff123456789abcd}},
+	{name: "fast quotients", src: []string{"fdiv f3,f1,f2", "fdiv f4,f5,f6", "fdiv f7,f8,f6", "fdiv f9,f10,f11",
+		"fdiv f12,f13,f14", "fdiv f15,f16,f11", "fdiv f17,f1,f16", "fdiv f23,f21,f22"},
+		f: []uint64{math.Float64bits(1), math.Float64bits(3), 0, 0, 1 << 63, 0x7ff0000000000000, 0,
+			math.Float64bits(0x1p-959), 0, math.Float64bits(0x1.8p-961), math.Float64bits(3), 0,
+			math.Float64bits(0x1.0000000000001p-1000), math.Float64bits(0x1.8p-1040), 0, math.Float64bits(1e-300),
+			0, 0, 0, 0, math.Float64bits(1e-280), math.Float64bits(1e40)}}, // f21 / f22 is denormal
+	{name: "fast sums", src: []string{"fadd f3,f1,f2", "fsub f4,f1,f2", "fadd f5,f6,f7", "fsub f8,f6,f9",
+		"fadd f10,f6,f6", "fsub f11,f2,f2", "fadd f12,f13,f14", "fsub f15,f13,f14"},
+		f: []uint64{math.Float64bits(1), math.Float64bits(0x1p-60), 0, 0, 0, 0x7fefffffffffffff,
+			0xffdfffffffffffff, 0, 0xffefffffffffffff, 0, 0, 0, 0x000fffffffffffff, 0x800ffffffffffffe}},
+	{name: "fast conversions", src: []string{"fctiwz f3,f1", "fctiwz f4,f2", "fctiwz f5,f6", "fctiwz. f7,f8",
+		"fctiw f9,f10", "fctiw f11,f2", "fctiwz f12,f13"},
+		f: []uint64{math.Float64bits(2147483647.9), math.Float64bits(-2147483648), 0, 0, 0,
+			math.Float64bits(-0.5), 0, math.Float64bits(3), 0, math.Float64bits(2.5), 0, 0,
+			math.Float64bits(-7.25)}},
+	{name: "rounding back to nearest", src: []string{"mtfsfi 7,3", "fadd f3,f1,f2", "mtfsfi 7,0", "fadd f4,f1,f2",
+		"mtfsb1 31", "fmul f5,f1,f2", "mtfsb0 31", "fmul f6,f1,f2", "mtfsf 1,f8", "fsub f9,f1,f2",
+		"mtfsfi 7,2", "fctiw f10,f7", "mtfsfi 7,0", "fctiw f11,f7", "fdiv f12,f1,f7"},
+		f: []uint64{math.Float64bits(1), 0x3ca0000000000001, 0, 0, 0, 0, math.Float64bits(2.5), 0}},
 	{name: "nans", src: []string{"fadd f3,f1,f2", "fadds f4,f2,f1", "fmul f5,f6,f1", "frsp f7,f2", "fmadd f8,f6,f9,f2",
 		"fdiv f10,f9,f9", "fsub f11,f12,f12", "fcmpu cr2,f1,f6", "fcmpo cr3,f9,f9", "fdiv f13,f6,f9"},
 		f: []uint64{0x7ff8000000000123, 0xfff80000deadbeef, 0, 0, 0, 0x7ff0000000000001, 0, 0, 0,
@@ -259,4 +292,44 @@ func TestTranslatedFPEdges(t *testing.T) {
 		t.Errorf("%d of %d instructions ran translated", translated, total)
 	}
 	t.Logf("%d of %d instructions ran translated", translated, total)
+}
+
+// TestTranslatedRoundingBackToNearest runs, in one translated block, an addition in a
+// directed rounding mode (the general path sets MXCSR to it), mtfsfi back to nearest,
+// and the additions and conversions whose fast path relies on MXCSR being nearest again.
+func TestTranslatedRoundingBackToNearest(t *testing.T) {
+	requireTranslation(t)
+	src := []string{"mtfsfi 7,3", "fadd f3,f1,f2", "mtfsfi 7,0", "fadd f4,f1,f2", "fctiw f5,f6",
+		"mtfsb1 31", "fsub f7,f1,f2", "mtfsb0 31", "fsub f8,f1,f2", "b 10000"}
+	var code []byte
+	for i, s := range src {
+		w, err := Assemble(s, fuzzCode+4*uint32(i))
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		code = binary.BigEndian.AppendUint32(code, w)
+	}
+	mk := func(translate bool) *CPU {
+		mem := NewMemory()
+		if err := mem.Map(fuzzCode, PageSize, PermRX); err != nil {
+			t.Fatal(err)
+		}
+		if err := mem.Poke(fuzzCode, code); err != nil {
+			t.Fatal(err)
+		}
+		c := NewCPU(mem)
+		c.SetTranslation(translate)
+		c.PC = fuzzCode
+		c.FPR[1], c.FPR[2], c.FPR[6] = math.Float64bits(1), 0x3ca0000000000001, math.Float64bits(2.5)
+		return c
+	}
+	interp, native := mk(false), mk(true)
+	n := uint64(10 * len(src))
+	si, sn := interp.Run(n), native.Run(n)
+	if !sameStop(si, sn) || stateOf(interp) != stateOf(native) {
+		t.Fatalf("interpreted %v %+v\ntranslated  %v %+v", si.Kind, stateOf(interp), sn.Kind, stateOf(native))
+	}
+	if native.TranslatedInstructions() == 0 {
+		t.Fatal("nothing ran translated")
+	}
 }
