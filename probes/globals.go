@@ -132,9 +132,14 @@ func Member(e *Exp, name string) (*Exp, error) {
 
 // Element is element i of the array lvalue e; a constant index is checked against the
 // array's length, an expression index is not (a wild one reads through the fault fixup).
+// A pointer is indexed as C does, p[i] being *(p + i): a table the program grows with
+// realloc reads like a fixed one.
 func Element(e *Exp, i *Exp) (*Exp, error) {
+	if e.Shape != nil && e.Shape.Kind == CPointer && e.Shape.Elem != nil && e.Shape.Elem.Size > 0 {
+		return pointee(e, i)
+	}
 	if e.Shape == nil || e.Shape.Kind != CArray {
-		return nil, errorf("%s cannot be indexed: it is not an array", e)
+		return nil, errorf("%s cannot be indexed: it is not an array or a pointer to a known type", e)
 	}
 	et := e.Shape.Elem
 	if i.Kind == KConst && i.Val.T == Int {
@@ -148,6 +153,16 @@ func Element(e *Exp, i *Exp) (*Exp, error) {
 	}
 	addr := Binary(KAdd, e.Kids[0], Binary(KMul, i, IntConst(int32(et.Size))))
 	return lvalue(addr, int32(e.Idx), et, fmt.Sprintf("%s[%s]", e.Name, i)), nil
+}
+
+// pointee is element i of what the pointer lvalue e points at.
+func pointee(e *Exp, i *Exp) (*Exp, error) {
+	et := e.Shape.Elem
+	if t, err := Check(i); err != nil || t != Int {
+		return nil, errorf("%s[%s]: the index must be an int expression", e, i)
+	}
+	addr := Binary(KAdd, e, Binary(KMul, i, IntConst(int32(et.Size))))
+	return lvalue(addr, 0, et, fmt.Sprintf("%s[%s]", e.Name, i)), nil
 }
 
 // dwarfGlobal finds name's variable in d (nil: no DWARF): its type and address (from its

@@ -163,3 +163,50 @@ func viaPointer(t *testing.T, prog *Program) *Exp {
 	}
 	return d
 }
+
+// TestPointerIndexesAsInC: p[i] of a pointer global is *(p + i), as C reads it (libmpi's
+// derived-type table is a pointer once it can grow): ptr is &table[2], so ptr[1] is
+// table[3] and gp[0].s[1] is grid.s[1], each read by the program's own instructions.
+func TestPointerIndexesAsInC(t *testing.T) {
+	p := startProcess(t, "globals.elf")
+	in := newInstrumenter(t, p, "globals.elf")
+	prog := in.prog
+	viaPtr, err := Element(global(t, prog, "ptr"), IntConst(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g0, err := Element(global(t, prog, "gp"), Binary(KSub, Arg(0, Int), Arg(0, Int)))
+	if err == nil {
+		g0, err = Member(g0, "s")
+	}
+	if err == nil {
+		g0, err = Element(g0, IntConst(1))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := Compile(Send(viaPtr, g0), &Target{Tag: 1, FaultCounter: in.variable(Int).Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, _ := prog.Lookup("probe_here")
+	pts, _ := prog.Points(fn, PointEntry)
+	in.add(pts[0], code, true)
+	ins := in.points[pts[0].Addr].tr
+	fixups := map[uint32]uint32{}
+	for _, f := range ins.Fixups {
+		fixups[f.At] = f.Resume
+	}
+	runWithFixups(t, p, fixups)
+	if len(p.sends) == 0 {
+		t.Fatal("no sends")
+	}
+	for s, vals := range p.sends {
+		if len(vals) != 2 || vals[0].I != 40 || vals[1].I != -2 {
+			t.Errorf("call %d: ptr[1], gp[0].s[1] = %v, want [40 -2]", s, vals)
+		}
+	}
+	if _, err := Element(global(t, prog, "counter"), IntConst(0)); err == nil || !strings.Contains(err.Error(), "not an array or a pointer") {
+		t.Errorf("indexing an int: %v", err)
+	}
+}

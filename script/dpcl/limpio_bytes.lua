@@ -5,6 +5,8 @@
 -- A predefined type's handle carries its size in its low byte (mpi.h's MPI__TYPE_SIZE); a
 -- derived one (handle MPI__DERIVED + i) is libmpi's dtypes[i], whose size field the probe
 -- reads through the program's DWARF (libmpi_types.c keeps it packed, as the engine moves it).
+-- The table is a fixed array in programs linked before it could grow, a pointer to
+-- ndtypes entries after; both index alike.
 local limpio = limpio
 
 local DERIVED, MAX_DTYPES = 0x10000, 1024
@@ -52,7 +54,9 @@ local function type_size(app, t)
   local derived = probe.int(0)
   if ok then
     local i = t - DERIVED
-    derived = probe.when(probe.land(i:lt(MAX_DTYPES), dtypes[i].used:ne(0)), dtypes[i].size, probe.int(0))
+    local has, ndtypes = pcall(app.global, app, "ndtypes")
+    local bound = has and ndtypes or probe.int(MAX_DTYPES)
+    derived = probe.when(probe.land(i:lt(bound), dtypes[i].used:ne(0)), dtypes[i].size, probe.int(0))
   end
   return probe.when(t:ge(DERIVED), derived, t:band(0xff))
 end
