@@ -347,7 +347,7 @@
 // every send, but complete only once a receive or matched probe at the destination has
 // taken the message (when that rank's MPI makes progress) and the news has come back, one
 // small message's latency later; so Ssends waiting on each other deadlock, as under
-// MPICH, and the report names them. Across shards such a send completes once sent.
+// MPICH, and the report names them, across shards too.
 // One-sided communication (mpi_win*.go, target/libmpi_win.c, libmpi_rma.c): Win_create,
 // Win_allocate, Win_allocate_shared, Win_create_dynamic with Win_attach/detach,
 // Win_free, Win_get_group, Win_shared_query, names, attributes (WIN_BASE, WIN_SIZE,

@@ -27,6 +27,11 @@ func init() {
 	mpiOps[abi.HcMPIImrecv] = mpiOpSpec{"MPI_Imrecv", startMrecv, nil}
 	mpiCommWord[abi.HcMPIImprobe] = 2
 	mpiCommWord[abi.HcMPIMprobe] = 2
+	// A matched probe takes a message from its own rank's queue, as a receive does, so it
+	// runs across shards as a receive does.
+	for _, h := range []abi.Sysno{abi.HcMPIImprobe, abi.HcMPIMprobe, abi.HcMPIMrecv, abi.HcMPIImrecv} {
+		shardedMPICalls[h] = true
+	}
 }
 
 // mprobe takes the first arrived message matching {source, tag, comm} (the first three

@@ -49,6 +49,8 @@ type mpiMsg struct {
 	held    mpiCharge // on the sender's account until a receive takes it
 	away    *shardRun // sent from another shard: its receive is reported there
 	sync    *mpiReq   // a synchronous send's request, completed when a receive takes it (mpi_ssend.go)
+	ackLat  uint64    // sent synchronously from another shard: the match's news travels back this long
+	acked   bool      // that news was sent
 }
 
 func (a *mpiMsg) before(b *mpiMsg) bool {
@@ -108,19 +110,16 @@ func (e *mpiEngine) send(j *Job, src, dest int, ctx uint32, tag int32, data []by
 	s.lastArr[dest] = arrival
 	s.sendSeq++
 	m := &mpiMsg{src: src, ctx: ctx, tag: tag, seq: s.sendSeq, arrival: arrival, data: data, held: held}
-	if e.sh != nil && !e.sh.owns(j.part, dest) {
-		if sync != nil {
-			// No match is reported back across shards: there it completes as sent.
-			sync.done = true
-		}
-		e.sh.sendAway(m, dest)
-		return MPISendNS + bytes
-	}
 	if sync != nil {
 		// The match's news travels back as a small message would.
 		sync.ackLat = lat - bytes*TorusNSPerByte
 		m.sync = sync
 		s.syncs = append(s.syncs, sync)
+	}
+	if e.sh != nil && !e.sh.owns(j.part, dest) {
+		// The receiver's process reports the match back (recMPIAck).
+		e.sh.sendAway(m, dest)
+		return MPISendNS + bytes
 	}
 	d := &e.ranks[dest]
 	i := sort.Search(len(d.future), func(i int) bool { return m.before(d.future[i]) })

@@ -19,7 +19,8 @@ import (
 //     future arrivals and wakes the rank as the send would have. Its arrival is at least
 //     the torus latency later, past the window, so no call of this window could have
 //     taken it. The sender keeps the message's memory charge until the receive that takes
-//     it is reported back (recMPIFree);
+//     it is reported back (recMPIFree), and a synchronous send's request until the match
+//     is (recMPIAck, due one small message's latency after the match, past the round);
 //   - a collective entry: what the member's enter function put into the collective's
 //     state (mpi_shard_entry.go: a reduction's operand, a gather's piece, a root's buffer,
 //     an all-to-all's row, Comm_split's color and key, Comm_create's group) goes to every
@@ -74,9 +75,10 @@ func init() {
 
 // The engine's records (shard_records.go has the others).
 const (
-	recMPIMsg  = 'M' // key, destination, source, context, tag, sequence, arrival, payload
+	recMPIMsg  = 'M' // key, destination, source, context, tag, sequence, arrival, ack latency, payload
 	recMPIColl = 'C' // key, context, sequence, call, root, member, time, type, op, part
 	recMPIFree = 'F' // source, sequence: the message was received, release its charge
+	recMPIAck  = 'S' // source, sequence, time: a synchronous send's match is known then
 )
 
 // msgID names a message job-wide: its sender and the sender's sequence.
@@ -89,6 +91,7 @@ type msgID struct {
 type mpiShard struct {
 	out        [][]byte            // this round's records, per process
 	charges    map[msgID]mpiCharge // messages sent to other shards, not yet received
+	syncs      map[msgID]*mpiReq   // synchronous sends to other shards, not yet matched
 	completing []*mpiColl          // collectives whose last entry came this round
 	lastKey    map[*mpiColl]msgKey // the latest entry's key of each collective
 	owner      []int               // the process owning each I/O node
@@ -100,6 +103,7 @@ func (sh *shardRun) initMPI() {
 	m := &sh.mpiState
 	m.out = make([][]byte, sh.ex.Size())
 	m.charges = map[msgID]mpiCharge{}
+	m.syncs = map[msgID]*mpiReq{}
 	m.lastKey = map[*mpiColl]msgKey{}
 	m.owner = make([]int, part.IONodes())
 	for p := range sh.ex.Size() {
@@ -132,7 +136,21 @@ func (sh *shardRun) sendAway(m *mpiMsg, dest int) {
 	b = be.AppendUint32(b, uint32(m.tag))
 	b = be.AppendUint64(b, m.seq)
 	b = be.AppendUint64(b, m.arrival)
+	var ackLat uint64
+	if m.sync != nil {
+		sh.mpiState.syncs[msgID{m.src, m.seq}] = m.sync
+		ackLat = m.sync.ackLat
+	}
+	b = be.AppendUint64(b, ackLat)
 	sh.send(sh.shardOfRank(dest), append(b, m.data...))
+}
+
+// matched tells the sender's process that synchronous message m of another shard was
+// matched, so its sender learns of it at virtual time at.
+func (sh *shardRun) matched(m *mpiMsg, at uint64) {
+	b := be.AppendUint32([]byte{recMPIAck}, uint32(m.src))
+	b = be.AppendUint64(b, m.seq)
+	sh.send(sh.shardOfRank(m.src), be.AppendUint64(b, at))
 }
 
 // received tells the sender's process that message m of another shard was received.
@@ -227,7 +245,7 @@ func (sh *shardRun) exchangeMPI(j *Job) (ended bool, err error) {
 				return false, errorf("shard exchange: empty engine record from process %d", p)
 			}
 			r := mpiRecord{from: p, kind: rec[0], body: rec[1:]}
-			if r.kind != recMPIFree {
+			if r.kind != recMPIFree && r.kind != recMPIAck {
 				if len(r.body) < keyBytes {
 					return false, errorf("shard exchange: engine record %q of %d bytes from process %d: too short", r.kind, len(rec), p)
 				}
@@ -260,12 +278,13 @@ func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
 	b := r.body
 	switch r.kind {
 	case recMPIMsg:
-		if len(b) < 32 {
+		if len(b) < 40 {
 			return fmt.Errorf("a message of %d bytes, shorter than its header", len(b))
 		}
 		dest := int(be.Uint32(b))
 		m := &mpiMsg{src: int(be.Uint32(b[4:])), ctx: be.Uint32(b[8:]), tag: int32(be.Uint32(b[12:])),
-			seq: be.Uint64(b[16:]), arrival: be.Uint64(b[24:]), data: append([]byte(nil), b[32:]...), away: e.sh}
+			seq: be.Uint64(b[16:]), arrival: be.Uint64(b[24:]), ackLat: be.Uint64(b[32:]),
+			data: append([]byte(nil), b[40:]...), away: e.sh}
 		if dest < 0 || dest >= len(e.ranks) || m.src < 0 || m.src >= len(e.ranks) {
 			return fmt.Errorf("a message from rank %d to rank %d, outside the job's %d ranks", m.src, dest, len(e.ranks))
 		}
@@ -278,6 +297,18 @@ func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
 		held := e.sh.mpiState.charges[id]
 		held.release()
 		delete(e.sh.mpiState.charges, id)
+	case recMPIAck:
+		if len(b) != 20 {
+			return fmt.Errorf("a match of %d bytes, want 20", len(b))
+		}
+		id := msgID{int(be.Uint32(b)), be.Uint64(b[4:])}
+		q := e.sh.mpiState.syncs[id]
+		if q == nil {
+			return fmt.Errorf("a match of message %d of rank %d, which sent no such synchronous message", id.seq, id.src)
+		}
+		delete(e.sh.mpiState.syncs, id)
+		q.ackAt = be.Uint64(b[12:])
+		e.wakeAt(j, id.src, q.ackAt)
 	case recMPIColl:
 		return e.applyEntry(r.key, b)
 	case recMPIEnd:

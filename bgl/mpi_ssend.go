@@ -14,8 +14,9 @@ import (
 // that match one small message's latency later, as with MPICH's rendezvous
 // acknowledgement. So MPI_Ssend blocks until the matching receive starts, a program whose
 // Ssends wait on each other deadlocks as under MPICH, and MPI_Request_get_status right
-// after a barrier that followed the Ssend sees the receive done. Across shards no match
-// is reported back: such a send completes once sent, as every send did before.
+// after a barrier that followed the Ssend sees the receive done. Across shards the
+// receiver's process reports the match back at the round's end (recMPIAck), before the
+// news is due, so the send completes at the same virtual time as in one process.
 
 func init() {
 	mpiOps[abi.HcMPISsend] = mpiOpSpec{"MPI_Ssend", startSsend, pollSsend}
@@ -65,6 +66,13 @@ func pollSsend(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (bool, err
 // send's request completes when its sender learns of it, and the sender, if blocked, is
 // woken then (step does, flushing the engine's acks).
 func (e *mpiEngine) matchedSync(m *mpiMsg, t uint64) {
+	if m.sync == nil && m.away != nil && m.ackLat != 0 && !m.acked {
+		// Sent synchronously from another shard: its process learns of the match at the
+		// round's end, before the news could arrive (ackLat is past the window).
+		m.acked = true
+		m.away.matched(m, max(t+m.ackLat, 1))
+		return
+	}
 	if m.sync == nil || m.sync.ackAt != 0 {
 		return
 	}
@@ -93,7 +101,7 @@ func (e *mpiEngine) flushAcks(j *Job) {
 func (e *mpiEngine) completeSyncs(r *mpiRank, t uint64) {
 	r.syncs = slices.DeleteFunc(r.syncs, func(q *mpiReq) bool {
 		if q.ackAt == 0 || q.ackAt > t {
-			return q.done // complete when sent (across shards)
+			return q.done // to MPI_PROC_NULL: complete when sent
 		}
 		q.done, q.st = true, emptyStatus
 		if q.freed {

@@ -288,7 +288,7 @@ func TestShardedMPIConformancePrograms(t *testing.T) {
 	if err != nil {
 		t.Skip("no PowerPC cross compiler")
 	}
-	for _, name := range []string{"coll_more", "groups", "icoll", "icoll_time", "topo_graph", "dt_coll"} {
+	for _, name := range []string{"coll_more", "groups", "icoll", "icoll_time", "topo_graph", "dt_coll", "ssend", "ssend_deadlock", "mprobe"} {
 		exe := filepath.Join(t.TempDir(), name+".elf")
 		args := []string{"-mcpu=440fp", "-static", "-I", "target", "-o", exe, "testdata/mpiconf/" + name + ".c", "target/libmpi.a", "-lm"}
 		if msg, err := exec.Command(cc, args...).CombinedOutput(); err != nil {

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 static int rank, size;
-static char outbuf[1 << 16];
+static char outbuf[4096];
 
 struct state {
 	int id, queries, frees, cancels, cancelled_complete, elements;
@@ -151,9 +151,10 @@ static void freed_and_cancelled(void)
 
 int main(int argc, char **argv)
 {
-	/* Whole lines, so mpiexec never splits one. */
-	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Init(&argc, &argv);
+	/* Whole lines, so mpiexec never splits one: after MPI_Init, which may set stdout's
+	 * buffering itself. */
+	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	single();

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 static int errs;
-static char outbuf[1 << 16];
+static char outbuf[4096];
 
 static void check(int rc, const char *what)
 {
@@ -91,11 +91,12 @@ int main(void)
 	char level[64];
 	int flag, rank, size, sum, got = -1, one = 1, cmp, inited;
 
-	/* Whole lines, so mpiexec never splits one. */
-	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Info_create(&info);
 	MPI_Info_set(info, "thread_level", "MPI_THREAD_MULTIPLE");
 	check(MPI_Session_init(info, MPI_ERRORS_RETURN, &s), "MPI_Session_init");
+	/* Whole lines, so mpiexec never splits one: after the first session started MPI,
+	 * which may set stdout's buffering itself. */
+	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Info_free(&info);
 	check(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &s2), "MPI_Session_init (second)");
 	check(MPI_Session_get_info(s, &used), "MPI_Session_get_info");

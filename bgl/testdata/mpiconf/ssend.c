@@ -8,7 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static char outbuf[1 << 16];
+static char outbuf[4096];
 
 int main(int argc, char **argv)
 {
@@ -18,9 +18,10 @@ int main(int argc, char **argv)
 	MPI_Datatype vec;
 	MPI_Message msg;
 
-	/* Whole lines, so mpiexec never splits one. */
-	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Init(&argc, &argv);
+	/* Whole lines, so mpiexec never splits one: after MPI_Init, which may set stdout's
+	 * buffering itself. */
+	setvbuf(stdout, outbuf, _IOLBF, sizeof outbuf);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	last = size - 1;
