@@ -138,35 +138,44 @@ func TestShardedMPICorpus(t *testing.T) {
 	}
 	for _, exe := range progs {
 		name := strings.TrimSuffix(filepath.Base(exe), ".elf")
-		var out, errOut bytes.Buffer
 		// Four ranks under each of four I/O nodes, so that each of four shards has ranks.
 		cfg := JobConfig{Exe: exe, Nodes: 16, Partition: 32, PerIO: 8, Label: true, Workdir: t.TempDir()}
 		for r := range 16 {
 			cfg.Place = append(cfg.Place, r/4*8+r%4)
 		}
-		one := cfg
-		one.Stdout, one.Stderr = &out, &errOut
-		want, err := Run(one)
+		shardsMatchOneProcess(t, name, cfg, true)
+	}
+}
+
+// shardsMatchOneProcess runs cfg in one process and over two and four in-process shards,
+// reports under name every difference in stdout, stderr and Summary (and in the order of
+// the ranks' exits, with exits), and returns the one-process result.
+func shardsMatchOneProcess(t *testing.T, name string, cfg JobConfig, exits bool) *RunResult {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	one := cfg
+	one.Stdout, one.Stderr = &out, &errOut
+	want, err := Run(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{2, 4} {
+		stdout, stderr, got, err := shardedRun(t, cfg, p)
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("%s over %d shards: %v", name, p, err)
+			continue
 		}
-		for _, p := range []int{2, 4} {
-			stdout, stderr, got, err := shardedRun(t, cfg, p)
-			if err != nil {
-				t.Errorf("%s over %d shards: %v", name, p, err)
-				continue
-			}
-			if d := firstDifference(stdout, out.String()); d != "" {
-				t.Errorf("%s over %d shards: stdout differs from one process's: %s", name, p, d)
-			}
-			if d := firstDifference(stderr, errOut.String()); d != "" {
-				t.Errorf("%s over %d shards: stderr differs from one process's: %s", name, p, d)
-			}
-			if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
-				t.Errorf("%s over %d shards: result differs:\n%s %v\nwant\n%s %v", name, p, got.Summary(), got.Exits, want.Summary(), want.Exits)
-			}
+		if d := firstDifference(stdout, out.String()); d != "" {
+			t.Errorf("%s over %d shards: stdout differs from one process's: %s", name, p, d)
+		}
+		if d := firstDifference(stderr, errOut.String()); d != "" {
+			t.Errorf("%s over %d shards: stderr differs from one process's: %s", name, p, d)
+		}
+		if got.Summary() != want.Summary() || exits && fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
+			t.Errorf("%s over %d shards: result differs:\n%s %v\nwant\n%s %v", name, p, got.Summary(), got.Exits, want.Summary(), want.Exits)
 		}
 	}
+	return want
 }
 
 func TestShardedMPIRunIsByteIdenticalToOneProcess(t *testing.T) {
@@ -297,29 +306,7 @@ func TestShardedMPIConformancePrograms(t *testing.T) {
 		// Two ranks under each of four I/O nodes, so that each of four shards has ranks.
 		cfg := JobConfig{Exe: exe, Nodes: 8, Partition: 32, PerIO: 8, Place: []int{0, 1, 8, 9, 16, 17, 24, 25},
 			Label: true, Workdir: t.TempDir()}
-		var out, errOut bytes.Buffer
-		one := cfg
-		one.Stdout, one.Stderr = &out, &errOut
-		want, err := Run(one)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []int{2, 4} {
-			stdout, stderr, got, err := shardedRun(t, cfg, p)
-			if err != nil {
-				t.Errorf("%s over %d shards: %v", name, p, err)
-				continue
-			}
-			if d := firstDifference(stdout, out.String()); d != "" {
-				t.Errorf("%s over %d shards: stdout differs from one process's: %s", name, p, d)
-			}
-			if d := firstDifference(stderr, errOut.String()); d != "" {
-				t.Errorf("%s over %d shards: stderr differs from one process's: %s", name, p, d)
-			}
-			if got.Summary() != want.Summary() {
-				t.Errorf("%s over %d shards: result differs:\n%s\nwant\n%s", name, p, got.Summary(), want.Summary())
-			}
-		}
+		shardsMatchOneProcess(t, name, cfg, false)
 	}
 }
 
@@ -339,32 +326,9 @@ func TestShardedAbnormalEndsAreOneProcesss(t *testing.T) {
 	} {
 		cfg := JobConfig{Exe: "testdata/bin/" + tc.exe + ".elf", Args: tc.args, Nodes: 8, Partition: 32, PerIO: 8,
 			Place: []int{0, 1, 8, 9, 16, 17, 24, 25}, Label: true, Workdir: t.TempDir()}
-		var out, errOut bytes.Buffer
-		one := cfg
-		one.Stdout, one.Stderr = &out, &errOut
-		want, err := Run(one)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := shardsMatchOneProcess(t, fmt.Sprintf("%s %v", tc.exe, tc.args), cfg, true)
 		if want.ExitStatus() == 0 {
-			t.Fatalf("%s %v: one process ends with status 0; the case wants an abnormal end", tc.exe, tc.args)
-		}
-		for _, p := range []int{2, 4} {
-			name := fmt.Sprintf("%s %v over %d shards", tc.exe, tc.args, p)
-			stdout, stderr, got, err := shardedRun(t, cfg, p)
-			if err != nil {
-				t.Errorf("%s: %v", name, err)
-				continue
-			}
-			if d := firstDifference(stdout, out.String()); d != "" {
-				t.Errorf("%s: stdout differs from one process's: %s", name, d)
-			}
-			if d := firstDifference(stderr, errOut.String()); d != "" {
-				t.Errorf("%s: stderr differs from one process's: %s", name, d)
-			}
-			if got.Summary() != want.Summary() || fmt.Sprint(got.Exits) != fmt.Sprint(want.Exits) {
-				t.Errorf("%s: result differs:\n%s %v\nwant\n%s %v", name, got.Summary(), got.Exits, want.Summary(), want.Exits)
-			}
+			t.Errorf("%s %v: one process ends with status 0; the case wants an abnormal end", tc.exe, tc.args)
 		}
 	}
 }
