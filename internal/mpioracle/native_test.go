@@ -91,7 +91,15 @@ func checkRuns(t *testing.T, s suite, e Entry, bin string, n int) {
 	// A job MPI ends (MPI_Abort, a fault) loses a timing-dependent part of its output in
 	// mpiexec: such runs must agree on the status and on the lines both printed.
 	ended := e.Expect.Kind != ExpectExit || e.Expect.Code != 0
-	for _, r := range runs {
+	for i, r := range runs {
+		if ended && lostAbortCode(e, r) {
+			// MPICH's launcher now and then reports an aborting job's exit as 1, not the
+			// abort's code (seen on loaded two-core boxes: a race between the PMI abort
+			// and the process's exit). Such a run is taken once more.
+			t.Logf("%s %v on %d ranks: MPICH reported status 1 for an abort; running it again", e.Name, e.Args, n)
+			r = Run(t, bin, n, e.Args, runTimeout)
+			runs[i] = r
+		}
 		t.Logf("%s %v on %d ranks: %v", e.Name, e.Args, n, r.Elapsed.Round(time.Millisecond))
 		checkEnd(t, e, r)
 		if ended {
@@ -101,6 +109,7 @@ func checkRuns(t *testing.T, s suite, e Entry, bin string, n int) {
 			t.Fatalf("two runs differ:\n--- first\n%s--- second\n%s", got, again)
 		}
 	}
+	got = runs[0].Canonical() // the run taken again, if it was
 	golden := filepath.Join("testdata", s.name, e.Name+"."+strconv.Itoa(n)+".golden")
 	if *rewrite {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
@@ -130,6 +139,13 @@ func checkRuns(t *testing.T, s suite, e Entry, bin string, n int) {
 }
 
 // checkEnd checks a run ended as the manifest says.
+// lostAbortCode reports whether run r of an entry expected to end with another status
+// ended with MPICH's "BAD TERMINATION" banner and status 1.
+func lostAbortCode(e Entry, r *Result) bool {
+	want, _ := e.Expect.NativeStatus()
+	return want != 1 && r.Status == 1 && strings.Contains(r.Stdout, "BAD TERMINATION")
+}
+
 func checkEnd(t *testing.T, e Entry, r *Result) {
 	t.Helper()
 	if r.TimedOut {
