@@ -29,6 +29,7 @@ type Publisher struct {
 	accepted  chan net.Conn
 	closeOnce chan struct{}
 	server    *jobServer // the job's side, made on the job's first run
+	hold      bool       // the job waits for its first tool before it runs (HoldForTool)
 }
 
 // Publish starts accepting tools on ln; notices (a tool attached, detached, was refused)
@@ -42,6 +43,12 @@ func Publish(ln net.Listener, secret []byte, log io.Writer) *Publisher {
 	go p.acceptLoop()
 	return p
 }
+
+// HoldForTool makes the job wait, before its first instruction, until a tool attaches
+// (as gdbserver waits for its debugger and frida's spawn gating holds a process): a job
+// shorter than a tool's start would otherwise end before the tool came. Tools refused
+// meanwhile do not release it; ending the run's context does.
+func (p *Publisher) HoldForTool() { p.hold = true }
 
 // Addr is the address tools dial.
 func (p *Publisher) Addr() string { return p.ln.Addr().String() }
@@ -103,6 +110,15 @@ func (p *Publisher) RunUntil(ctx context.Context, j *bgl.Job, limit uint64) bgl.
 		p.server = s
 	}
 	for {
+		if p.hold {
+			p.hold = false
+			select {
+			case c := <-p.accepted:
+				s.serve(ctx, c)
+			case <-ctx.Done():
+			case <-p.closeOnce:
+			}
+		}
 		select {
 		case c := <-p.accepted:
 			s.serve(ctx, c)

@@ -19,7 +19,7 @@ import (
 func init() {
 	registerSubcommand(subcommand{
 		name:  "exec",
-		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]",
+		usage: "exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] [--listen HOST:PORT [--secret-file FILE] [--wait-for-tool]] PROGRAM.elf [ARGS...]",
 		brief: "run a static PowerPC ELF on a simulated Blue Gene/L partition (no tool); exit status: the highest rank status",
 		help: `options:
   --nodes N        compute nodes (ranks), 1..65536 (default 1)
@@ -53,6 +53,8 @@ func init() {
                    of virtual time; the job's output is the same with or without it.
   --secret-file F  the secret a tool must prove (hex, at least 16 bytes; default: the
                    DPCLSH_COMM_SECRET environment variable); others are refused
+  --wait-for-tool  with --listen: the job starts only when a tool has attached (at virtual
+                   time 0), so a job shorter than the tool's start cannot end before it
   --trace FILE     run under the tool (limpio.trace) and write a Chrome/Perfetto trace:
                    a track per rank grouped by I/O node, a slice per MPI call with its
                    bytes, peer, tag, communicator and callsite file:line, an arrow per
@@ -71,7 +73,7 @@ example:
 	})
 }
 
-const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] [--listen HOST:PORT [--secret-file FILE]] PROGRAM.elf [ARGS...]\n"
+const execUsage = "usage: dpclsh exec [--nodes N] [--per-io K] [--partition N] [--mapping ORDER|FILE] [--mapfile FILE] [--label] [--workdir DIR] [--seed S] [--memory MIB] [--disk-quota MIB] [--env NAME=VALUE]... [--export NAME]... [--stats] [--interp] [--quiet|--progress] [--trace FILE.json] [--listen HOST:PORT [--secret-file FILE] [--wait-for-tool]] PROGRAM.elf [ARGS...]\n"
 
 func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
@@ -92,6 +94,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	interp := fs.Bool("interp", false, "run the interpreter only, never translated code")
 	listen := fs.String("listen", "", "publish the job on HOST:PORT for tools to attach")
 	secretFile := fs.String("secret-file", "", "file holding the secret attaching tools must prove (hex)")
+	waitTool := fs.Bool("wait-for-tool", false, "with --listen: start the job only when a tool has attached")
 	trace := fs.String("trace", "", "run under the tool and write a Chrome/Perfetto trace of every MPI call to this JSON file")
 	var envs envFlags
 	envs.register(fs)
@@ -148,9 +151,13 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return exitUsage
 		}
 		defer pub.Close()
+		if *waitTool {
+			pub.HoldForTool()
+			fmt.Fprintf(stderr, "dpclsh: the job waits for a tool to attach\n")
+		}
 		cfg.Drive = pub.Drive(ctx)
-	} else if *secretFile != "" {
-		fmt.Fprintf(stderr, "dpclsh exec: --secret-file goes with --listen\n%s", execUsage)
+	} else if *secretFile != "" || *waitTool {
+		fmt.Fprintf(stderr, "dpclsh exec: --secret-file and --wait-for-tool go with --listen\n%s", execUsage)
 		return exitUsage
 	}
 	res, err := bgl.RunContext(ctx, cfg)

@@ -104,7 +104,7 @@ func chunkError(err error, name string) (string, bool) {
 // traceConflicts names the exec options a traced run cannot honour: the job runs under
 // the tool's session, which launches it with dpcl.launch's options only.
 func traceConflicts(set map[string]bool) error {
-	for _, name := range []string{"label", "stats", "interp", "progress", "listen", "secret-file"} {
+	for _, name := range []string{"label", "stats", "interp", "progress", "listen", "secret-file", "wait-for-tool"} {
 		if set[name] {
 			return fmt.Errorf("--trace runs the job under the tool, which does not take --%s", name)
 		}

@@ -64,5 +64,7 @@
 //     stderr; stdout is the job's alone, the same bytes as without --listen. The secret
 //     comes from --secret-file or DPCLSH_COMM_SECRET (netreduce.LoadSecret, as for comm),
 //     never from the command line, and there is no default: an open debug interface
-//     needs one.
+//     needs one. --wait-for-tool holds the job before its first instruction until a
+//     tool attaches, as gdbserver waits for its debugger: a job of a fraction of a
+//     second translated ends before a tool process has started.
 package main
