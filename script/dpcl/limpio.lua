@@ -110,13 +110,16 @@ function Installs:run()
   self.reqs, self.done = {}, {}
 end
 
+-- hooks queues start at the entry and finish at every exit of each MPI function (in
+-- opts.installs when given, for the caller to queue more and run; else installed now) and
+-- returns the handles, the functions' names and their entry and exit points.
 function limpio.hooks(app, opts)
   opts = opts or {}
   local warn = opts.warn or limpio.warn
   local entry, exit, names = mpi_points(app, excludes(app, opts, warn))
   local io_ = {context = opts.context}
   local send = {context = opts.context, callback = opts.callback}
-  local h = {names = names}
+  local h = {names = names, entry = entry, exit = exit}
   local batch = opts.installs or limpio.installs(app)
   if opts.start then
     batch:add(entry, opts.start, io_, function(hd) h.start = hd end)
@@ -126,6 +129,15 @@ function limpio.hooks(app, opts)
   end
   if not opts.installs then batch:run() end
   return h
+end
+
+-- A call's interval is the function's own instructions, the same whichever tool measures
+-- it: the clock is read at the entry as the last thing the last probe there does, after
+-- every other entry probe's code (clock_in, queued after them), and at the exit as the
+-- trampoline read it on arrival (probe.point_timebase), before any probe's code. So the
+-- interval does not grow with what a tool's probes do at the entry or the exit.
+function limpio.clock_in(batch, hk, timers, context, done)
+  batch:add(hk.entry, timers:push(probe.timebase()), {context = context}, done)
 end
 
 -- exit_points is where a rank's data leaves it at the end: the entry of _exit, which exit()
@@ -250,27 +262,27 @@ function limpio.profile(app, opts)
   local ticks = app:array("int64", #fns, "limpio_ticks")
   local span = app:array("int64", 3, "limpio_span") -- first MPI entry, last MPI exit, scratch
   local timers = app:stack("int64", opts.depth or 16, "limpio_timers")
-  local f, tb = probe.func(), probe.timebase()
+  local f, tb, now = probe.func(), probe.timebase(), probe.point_timebase()
   local self = setmetatable({app = app, calls = calls, ticks = ticks, span = span, timers = timers,
     id = {}, inbox = {}, serial = 0}, Profile)
-  -- The callsite code (limpio_callsites.lua) runs after the timer's push at entry and
-  -- after the duration is known at exit.
+  -- The callsite code (limpio_callsites.lua) runs at the entry before the call's clock
+  -- (limpio.clock_in, queued after the bytes) and at the exit after the duration is known.
   local site_entry, site_exit = self:sites_init(app, opts.depth or 16)
   local d = self.dur
   local batch = limpio.installs(app)
   local hk = limpio.hooks(app, {
     exclude = opts.exclude, context = opts.context, warn = opts.warn, installs = batch,
-    start = probe.seq{timers:push(tb), probe.when(span[0]:eq(0), span[0]:assign(tb)), site_entry},
+    start = probe.seq{probe.when(span[0]:eq(0), span[0]:assign(tb)), site_entry},
     -- A call made inside another (the MPI library calling itself, as MPI_Alltoallw's
     -- derived types ask MPI_Comm_size) is part of the outer call, as a PMPI tool sees it:
     -- only calls at depth 0 count, in the function's totals and at the callsites.
     finish = probe.seq{
-      d:assign(tb - timers:pop()),
+      d:assign(now - timers:pop()),
       probe.when(timers:depth():eq(0), probe.seq{
         ticks[f]:assign(ticks[f] + d),
         calls[f]:assign(calls[f] + 1),
       }),
-      span[1]:assign(tb),
+      span[1]:assign(now),
       site_exit,
     },
   })
@@ -310,6 +322,7 @@ function limpio.profile(app, opts)
   -- with functions x chunks and could fill the instrumentation region). Every probe is
   -- installed in one batch, so each point's code is placed once.
   self:install_bytes(app, opts, batch)
+  limpio.clock_in(batch, hk, timers, opts.context, function(h) self.clock_handle = h end)
   self:install_site_collection(app, exits, batch)
   batch:add(exits, self:fill_exp(), {context = self.context}, function(h) self.fill_handle = h end)
   self.end_handles = {}
@@ -427,7 +440,7 @@ _G.limpio = limpio
 -- (a message a filter merged in the tree counts once), delivered the ranks' packets merged
 -- into them, sent the packets the ranks' probes sent.
 function Profile:stats()
-  local hs = {self.hooks.start, self.hooks.finish, self.fill_handle}
+  local hs = {self.hooks.start, self.hooks.finish, self.clock_handle, self.fill_handle}
   for _, list in ipairs({self.bytes_handles, self.site_handles, self.end_handles}) do
     for _, h in ipairs(list or {}) do hs[#hs + 1] = h end
   end

@@ -233,7 +233,8 @@ end
 
 sethelp(limpio.profile, [[limpio.profile(app, {exclude = {...}, context = c, per_rank = bool, top_ranks = 8, chunk = 126}) -> Profile
 Counts and inclusive time per MPI function per rank, kept in the ranks' memory (no message
-per call; excludes also from MPIINSTR_EXCLUDE in the job's env). Collected through the
+per call; excludes also from MPIINSTR_EXCLUDE in the job's env). A call's time is the
+function's own, as limpio.trace measures it (help(limpio.clock_in)). Collected through the
 tree when each rank reaches _exit, or now with prof:snapshot(): every rank sends its row
 and the eqclass filter collapses identical count rows, summing their times. When ranks
 faulted, the rows are read from every rank's memory once the job ended (prof.partial:

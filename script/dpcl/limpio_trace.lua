@@ -91,10 +91,10 @@ local function arguments_code(app, name, cur, absent)
   return probe.seq(set), table.concat(key, ";")
 end
 
--- install_arguments installs, at the entry of every function names lists, the code that
--- stores its arguments: one install per distinct code, at the entries of the functions
--- that share it, so that no probe compares probe.func() against a list of ids.
-local function install_arguments(app, names, cur, absent, context)
+-- install_arguments queues in batch, at the entry of every function names lists, the code
+-- that stores its arguments: one install per distinct code, at the entries of the
+-- functions that share it, so that no probe compares probe.func() against a list of ids.
+local function install_arguments(app, batch, names, cur, absent, context)
   local groups, order = {}, {}
   for _, name in ipairs(names) do
     local code, key = arguments_code(app, name, cur, absent)
@@ -105,9 +105,8 @@ local function install_arguments(app, names, cur, absent, context)
   end
   local handles = {}
   for _, key in ipairs(order) do
-    local h = app:install(groups[key].points, groups[key].code, {context = context, warn = false})
-    h:activate()
-    handles[#handles + 1] = h
+    batch:add(groups[key].points, groups[key].code, {context = context},
+      function(h) handles[#handles + 1] = h end)
   end
   return handles
 end
@@ -129,16 +128,18 @@ function limpio.trace(app, opts)
   for i, name in ipairs(log.fields) do at[name] = i - 1 end
   local FIELDS = #log.fields
   local EVENTS = math.floor(254 / FIELDS)
-  local f, tb = probe.func(), probe.timebase()
+  local f, now = probe.func(), probe.point_timebase()
   local exits = limpio.exit_points(app)
   local buf = app:array("int64", FIELDS * EVENTS, "limpio_trace")
   local ctr = app:array("int", 3, "limpio_trace_ctr") -- next slot, recorded, dropped
   local cur = app:array("int64", #CUR, "limpio_trace_cur") -- what the open call's entry read
   local timers = app:stack("int64", opts.depth or 16, "limpio_trace_timers")
-  local start = probe.seq{timers:push(tb), cur[0]:assign(probe.lr())}
+  -- The call's start is pushed by limpio.clock_in after the arguments are stored, its end
+  -- is the exit trampoline's arrival: the interval holds none of the trace's own code.
+  local start = cur[0]:assign(probe.lr())
   local i = ctr[0]
   local record = {buf[i + at.func]:assign(f), buf[i + at.start]:assign(timers:pop()),
-    buf[i + at.finish]:assign(tb)}
+    buf[i + at.finish]:assign(now)}
   for k, name in ipairs(CUR) do record[#record + 1] = buf[i + at[name]]:assign(cur[k - 1]) end
   record[#record + 1] = ctr[0]:assign(i + FIELDS)
   record[#record + 1] = ctr[1]:assign(ctr[1] + 1)
@@ -149,15 +150,17 @@ function limpio.trace(app, opts)
     probe.when(ctr[0]:ge(FIELDS * EVENTS), flush),
   }
   local tr = setmetatable({app = app, log = log, fns = fns, buf = buf, ctr = ctr, max_events = max}, Trace)
+  local batch = limpio.installs(app)
   tr.hooks = limpio.hooks(app, {exclude = opts.exclude, context = opts.context,
-    warn = opts.warn, start = start, finish = finish})
-  tr.arguments = install_arguments(app, tr.hooks.names, cur, log.absent, opts.context)
-  log:attach(tr.hooks.finish)
+    warn = opts.warn, start = start, finish = finish, installs = batch})
+  tr.arguments = install_arguments(app, batch, tr.hooks.names, cur, log.absent, opts.context)
+  limpio.clock_in(batch, tr.hooks, timers, opts.context, function(h) tr.clock = h end)
   -- What is left in the buffer leaves at the rank's exit, after MPI_Finalize and whatever
   -- it excluded, while the rank still exists.
-  tr.at_exit = app:install(exits, flush, {context = opts.context, print = false, warn = false})
+  batch:add(exits, flush, {context = opts.context, print = false}, function(h) tr.at_exit = h end)
+  batch:run()
+  log:attach(tr.hooks.finish)
   log:attach(tr.at_exit)
-  tr.at_exit:activate()
   return tr
 end
 
@@ -278,15 +281,26 @@ function Trace:svg(path, opts)
   return {events = #ev, functions = names}
 end
 
-sethelp(limpio.hooks, [[limpio.hooks(app, {start = exp, finish = exp, exclude = {...}, context = c, callback = fn}) -> {start = h, finish = h, names = {...}}
+sethelp(limpio.hooks, [[limpio.hooks(app, {start = exp, finish = exp, exclude = {...}, context = c, callback = fn, installs = batch}) -> {start = h, finish = h, names = {...}, entry = points, exit = points}
 Installs exp at the entry (start) and at every exit (finish) of every MPI_* function of the
 program, one install each; probe.func() tells which function fired. Excluded names (also
 MPIINSTR_EXCLUDE of the job's environment, dpcl.launch{env = {MPIINSTR_EXCLUDE = "a,b"}},
-comma-separated) are left out; a name the program lacks warns.]])
+comma-separated) are left out; a name the program lacks warns. With installs (a
+limpio.installs(app) batch) both are queued there, active, for batch:run() to install with
+whatever is queued after them; the handles are set then.]])
+sethelp(limpio.clock_in, [[limpio.clock_in(batch, hooks, stack, context, done)
+Queues in batch, at hooks.entry, the push of the time base on stack (app:stack of int64):
+queued after every other entry probe, its read is the last thing done before the function
+runs. Popped at the exit and taken from probe.point_timebase() (the exit trampoline's read
+on arrival, before any probe's code), it times the function's own instructions, whatever
+code a tool runs at the entry or the exit. limpio.profile and limpio.trace, each alone on
+one job, time a call alike to the tick, unless its end waits for another rank, whose
+arrival each tool's entry code delays by its own cost. done(h) receives the handle.]])
 sethelp(limpio.trace, [[limpio.trace(app, {exclude =, context =, max_events = 100000, path =}) -> Trace
-Timestamped MPI calls (rank, function, start, end, callsite, and the bytes, peer, tag and
-communicator of the calls that have them) buffered in each rank's memory and sent by the
-rank 21 at a time and at its exit (_exit), decoded in Go. tr.events (built when read);
+Timestamped MPI calls (rank, function, start and end as limpio.clock_in reads them,
+callsite, and the bytes, peer, tag and communicator of the calls that have them) buffered
+in each rank's memory and sent by the rank 21 at a time and at its exit (_exit), decoded
+in Go. tr.events (built when read);
 tr:perfetto(path) -> {events =, flows =, bytes =, dropped =, messages =} writes
 Chrome/Perfetto JSON: a process per I/O node, a thread per rank named with its node and
 torus coordinate, a slice per call whose args hold bytes, peer, tag, communicator and the
