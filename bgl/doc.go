@@ -178,7 +178,8 @@
 //     tree the others need, and the output is one process's bytes because every process
 //     computes it alike; only process 0's streams get it. Not yet across shards: sampling,
 //     bgl.run and bgl.launch from Lua, dpcl.attach, app:serve, the interactive shell,
-//     subcommands other than exec.
+//     subcommands other than exec, profile and trace (which run sharded sessions; a file
+//     a sharded session writes is written by process 0, script.WriteFile).
 //     The exchange is the system's MPI (MPICH through cgo, `go build -tags mpi`), not a
 //     mesh of sockets of our own, because that is what the users' clusters give them: the interconnect (InfiniBand,
 //     Slingshot) is reached through MPI, the launcher they already use starts and wires

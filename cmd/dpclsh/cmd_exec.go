@@ -126,7 +126,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 			return exitUsage
 		}
-		return runTracedExec(tracedExec{exe: fs.Arg(0), trace: *trace, args: fs.Args()[1:], env: env,
+		return runTracedExec(ctx, tracedExec{exe: fs.Arg(0), trace: *trace, args: fs.Args()[1:], env: env,
 			nodes: *nodes, perIO: *perIO, partition: block, mapping: *mapping, workdir: *workdir,
 			seed: *seed, memoryMB: *memory, quota: *quota}, stdout, stderr)
 	}
