@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // shardedTools are the subcommands that run a sharded Lua session, each writing files
@@ -79,4 +81,50 @@ func takeFiles(t *testing.T, dir string) map[string][]byte {
 		}
 	}
 	return files
+}
+
+// TestShardedToolsUnderMpiexecAreByteIdentical runs profile (its report, report file, CSV
+// and Perfetto trace) at mpiexec -n 2 and -n 4, and exec --trace at -n 2, as shards of
+// the mpi-tagged build: hello_mpi on 16 ranks, two psets. Streams, status and files
+// must be one process's.
+func TestShardedToolsUnderMpiexecAreByteIdentical(t *testing.T) {
+	mpiexec, tagged := mpiTagged(t)
+	// Every daemon command is an exchange: four MPI processes polling on a loaded
+	// two-core box take a minute for this small job.
+	run := commandRunner(t, 5*time.Minute)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args   []string
+		shards []int
+	}{
+		{[]string{"profile", "--nodes", "16", "--per-io", "8", "--report", "DIR/hello.txt", "--csv", "DIR", "--trace", "DIR/profile.json",
+			"../../examples/apps/bin/hello_mpi.elf"}, []int{2, 4}},
+		{[]string{"exec", "--nodes", "16", "--per-io", "8", "--trace", "DIR/exec.json", "../../examples/apps/bin/hello_mpi.elf"}, []int{2}},
+	} {
+		args := make([]string, len(tc.args))
+		for i, a := range tc.args {
+			args[i] = strings.ReplaceAll(a, "DIR", dir)
+		}
+		wantOut, wantErr, wantStatus := run(binary, args...)
+		wantFiles := takeFiles(t, dir)
+		if wantStatus != 0 || len(wantFiles) == 0 {
+			t.Fatalf("%s in one process: status %d, %d files\n%s%s", args[0], wantStatus, len(wantFiles), wantOut, wantErr)
+		}
+		for _, n := range tc.shards {
+			out, errOut, status := run(mpiexec, append([]string{"-n", fmt.Sprint(n), tagged, "--shards"}, args...)...)
+			if out != wantOut || errOut != wantErr || status != wantStatus {
+				t.Errorf("mpiexec -n %d %s: status %d (want %d)\nstdout %q\nwant   %q\nstderr %q\nwant   %q",
+					n, args[0], status, wantStatus, out, wantOut, errOut, wantErr)
+			}
+			files := takeFiles(t, dir)
+			for name, want := range wantFiles {
+				if got, ok := files[name]; !ok || !bytes.Equal(got, want) {
+					t.Errorf("mpiexec -n %d %s: %s has %d bytes (written: %v), one process's %d", n, args[0], name, len(got), ok, len(want))
+				}
+			}
+			if len(files) != len(wantFiles) {
+				t.Errorf("mpiexec -n %d %s wrote %d files, one process %d", n, args[0], len(files), len(wantFiles))
+			}
+		}
+	}
 }
