@@ -155,7 +155,9 @@
 //     collective entry with its part for the processes holding members (each completes
 //     the collective at the round's end, in the order of the last entries, with one
 //     process's result, time and wakes). So the windows, every delivery and every
-//     output are one process's. Point to point, requests, every collective (blocking
+//     output are one process's. Job.Account (RunResult's sums, collective) gives exec
+//     --stats and the Lua host's --stats the whole job's line on every process and
+//     process 0 every process's ShardStats, counted from the job's launch. Point to point, requests, every collective (blocking
 //     and nonblocking), Comm_split, _dup, _idup, _create and _free, and Finalize run
 //     across shards; intercommunicators, MPI_Comm_create_group, one-sided windows and
 //     MPI-IO end the run naming rank and call ("rank 0: MPI_Win_create at pc 0x...:

@@ -15,7 +15,7 @@ import (
 const shardsFlag = "--shards"
 
 const shardsUsage = "usage: mpiexec -n P dpclsh --shards exec|profile|trace [OPTIONS] PROGRAM.elf [ARGS...]\n" +
-	"       mpiexec -n P dpclsh --shards [-v] [-e CHUNK]... SCRIPT.lua [ARGS...]\n" +
+	"       mpiexec -n P dpclsh --shards [-v] [--stats] [-e CHUNK]... SCRIPT.lua [ARGS...]\n" +
 	"       (a build with -tags mpi)\n"
 
 // runShards joins the launcher's run and runs the subcommand or the script as one shard

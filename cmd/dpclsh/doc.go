@@ -42,6 +42,15 @@
 //     `dpclsh trace` then waits for the job's end in one call rather than in slices of
 //     wall time, which would end at another virtual time in each process; a Ctrl-C ends
 //     the run through the launcher instead. profile --cpuprofile profiles process 0.
+//   - --stats (exec's option, and the Lua host's for every job a session launches, said
+//     when the job closes): the job's line (ranks, status, instructions, virtual time,
+//     private memory, environment) depends on the inputs alone and is the same bytes at
+//     any number of processes, with or without --shards; exec's "wall" line and, in a
+//     sharded run, the per-process lines ("shard P of N: psets, ranks, instructions,
+//     windows, bytes sent and received, s waiting at window ends") are not: which
+//     process holds which psets, what crosses between them and the host time spent
+//     waiting depend on the number of processes and the host. Each job's per-process
+//     counters are its own, from its launch to its account.
 //   - Ctrl-C at the prompt clears the line (and a pending multi-line chunk); while a chunk
 //     runs it interrupts it ("interrupted" with the line it was on), pcall notwithstanding.
 //   - Lua tests: global functions named Test*, run in the order they are defined, each
