@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // statsChunk runs two jobs from Lua: hello_mpi, then jacobi with a counting probe on
@@ -95,4 +96,23 @@ func splitShardLines(stderr string) (rest string, perProcess map[string]string) 
 		keep = append(keep, l)
 	}
 	return strings.Join(keep, ""), perProcess
+}
+
+// TestShardedScriptStatsUnderMpiexec runs the --stats session at mpiexec -n 2 as shards
+// of the mpi-tagged build: stdout and every job's line must be one process's, with a
+// line per process for each job.
+func TestShardedScriptStatsUnderMpiexec(t *testing.T) {
+	mpiexec, tagged := mpiTagged(t)
+	run := commandRunner(t, 5*time.Minute)
+	args := []string{"--quiet", "--stats", "-e", statsChunk}
+	wantOut, wantErr, wantStatus := run(binary, args...)
+	if wantStatus != 0 || !strings.Contains(wantErr, "dpclsh: job 2 (jacobi.elf): 16 ranks, status 0, ") {
+		t.Fatalf("one process: status %d\n%s", wantStatus, wantErr)
+	}
+	out, errOut, status := run(mpiexec, append([]string{"-n", "2", tagged, "--shards"}, args...)...)
+	totals, perProcess := splitShardLines(errOut)
+	if out != wantOut || totals != wantErr || status != wantStatus || len(perProcess) != 4 {
+		t.Errorf("mpiexec -n 2: status %d, %d per-process lines (want 4)\nstdout %q\nwant   %q\nstderr %q\nwant   %q",
+			status, len(perProcess), out, wantOut, errOut, wantErr)
+	}
 }
