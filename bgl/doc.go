@@ -181,7 +181,11 @@
 //     computes it alike; only process 0's streams get it. Not yet across shards: sampling,
 //     bgl.run and bgl.launch from Lua, dpcl.attach, app:serve, the interactive shell,
 //     subcommands other than exec, profile and trace (which run sharded sessions; a file
-//     a sharded session writes is written by process 0, script.WriteFile).
+//     a sharded session writes is written by process 0, script.WriteFile). Psets stay
+//     where launch put them (equal contiguous ranges): rebalancing by the instructions
+//     of past windows would move a pset mid-run, which means carrying its ranks' whole
+//     state (memory, descriptors, the MPI engine's queues and requests, the daemon's
+//     trampolines) through the exchange at an agreed virtual time; not done yet.
 //     The exchange is the system's MPI (MPICH through cgo, `go build -tags mpi`), not a
 //     mesh of sockets of our own, because that is what the users' clusters give them: the interconnect (InfiniBand,
 //     Slingshot) is reached through MPI, the launcher they already use starts and wires
