@@ -155,7 +155,9 @@
 //     collective entry with its part for the processes holding members (each completes
 //     the collective at the round's end, in the order of the last entries, with one
 //     process's result, time and wakes). So the windows, every delivery and every
-//     output are one process's. Point to point, requests, every collective (blocking
+//     output are one process's. Job.Account (RunResult's sums, collective) gives exec
+//     --stats and the Lua host's --stats the whole job's line on every process and
+//     process 0 every process's ShardStats, counted from the job's launch. Point to point, requests, every collective (blocking
 //     and nonblocking), Comm_split, _dup, _idup, _create and _free, and Finalize run
 //     across shards; intercommunicators, MPI_Comm_create_group, one-sided windows and
 //     MPI-IO end the run naming rank and call ("rank 0: MPI_Win_create at pc 0x...:
@@ -178,7 +180,12 @@
 //     tree the others need, and the output is one process's bytes because every process
 //     computes it alike; only process 0's streams get it. Not yet across shards: sampling,
 //     bgl.run and bgl.launch from Lua, dpcl.attach, app:serve, the interactive shell,
-//     subcommands other than exec.
+//     subcommands other than exec, profile and trace (which run sharded sessions; a file
+//     a sharded session writes is written by process 0, script.WriteFile). Psets stay
+//     where launch put them (equal contiguous ranges): rebalancing by the instructions
+//     of past windows would move a pset mid-run, which means carrying its ranks' whole
+//     state (memory, descriptors, the MPI engine's queues and requests, the daemon's
+//     trampolines) through the exchange at an agreed virtual time; not done yet.
 //     The exchange is the system's MPI (MPICH through cgo, `go build -tags mpi`), not a
 //     mesh of sockets of our own, because that is what the users' clusters give them: the interconnect (InfiniBand,
 //     Slingshot) is reached through MPI, the launcher they already use starts and wires

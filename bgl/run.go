@@ -79,19 +79,10 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 		res.Stop = j.Run()
 	}
 	stop()
-	res.TimeNS = j.Now()
-	for _, n := range j.nodes {
-		if n == nil {
-			continue
-		}
-		res.Instructions += n.cpu.Count.Instructions
-		res.Translated += n.cpu.TranslatedInstructions()
-		res.PrivateBytes += uint64(n.cpu.Mem.Stats().PrivateBytes)
-	}
-	if j.sh != nil && res.Stop != StopError {
-		if err := j.sh.totals(res); err != nil {
-			return res, errorf("run %s: %w", cfg.Exe, err)
-		}
+	if res.Stop == StopError {
+		j.ownCounts(res) // the other processes may be gone: no totals
+	} else if err := j.Account(res); err != nil {
+		return res, errorf("run %s: %w", cfg.Exe, err)
 	}
 	if cfg.Capture {
 		res.Stdout, res.Stderr = make([][]byte, j.Size()), make([][]byte, j.Size())
@@ -110,6 +101,32 @@ func RunContext(ctx context.Context, cfg JobConfig) (*RunResult, error) {
 		return res, errorf("run %s: stopped (%v) with %d of %d ranks still alive", cfg.Exe, res.Stop, j.live, j.Size())
 	}
 	return res, nil
+}
+
+// Account fills res with what the job cost so far: its virtual time and, summed over its
+// ranks, instructions (Translated among them) and private memory. In a sharded job it is
+// collective (every process calls it at the same point of the run): res then holds the
+// whole job's sums on every process and, on process 0, every process's ShardStats.
+func (j *Job) Account(res *RunResult) error {
+	j.ownCounts(res)
+	if j.sh == nil {
+		return nil
+	}
+	return j.sh.totals(res)
+}
+
+// ownCounts is Account over this process's ranks only.
+func (j *Job) ownCounts(res *RunResult) {
+	res.TimeNS = j.Now()
+	res.Instructions, res.Translated, res.PrivateBytes = 0, 0, 0
+	for _, n := range j.nodes {
+		if n == nil {
+			continue
+		}
+		res.Instructions += n.cpu.Count.Instructions
+		res.Translated += n.cpu.TranslatedInstructions()
+		res.PrivateBytes += uint64(n.cpu.Mem.Stats().PrivateBytes)
+	}
 }
 
 // Summary is a one-line account of the run for humans and benchmark scripts. It depends

@@ -58,6 +58,9 @@ type shardRun struct {
 
 	err     error // why the run cannot go on (StopError)
 	windows uint64
+	// before is the exchanger's counters when the job was launched: a session's
+	// exchanger outlives its jobs, and each job's ShardStats are its own.
+	before shard.Stats
 }
 
 // msgKey orders what deliveries do as one process would do it: the message's (arrival,
@@ -126,7 +129,7 @@ func shardIONodes(ioNodes, size, rank int) (lo, hi int) {
 
 func newShardRun(ex shard.Exchanger, part *Partition) *shardRun {
 	lo, hi := shardIONodes(part.IONodes(), ex.Size(), ex.Rank())
-	sh := &shardRun{ex: ex, part: part, lo: lo, hi: hi}
+	sh := &shardRun{ex: ex, part: part, lo: lo, hi: hi, before: ex.Stats()}
 	if lo < hi {
 		sh.ranks[0], _ = part.RanksOf(lo)
 		_, sh.ranks[1] = part.RanksOf(hi - 1)
@@ -476,7 +479,7 @@ func (sh *shardRun) totals(res *RunResult) error {
 		return err
 	}
 	res.Instructions, res.Translated, res.PrivateBytes = uint64(sums[0]), uint64(sums[1]), uint64(sums[2])
-	ex := sh.ex.Stats()
+	ex := sh.ex.Stats().Since(sh.before)
 	mine := ShardStats{Shard: sh.ex.Rank(), Shards: sh.ex.Size(), IONodes: [2]int{sh.lo, sh.hi},
 		Ranks: sh.ranks[1] - sh.ranks[0], Instructions: own, Windows: sh.windows, BytesSent: ex.BytesSent, BytesReceived: ex.BytesReceived,
 		Exchanges: ex.Exchanges, Reductions: ex.Reductions, Wait: ex.Wait}

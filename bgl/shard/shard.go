@@ -75,6 +75,13 @@ type Stats struct {
 	Wait          time.Duration // host time spent inside Exchange, Allreduce and Barrier
 }
 
+// Since is what was counted after before, a snapshot of the same process's Stats.
+func (s Stats) Since(before Stats) Stats {
+	return Stats{Exchanges: s.Exchanges - before.Exchanges, Reductions: s.Reductions - before.Reductions,
+		BytesSent: s.BytesSent - before.BytesSent, BytesReceived: s.BytesReceived - before.BytesReceived,
+		Wait: s.Wait - before.Wait}
+}
+
 // ErrNoMPI is OpenMPI's error in a build without the mpi tag.
 var ErrNoMPI = errors.New("shard: this dpclsh was built without MPI: build it with `go build -tags mpi` (MPICH's libmpich, found by pkg-config mpich) to run under mpiexec or srun")
 

@@ -40,7 +40,9 @@ func init() {
 ` + envHelp(19) + `  --stats          a summary line on stderr (instructions, virtual time, memory per rank,
                    the environment's size and sha256), the same on every run of one command
                    line, then a line with the host's wall time and the share of
-                   instructions that ran as translated amd64 code
+                   instructions that ran as translated amd64 code; under --shards,
+                   then a line per process (psets, ranks, instructions, windows, bytes
+                   exchanged, host time waiting at window ends)
   --interp         run every rank in the PowerPC interpreter only, never translated
                    code (results are identical; only the host's speed differs)
   --quiet          no progress line (shown on stderr when it is a terminal: ranks loaded,
@@ -129,7 +131,7 @@ func runExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintf(stderr, "dpclsh exec: %v\n%s", err, execUsage)
 			return exitUsage
 		}
-		return runTracedExec(tracedExec{exe: fs.Arg(0), trace: *trace, args: fs.Args()[1:], env: env,
+		return runTracedExec(ctx, tracedExec{exe: fs.Arg(0), trace: *trace, args: fs.Args()[1:], env: env,
 			nodes: *nodes, perIO: *perIO, partition: block, mapping: *mapping, workdir: *workdir,
 			seed: *seed, memoryMB: *memory, quota: *quota}, stdout, stderr)
 	}

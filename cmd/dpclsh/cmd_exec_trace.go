@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -48,13 +49,14 @@ type tracedExec struct {
 // runTracedExec runs the job under the tool, writes the trace, and returns the exit
 // status as exec does: the highest rank status. The program's output is its own; the
 // trace's summary and any fault reports go to stderr.
-func runTracedExec(x tracedExec, stdout, stderr io.Writer) int {
+func runTracedExec(ctx context.Context, x tracedExec, stdout, stderr io.Writer) int {
 	s, err := newSessionEnv(false, 0, x.env, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh exec: %v\n", err)
 		return exitError
 	}
 	defer s.Close()
+	shardSession(ctx, s)
 	L := s.L
 	launch := L.NewTable()
 	launch.RawSetString("nodes", lua.LNumber(x.nodes))

@@ -40,7 +40,8 @@ func init() {
                      none)
   --nodes N          number of ranks (default 16)
   --per-io N         compute nodes per I/O node (default 64)
-  --cpuprofile FILE  write dpclsh's own host CPU profile there (for go tool pprof)
+  --cpuprofile FILE  write dpclsh's own host CPU profile there (for go tool pprof;
+                     under --shards, process 0's)
 ` + envHelp(21) + `
 The report follows mpiP's sections in virtual time: a header, MPI time per task
 (AppTime from a rank's first MPI call to its last return, MPITime in its outermost
@@ -100,7 +101,7 @@ if faulted then error(faulted, 0) end
 `
 
 // runProfile is `dpclsh profile`: the limpio module driven from the command line.
-func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runProfile(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dpclsh profile", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	exclude := fs.String("exclude", "", "MPI functions not to instrument, comma-separated (added to the job's MPIINSTR_EXCLUDE)")
@@ -148,7 +149,7 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		fs.Usage()
 		return exitUsage
 	}
-	if *cpuProfile != "" {
+	if *cpuProfile != "" && processZero(ctx) {
 		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
 			fmt.Fprintf(stderr, "dpclsh profile: --cpuprofile: %v\n", err)
@@ -162,6 +163,7 @@ func runProfile(_ context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitError
 	}
 	defer s.Close()
+	shardSession(ctx, s)
 	L := s.L
 	o := L.NewTable()
 	o.RawSetString("exe", lua.LString(fs.Arg(0)))

@@ -53,7 +53,9 @@ examples:
 // bpfChunk launches the job and hands the program to dpcl.trace, then runs the job in
 // slices of wall time until it ends or SIGINT arrives (TRACE.interrupted()): then the
 // ranks are held, their maps read and merged, the job ended, and the maps print as at
-// exit. Its parameters arrive in the global TRACE.
+// exit. Its parameters arrive in the global TRACE. A sharded run (TRACE.sharded) waits
+// for the end in one call: a slice of wall time would end at another virtual time in
+// each process, and their sessions must take the same steps.
 const bpfChunk = `
 local o = TRACE
 local app = dpcl.launch(o.exe, {nodes = o.nodes, per_io = o.per_io, args = o.args, env = o.env, quiet = true})
@@ -67,7 +69,7 @@ local ok, err = pcall(function()
   end
   local r = dpcl.trace(app, o.program, {name = o.name, run = false})
   app:start()
-  local st = app:wait(0.1)
+  local st = o.sharded and app:wait() or app:wait(0.1)
   while app:status() == "running" and not o.interrupted() do st = app:wait(0.1) end
   if app:status() == "running" then
     r.interrupt()
@@ -127,6 +129,7 @@ func runTrace(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		return exitError
 	}
 	defer s.Close()
+	shardSession(ctx, s)
 	L := s.L
 	o := L.NewTable()
 	o.RawSetString("exe", lua.LString(rest[0]))
@@ -143,6 +146,7 @@ func runTrace(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		env.RawSetString(k, lua.LString(v))
 	}
 	o.RawSetString("env", env)
+	o.RawSetString("sharded", lua.LBool(shardOf(ctx) != nil))
 	o.RawSetString("interrupted", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LBool(ctx.Err() != nil))
 		return 1

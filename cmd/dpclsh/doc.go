@@ -9,6 +9,7 @@
 //	dpclsh test [PATH...]               run Lua test files (default examples/**/*_test.lua)
 //	dpclsh --help                       lists the other subcommands (exec, disasm, comm)
 //	mpiexec -n P dpclsh --shards exec ... exec spread over P processes (a -tags mpi build)
+//	mpiexec -n P dpclsh --shards profile|trace ...  likewise, and exec --trace
 //	mpiexec -n P dpclsh --shards SCRIPT.lua [ARGS...]  a script's jobs spread likewise
 //
 // Exit status: 0 success, 1 error, 2 usage; os.exit(n) ends the session with n.
@@ -34,6 +35,22 @@
 //     it stdin, as bpftrace does) or a FILE.bt (errors name the file), the job launched
 //     quiet (the program's own output would bury the maps), and -l PATTERN listing a
 //     FUNC:entry and FUNC:exit line per matching function.
+//   - Sharded runs (cmd_shards.go): exec runs bgl's sharded job; profile, trace and exec
+//     --trace run their Lua chunk as a sharded session, whole in every process, so their
+//     report, report file, CSV tables and Perfetto trace are one process's bytes. Files
+//     are written by process 0 alone (script.WriteFile), the others taking its outcome.
+//     `dpclsh trace` then waits for the job's end in one call rather than in slices of
+//     wall time, which would end at another virtual time in each process; a Ctrl-C ends
+//     the run through the launcher instead. profile --cpuprofile profiles process 0.
+//   - --stats (exec's option, and the Lua host's for every job a session launches, said
+//     when the job closes): the job's line (ranks, status, instructions, virtual time,
+//     private memory, environment) depends on the inputs alone and is the same bytes at
+//     any number of processes, with or without --shards; exec's "wall" line and, in a
+//     sharded run, the per-process lines ("shard P of N: psets, ranks, instructions,
+//     windows, bytes sent and received, s waiting at window ends") are not: which
+//     process holds which psets, what crosses between them and the host time spent
+//     waiting depend on the number of processes and the host. Each job's per-process
+//     counters are its own, from its launch to its account.
 //   - Ctrl-C at the prompt clears the line (and a pending multi-line chunk); while a chunk
 //     runs it interrupts it ("interrupted" with the line it was on), pcall notwithstanding.
 //   - Lua tests: global functions named Test*, run in the order they are defined, each

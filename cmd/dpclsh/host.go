@@ -66,6 +66,9 @@ func runLua(o options, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, script.FormatError(err, o.verbose))
 		return exitError
 	}
+	if o.stats {
+		dpcl.SetStats(s, stderr)
+	}
 	if o.shard != nil {
 		script.SetShard(s, o.shard)
 	} else if o.progress || !o.quiet && isTerminal(stderr) {

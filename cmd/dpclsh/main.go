@@ -67,13 +67,14 @@ type options struct {
 	version    bool
 	quiet      bool            // --quiet: no progress lines
 	progress   bool            // --progress: progress lines even when stderr is not a terminal
+	stats      bool            // --stats: each job's account on stderr when it closes
 	modules    []string        // --modules: performance modules loaded before anything runs
 	moduleDir  string          // --module-dir: the module library (dpcl.module_dir)
 	luaMemory  int64           // --lua-memory: the Lua state's memory budget in bytes (0: default)
 	shard      shard.Exchanger // the sharded run this process is one of (--shards), nil alone
 }
 
-const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [--modules A,B] [--module-dir DIR] [--lua-memory MIB] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
+const usageLine = "usage: dpclsh [-v] [-i] [--quiet|--progress] [--stats] [--modules A,B] [--module-dir DIR] [--lua-memory MIB] [-e CHUNK]... [SCRIPT.lua [ARGS...]]\n" +
 	"       dpclsh SUBCOMMAND ARGS... (dpclsh --help lists them)\n"
 
 // parseArgs reads options up to the script name; everything after the script belongs to
@@ -99,6 +100,8 @@ func parseArgs(args []string) (options, error) {
 			o.quiet = true
 		case a == "--progress":
 			o.progress = true
+		case a == "--stats":
+			o.stats = true
 		case a == "--version" || a == "-version":
 			o.version = true
 		case a == "--modules" || a == "--module-dir":
@@ -150,6 +153,11 @@ func writeHelp(w io.Writer) {
   --quiet, -q                  no progress lines (shown on a terminal's stderr by dpcl.launch,
                                app:wait and dpcl.sleep when they take more than a moment)
   --progress                   progress lines even when stderr is not a terminal
+  --stats                      each job's account on stderr when it closes, as exec --stats:
+                               "dpclsh: job N (PROG): ranks, status, instructions, virtual
+                               time, memory, environment"; under --shards, then a line per
+                               process (psets, ranks, instructions, windows, bytes
+                               exchanged, host time waiting at window ends)
   --modules A,B                load performance modules for every job (dpcl.load_modules)
   --module-dir DIR             the module library (default examples/modules; dpcl.module_dir)
   --lua-memory MIB             what the Lua state may hold (default: half of what the host

@@ -17,6 +17,14 @@ var shardedScript = []string{"testdata/shards_probes.lua", "32", "4"}
 // of mpiexec) and returns process 0's stdout, stderr and status.
 func runShardedInProcess(t *testing.T, p int, args []string) (stdout, stderr string, status int) {
 	t.Helper()
+	stdout, stderr, status, _ = runShardedInProcessStats(t, p, args)
+	return stdout, stderr, status
+}
+
+// runShardedInProcessStats is runShardedInProcess that also returns every process's
+// exchange counters.
+func runShardedInProcessStats(t *testing.T, p int, args []string) (stdout, stderr string, status int, stats []shard.Stats) {
+	t.Helper()
 	exs := shard.InProcess(p)
 	outs, errs := make([]bytes.Buffer, p), make([]bytes.Buffer, p)
 	statuses := make([]int, p)
@@ -35,7 +43,10 @@ func runShardedInProcess(t *testing.T, p int, args []string) (stdout, stderr str
 			t.Errorf("%d shards %v: process %d ended with status %d, process 0 with %d", p, args, i, statuses[i], statuses[0])
 		}
 	}
-	return outs[0].String(), errs[0].String(), statuses[0]
+	for _, ex := range exs {
+		stats = append(stats, ex.Stats())
+	}
+	return outs[0].String(), errs[0].String(), statuses[0], stats
 }
 
 // TestShardedProbeScriptIsByteIdentical runs a Lua session with probes through the tool's
@@ -70,7 +81,7 @@ func TestShardedRefusesWhatDoesNotRunAcrossShards(t *testing.T) {
 		want       string
 		wantStatus int
 	}{
-		{[]string{"profile", "x.elf"}, "dpclsh --shards: profile does not run sharded yet: exec and Lua scripts do", exitUsage},
+		{[]string{"disasm", "x.elf"}, "dpclsh --shards: disasm does not run sharded yet: exec, profile, trace and Lua scripts do", exitUsage},
 		{[]string{"-"}, "a script from standard input does not run sharded", exitUsage},
 		{[]string{"-i"}, "the interactive shell does not run sharded: give a script", exitUsage},
 		{[]string{"-e", `bgl.run("../../examples/apps/bin/hello_mpi.elf")`}, "bgl.run does not run across shards yet (run without --shards)", exitError},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -43,6 +44,8 @@ type luaApp struct {
 	// neverRanTold: the job's end was seen and its probes that never ran were named
 	// (never_ran.go).
 	neverRanTold bool
+	// stats is where the job's account goes when it closes (SetStats), nil for nowhere.
+	stats *jobStats
 }
 
 func (a *luaApp) closed() bool { return a.app == nil }
@@ -57,7 +60,11 @@ func (a *luaApp) close() error {
 	if a.app == nil {
 		return nil
 	}
-	err := errors.Join(a.closeServer(), a.app.Close())
+	var account error
+	if a.stats != nil {
+		account = a.printAccount()
+	}
+	err := errors.Join(account, a.closeServer(), a.app.Close())
 	a.app = nil
 	return err
 }
@@ -205,6 +212,9 @@ func dpclLaunch(L *lua.LState) int {
 	la.app, la.size, la.part = app, app.Size(), app.Partition()
 	st := dpclOf(L)
 	st.apps = append(st.apps, la)
+	if w, ok := statsKey.Get(s); ok {
+		la.stats = &jobStats{w: w, job: len(st.apps), name: filepath.Base(exe)}
+	}
 	st.startIdle()
 	la.ud = withSize(L, script.NewObject(L, appTypeName, la), app.Size())
 	moduleLaunched(L, la, la.ud)

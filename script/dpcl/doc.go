@@ -93,7 +93,10 @@
 //     script can ignore: a file is written whole or not at all (temporary file, fsync,
 //     rename), new files are 0644, a replaced file keeps its mode, devices are written in
 //     place, and every failure raises "cannot write PATH: REASON". dpcl.check_write lets
-//     a script fail before a long run rather than after it.
+//     a script fail before a long run rather than after it. In a sharded session
+//     (dpclsh --shards) process 0 alone writes and checks (script.WriteFile, CheckWrite);
+//     the others count the same bytes and raise process 0's error, so a file is written
+//     once and every process goes on alike.
 //   - app:serve (serve.go) starts the web page of script/ui for an application. The page
 //     only sends operations; its requests become page calls queued on the session's
 //     dpcl state and run on the session goroutine with the machine paused: after each

@@ -20,7 +20,9 @@ path and returns how many bytes it wrote. A file is written whole or not at all:
 goes to a temporary file beside it, is synced, and replaces the file by a rename. A new
 file is 0644 (less the umask); a replaced file keeps its mode; a symbolic link stays and
 its file is replaced. Devices (/dev/null) and open descriptors (/dev/stdout, /dev/fd/N)
-are written in place. Any failure raises "cannot write PATH: REASON".`, Fn: dpclWriteFile},
+are written in place. Any failure raises "cannot write PATH: REASON". In a sharded run
+(dpclsh --shards) process 0 alone writes; every process returns the bytes and raises its
+error.`, Fn: dpclWriteFile},
 	{Name: "check_write", Doc: `dpcl.check_write(path) -> path
 Raises "cannot write PATH: REASON" now when path cannot be written (a missing directory, a
 directory, no permission), so a script fails before a long run rather than after it. It
@@ -31,7 +33,7 @@ func dpclWriteFile(L *lua.LState) int {
 	path := L.CheckString(1)
 	parts := fileParts(L, 2)
 	var total int64
-	err := fileout.WriteFunc(path, fileout.Public, func(w io.Writer) error {
+	err := script.WriteFile(script.SessionOf(L), path, fileout.Public, func(w io.Writer) error {
 		for _, p := range parts {
 			n, err := io.WriteString(w, p)
 			total += int64(n)
@@ -72,7 +74,7 @@ func fileParts(L *lua.LState, n int) []string {
 
 func dpclCheckWrite(L *lua.LState) int {
 	path := L.CheckString(1)
-	if err := fileout.Check(path); err != nil {
+	if err := script.CheckWrite(script.SessionOf(L), path); err != nil {
 		L.RaiseError("%s", err.Error())
 	}
 	L.Push(lua.LString(path))

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/dpclsh/dpclsh/bgl/abi"
+	"github.com/dpclsh/dpclsh/script"
 	"github.com/dpclsh/dpclsh/script/fileout"
 	lua "github.com/yuin/gopher-lua"
 )
@@ -30,7 +31,7 @@ func eventLogPerfetto(L *lua.LState) int {
 	log := checkEventLog(L)
 	path := L.CheckString(2)
 	var info perfettoInfo
-	err := fileout.WriteFunc(path, fileout.Public, func(w io.Writer) error {
+	err := script.WriteFile(script.SessionOf(L), path, fileout.Public, func(w io.Writer) error {
 		var err error
 		info, err = log.writePerfetto(w)
 		return err

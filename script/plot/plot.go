@@ -225,7 +225,7 @@ func savePlot(L *lua.LState, f *figure, t *lua.LTable, file string) int {
 	if err != nil {
 		L.RaiseError("plot: drawing %s: %v", file, err)
 	}
-	err = fileout.WriteFunc(file, fileout.Public, func(out io.Writer) error {
+	err = script.WriteFile(script.SessionOf(L), file, fileout.Public, func(out io.Writer) error {
 		_, err := img.WriteTo(out)
 		return err
 	})
