@@ -79,6 +79,8 @@ func TestShardedDeadlockExitsInOneProcesssOrder(t *testing.T) {
 	for _, tc := range []struct{ name, exe string }{
 		{"ssend_deadlock", buildConformELF(t, "ssend_deadlock")},
 		{"deadlock", "testdata/mpi/bin/deadlock.elf"},
+		// The last change is an exit: its dispatch finds the deadlock, no rank is last-blocked.
+		{"deadlock_after_exit", buildConformELF(t, "deadlock_after_exit")},
 	} {
 		for _, place := range shardLayouts {
 			cfg := JobConfig{Exe: tc.exe, Nodes: 8, Partition: 32, PerIO: 8, Place: place, Label: true, Workdir: t.TempDir()}
