@@ -158,13 +158,19 @@
 //     output are one process's. Job.Account (RunResult's sums, collective) gives exec
 //     --stats and the Lua host's --stats the whole job's line on every process and
 //     process 0 every process's ShardStats, counted from the job's launch. Point to point, requests, every collective (blocking
-//     and nonblocking), Comm_split, _dup, _idup, _create and _free, and Finalize run
-//     across shards; intercommunicators, MPI_Comm_create_group, one-sided windows and
-//     MPI-IO end the run naming rank and call ("rank 0: MPI_Win_create at pc 0x...:
-//     does not run across shards yet (run without --shards)"). A job the engine ends
-//     (MPI_Abort, a failed call, a fault, a nonzero exit while others run, a deadlock
-//     with its report of who waits for whom) ends as in one process, with the same
-//     report, statuses and Summary (mpi_shard_end.go).
+//     and nonblocking), Comm_split, _dup, _idup, _create and _free, intercommunicators
+//     (Intercomm_create and _merge, their point to point and collectives, whose groups
+//     may lie on any processes) and Finalize run across shards. MPI_Comm_create_group's
+//     hidden communicator, numbered in one process at its first member's call, is
+//     numbered at the end of that call's round, in key order with the communicators
+//     the round completes, and its members return at their call's time
+//     (mpi_shard_stage.go). One-sided windows and MPI-IO end the run naming rank and
+//     call ("rank 0: MPI_Win_create at pc 0x...: does not run across shards yet (run
+//     without --shards)"). A job the engine ends (MPI_Abort, a failed call, a fault, a
+//     nonzero exit while others run, a deadlock with its report of who waits for whom)
+//     ends as in one process, with the same report, statuses, Summary and exits in the
+//     same order: a deadlock's last-blocked rank exits at its own clock, as the call
+//     that finds it in one process ends it (mpi_shard_end.go).
 //     A job may launch stopped for a tool: runtime's shardJob (runtime/machine_shard.go)
 //     drives it from every process, each running the same Lua session and tool tree, and
 //     ShardOfIONode says which process carries out a daemon's commands and debug calls. Why

@@ -12,8 +12,15 @@ import (
 // something else still is (a packet, an event), it looks again once that has been
 // delivered; the engine's own wakes of ranks that will stay blocked do not count. It reports whether the job was ended.
 func (e *mpiEngine) checkDeadlock(j *Job, cur *node) bool {
-	// A sharded run looks for a deadlock at each window's start, over every process.
-	if e.sh != nil || e.ended != nil || e.blocked == 0 || e.blocked != j.live {
+	// A sharded run looks for a deadlock at each window's start, over every process; it
+	// notes the step, which may be the one that finds it here (mpi_shard_end.go).
+	if e.sh != nil {
+		if cur != nil {
+			e.sh.traceBlock(cur)
+		}
+		return false
+	}
+	if e.ended != nil || e.blocked == 0 || e.blocked != j.live {
 		return false
 	}
 	for r := range e.ranks {

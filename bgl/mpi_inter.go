@@ -61,7 +61,7 @@ func init() {
 	mpiOps[abi.HcMPIIntercommMerge] = mpiOpSpec{"MPI_Intercomm_merge", startColl, pollColl}
 	mpiOps[abi.HcMPIInterInfo] = mpiOpSpec{"MPI_Comm_remote_size", startInterInfo, nil}
 	mpiOps[abi.HcMPICommRemoteGroup] = mpiOpSpec{"MPI_Comm_remote_group", startRemoteGroup, nil}
-	mpiOps[abi.HcMPIGroupStage] = mpiOpSpec{"MPI_Comm_create_group", startGroupStage, nil}
+	mpiOps[abi.HcMPIGroupStage] = mpiOpSpec{"MPI_Comm_create_group", startGroupStage, pollGroupStage}
 	// A nonblocking collective (mpi_icoll.go) whose blocking form is MPI_Comm_dup: the
 	// duplicate is made when the last member enters, its handle written at completion.
 	mpiOps[abi.HcMPICommIdup] = mpiOpSpec{"MPI_Comm_idup", startIcoll, nil}
@@ -264,8 +264,12 @@ func startGroupStage(e *mpiEngine, j *Job, n *node, c *mpiCall, now uint64) (boo
 	if !slices.Contains(g, n.rank) {
 		return false, mpiErrorf(mpiErrGroup, "MPI_Comm_create_group: the calling rank (world rank %d) is not in the group %v", n.rank, g)
 	}
-	key := fmt.Sprint(parent.id, g, int32(c.w[3]))
+	key := stageName(parent.id, g, int32(c.w[3]))
 	id, ok := e.stages[key]
+	if !ok && e.sh != nil { // numbered at the round's end (mpi_shard_stage.go)
+		e.sh.askStage(c, n.rank, now, parent.id, g, int32(c.w[3]))
+		return false, nil
+	}
 	if !ok {
 		if e.stages == nil {
 			e.stages = map[string]uint32{}

@@ -29,23 +29,26 @@ import (
 //     end of the round of its last entry, in the order of the entries' keys, with the
 //     same result, time and wakes as one process. Since every process completes every
 //     constructor in that order, each numbers the new communicators as one process does.
-//     A collective costs at least mpiRoundNS, so its completion can wake no rank within
-//     the round that completed it: the rounds deliver every message in the same window
-//     as one process does, and the engine decides the same. A nonblocking collective
-//     enters as its blocking form and completes on its rank's own shard.
+//     Intercommunicators are made so too (MPI_Intercomm_create's last step and
+//     MPI_Intercomm_merge are constructors of each group's communicator, paired with the
+//     other group's in that order), and MPI_Comm_create_group's hidden communicators in
+//     key order with them (mpi_shard_stage.go). A collective costs at least mpiRoundNS,
+//     so its completion can wake no rank within the round that completed it: the rounds
+//     deliver every message in the same window as one process does, and the engine
+//     decides the same. A nonblocking collective enters as its blocking form and
+//     completes on its rank's own shard.
 //
 // What does not run across shards yet is refused at the call, naming rank and call:
-// intercommunicators and MPI_Comm_create_group (whose hidden communicator is numbered
-// when its first member asks, outside any collective), one-sided windows and MPI-IO. A
-// job the engine ends ends as in one process (mpi_shard_end.go).
+// one-sided windows and MPI-IO. A job the engine ends ends as in one process
+// (mpi_shard_end.go).
 
 // mpiRoundNS bounds a round: no collective costs less (CollTreeBaseNS for one crossing
 // of the collective network, BarrierNS for the global interrupt network).
 const mpiRoundNS = CollTreeBaseNS
 
-// shardedMPICalls are the calls the engine serves across shards: point to point, requests
-// and the collectives whose entry is one buffer per rank (Gatherv's layout is used by
-// its root alone).
+// shardedMPICalls are the calls the engine serves across shards: point to point, requests,
+// the collectives whose entry is one buffer per rank (Gatherv's layout is used by its
+// root alone), the communicator constructors and what intercommunicators add.
 var shardedMPICalls = map[abi.Sysno]bool{
 	abi.HcMPIInit: true, abi.HcMPIFinalize: true, abi.HcMPIAbort: true, abi.HcMPICommInfo: true,
 	abi.HcMPISend: true, abi.HcMPIRecv: true, abi.HcMPIIsend: true, abi.HcMPIIrecv: true,
@@ -60,6 +63,8 @@ var shardedMPICalls = map[abi.Sysno]bool{
 	abi.HcMPIAlltoall: true, abi.HcMPIAlltoallv: true, abi.HcMPIAlltoallw: true,
 	abi.HcMPIScan: true, abi.HcMPIExscan: true, abi.HcMPIReduceScatter: true, abi.HcMPIReduceScatterBlock: true,
 	abi.HcMPICommSplit: true, abi.HcMPICommDup: true, abi.HcMPICommCreate: true, abi.HcMPICommFree: true,
+	abi.HcMPIIntercommMake: true, abi.HcMPIIntercommMerge: true, abi.HcMPIInterInfo: true,
+	abi.HcMPICommRemoteGroup: true, abi.HcMPIGroupStage: true,
 }
 
 // The nonblocking collectives run across shards as their blocking forms do: the entry
@@ -95,6 +100,11 @@ type mpiShard struct {
 	completing []*mpiColl          // collectives whose last entry came this round
 	lastKey    map[*mpiColl]msgKey // the latest entry's key of each collective
 	owner      []int               // the process owning each I/O node
+
+	stageAsks  []stageAsk          // this round's MPI_Comm_create_group stage calls (mpi_shard_stage.go)
+	stageWaits []stageWait         // this process's members blocked for their stage
+	stageReady map[*mpiCall]string // calls whose stage is made, to return at their wake
+	deadlock   deadlockTrace       // what decides a deadlock's exits (mpi_shard_end.go)
 }
 
 // initMPI readies the engine's side of the run: which process owns each I/O node.
@@ -105,6 +115,7 @@ func (sh *shardRun) initMPI() {
 	m.charges = map[msgID]mpiCharge{}
 	m.syncs = map[msgID]*mpiReq{}
 	m.lastKey = map[*mpiColl]msgKey{}
+	m.stageReady = map[*mpiCall]string{}
 	m.owner = make([]int, part.IONodes())
 	for p := range sh.ex.Size() {
 		lo, hi := shardIONodes(part.IONodes(), sh.ex.Size(), p)
@@ -225,9 +236,10 @@ type mpiRecord struct {
 }
 
 // exchangeMPI ends a round: the engine's records go to their processes, those received
-// are applied in key order, then the collectives that have every entry complete in the
-// order of their last entries. It reports whether the engine ended the job in the round.
-func (sh *shardRun) exchangeMPI(j *Job) (ended bool, err error) {
+// are applied in key order, then the collectives that have every entry and the stages
+// asked for complete in the order of their keys. It reports whether the round must run
+// again: the engine ended the job in it, or a stage woke its members.
+func (sh *shardRun) exchangeMPI(j *Job) (again bool, err error) {
 	m := &sh.mpiState
 	in, err := sh.ex.Exchange(m.out)
 	m.out = make([][]byte, sh.ex.Size()) // the exchanger may still read the old one
@@ -254,7 +266,7 @@ func (sh *shardRun) exchangeMPI(j *Job) (ended bool, err error) {
 			recs = append(recs, r)
 		}
 	}
-	if len(recs) == 0 && len(m.completing) == 0 && len(sh.ends) == 0 {
+	if len(recs) == 0 && len(m.completing) == 0 && len(sh.ends) == 0 && len(m.stageAsks) == 0 {
 		return false, nil
 	}
 	e := engineOf(j)
@@ -269,9 +281,10 @@ func (sh *shardRun) exchangeMPI(j *Job) (ended bool, err error) {
 			return false, errorf("shard exchange: engine record %q from process %d: %v", r.kind, r.from, err)
 		}
 	}
-	ended = len(sh.ends) > 0 // every process knows every end of the round
+	ended := len(sh.ends) > 0 // every process knows every end of the round
 	e.decideEnd(j)
-	return ended, e.completeRound(j)
+	woke, err := e.completeRound(j)
+	return ended || woke, err
 }
 
 func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
@@ -313,6 +326,8 @@ func (e *mpiEngine) applyRecord(j *Job, r mpiRecord) error {
 		return e.applyEntry(r.key, b)
 	case recMPIEnd:
 		return e.applyEnd(r.key, b)
+	case recMPIStage:
+		return e.applyStage(r.key, b)
 	default:
 		return fmt.Errorf("unknown kind")
 	}
@@ -382,21 +397,27 @@ func (e *mpiEngine) applyEntry(key msgKey, b []byte) error {
 	return nil
 }
 
-// completeRound completes the collectives whose last entry came this round, in the order
-// of those entries, as one process completes them at the last entry.
-func (e *mpiEngine) completeRound(j *Job) error {
+// completeRound completes the collectives whose last entry came this round and makes the
+// stages asked for, in the order of those entries and calls, as one process completes a
+// collective at its last entry and makes a stage at its first call. It reports whether a
+// stage was asked for in the round (mpi_shard_stage.go).
+func (e *mpiEngine) completeRound(j *Job) (bool, error) {
 	m := &e.sh.mpiState
 	done := m.completing
 	m.completing = nil
-	slices.SortFunc(done, func(a, b *mpiColl) int { return compareKeys(m.lastKey[a], m.lastKey[b]) })
-	for _, k := range done {
-		e.sh.key, e.sh.sub = m.lastKey[k], 1<<31 // after what the entry's delivery did
+	for _, c := range m.completionOrder(done) {
+		if c.stage != nil {
+			e.makeStage(*c.stage)
+			continue
+		}
+		k := c.coll
+		e.sh.key, e.sh.sub = c.key, 1<<31 // after what the entry's delivery did
 		delete(m.lastKey, k)
 		if err := e.completeColl(j, k, collSpecs[k.num]); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return e.wakeStageWaits(j), nil
 }
 
 // streamUnreceived marks a shardOp holding one shard's part of MPI_Finalize's warning

@@ -42,6 +42,7 @@ var reductionCalls = map[abi.Sysno]bool{
 // process does, whether or not it holds a member.
 var constructorCalls = map[abi.Sysno]bool{
 	abi.HcMPICommSplit: true, abi.HcMPICommDup: true, abi.HcMPICommCreate: true,
+	abi.HcMPIIntercommMake: true, abi.HcMPIIntercommMerge: true,
 }
 
 func appendOpt(b, p []byte) []byte {

@@ -306,18 +306,21 @@ func (j *Job) stepSharded(limit uint64) StopReason {
 		for m := j.queue.peek(); m != nil && m.at < to; m = j.queue.peek() {
 			m = j.queue.pop()
 			sh.key, sh.sub = msgKey{at: m.at, src: m.src, seq: m.seq}, 0
-			if ev, ok := j.deliver(m); ok {
+			ev, ok := j.deliver(m)
+			if ok {
 				sh.events = append(sh.events, shardEvent{key: sh.next(), ev: ev})
 			}
+			sh.traceDelivery(j, m, ev, ok)
 		}
 		if agreed[4] != 0 {
-			ended, err := sh.exchangeMPI(j)
+			again, err := sh.exchangeMPI(j)
 			if err != nil {
 				return sh.fail(err)
 			}
-			if ended {
-				// The engine ended the job this round: the other processes' ranks' exits,
-				// at the end's time, are delivered in the round, as one process does.
+			if again {
+				// The engine ended the job this round (the other processes' ranks' exits,
+				// at the end's time, are delivered in the round, as one process does), or
+				// woke members whose MPI_Comm_create_group stage the round's end made.
 				continue
 			}
 		}
