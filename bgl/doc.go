@@ -36,7 +36,10 @@
 //     window's end are delivered first in (arrival, source, sequence) order; then the
 //     runnable nodes run to the window's end on GOMAXPROCS workers (chunks of 32 nodes),
 //     each touching only its own state; what they sent is queued. Blocked and held nodes
-//     are not run. A lone runnable node with nothing in flight runs up to 10 ms at once.
+//     are not run, nor looked at: the job keeps its runnable nodes in rank order
+//     (sched_set.go), a node dropping out inside a window on its own and listed again
+//     between windows by what can make it runnable (a reply delivered, Continue, Start).
+//     A lone runnable node with nothing in flight runs up to 10 ms at once.
 //     Results depend on inputs only, never on GOMAXPROCS.
 //   - CNK: one table, cnkSyscalls, {number, handler, support, note}. Function-shipped
 //     calls block the node: the request reaches the I/O node one tree latency later, the
