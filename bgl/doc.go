@@ -491,14 +491,17 @@
 // in one buffer (22 allocations and a kilobyte of garbage less per process). Side by
 // side, CPU s (user+sys) and peak RSS, before and after: at 4,096 ranks (load 14) 1.9
 // and 2.0 s, 247 and 243 MiB, no difference the load lets one see; at 16,384 (load
-// 23-30) 9.4 and 8.3 s, 946 and 931 MiB; at 65,536, before at load 15-16 and after at
-// load 16-22,
+// 23-30) 9.4 and 8.3 s, 946 and 931 MiB; at 65,536, before at load 15-16, after at
+// load 16-22 and once more right after at load 21-26,
 //
 //	                                          CPU s   peak RSS
 //	before                                     36.6   3,734 MiB
 //	runnable set, root bitmask, one stack      32.6   3,642 MiB
-//	  buffer
+//	  buffer                                   42.4   3,664 MiB
 //
+// so 70-90 MiB less, about what the sizes say (384 bytes of root and a kilobyte of
+// stack garbage per rank), and CPU seconds that follow the box's load more than the
+// code: the 65,536-rank CPU is the same within what this load lets one see.
 // Where the CPU goes now, from the profile at 16,384 ranks (7.6 s of samples): the first
 // stores to each rank's pages, 34 % (Memory.write and writePage) and most of the 18 %
 // of samples that land in the preemption handler, taken inside them: a rank of loop.elf
