@@ -116,6 +116,7 @@ func (d *Debug) Continue(rank int) error {
 	if err == nil {
 		n.held = false
 		n.advanceTo(nsToCycles(d.j.now))
+		d.j.wake(n)
 	}
 	return err
 }
@@ -312,6 +313,7 @@ func (j *Job) Start() {
 	for _, n := range j.nodes {
 		if n != nil && (n.state == nodeRunning || n.state == nodeBlocked) {
 			n.held = false
+			j.wake(n)
 		}
 	}
 }

@@ -36,7 +36,10 @@
 //     window's end are delivered first in (arrival, source, sequence) order; then the
 //     runnable nodes run to the window's end on GOMAXPROCS workers (chunks of 32 nodes),
 //     each touching only its own state; what they sent is queued. Blocked and held nodes
-//     are not run. A lone runnable node with nothing in flight runs up to 10 ms at once.
+//     are not run, nor looked at: the job keeps its runnable nodes in rank order
+//     (sched_set.go), a node dropping out inside a window on its own and listed again
+//     between windows by what can make it runnable (a reply delivered, Continue, Start).
+//     A lone runnable node with nothing in flight runs up to 10 ms at once.
 //     Results depend on inputs only, never on GOMAXPROCS.
 //   - CNK: one table, cnkSyscalls, {number, handler, support, note}. Function-shipped
 //     calls block the node: the request reaches the I/O node one tree latency later, the
@@ -492,12 +495,48 @@
 // of its 55 KiB), the translated code and interpreter running loop.elf, the allocator
 // (a fifth: each rank's CPU, page-table root of 2.3 KiB, its private mids and leaves of
 // 576 bytes), the launch (createNodes, an eighth) and the tool's App.Step (an eighth).
-// What would lower it further: fewer bytes per rank (the root's 256 shared flags as a
-// bitmask would bring it from the 2,688-byte size to 2,304; a four-level table of 32
-// entries would make a rank's private table about 4 KiB instead of 7.5), and a
-// scheduler that keeps its runnable set instead of scanning every node twice per window
-// (a few percent here). The 8 s goal is not met: the run's CPU follows the pages ranks
-// write, and those are the program's.
+// Then three changes, measured at 4,096 and 16,384 ranks (runtime's BenchmarkFlowScale,
+// the same flow on fewer ranks) and once at 65,536: the scheduler keeps its runnable set
+// (sched_set.go) instead of scanning every node twice per window and allocating the list
+// each time (at 16,384 ranks that scan was 1-2 % of the CPU, not more: the ranks of
+// loop.elf are runnable in most windows); the root's 256 shared flags are a bitmask (a
+// Memory takes the allocator's 2,304-byte size, not 2,688); the initial stack is built
+// in one buffer (22 allocations and a kilobyte of garbage less per process). Side by
+// side, CPU s (user+sys) and peak RSS, before and after: at 4,096 ranks (load 14) 1.9
+// and 2.0 s, 247 and 243 MiB, no difference the load lets one see; at 16,384 (load
+// 23-30) 9.4 and 8.3 s, 946 and 931 MiB; at 65,536, before at load 15-16, after at
+// load 16-22 and once more right after at load 21-26,
+//
+//	                                          CPU s   peak RSS
+//	before                                     36.6   3,734 MiB
+//	runnable set, root bitmask, one stack      32.6   3,642 MiB
+//	  buffer                                   42.4   3,664 MiB
+//
+// so 70-90 MiB less, about what the sizes say (384 bytes of root and a kilobyte of
+// stack garbage per rank), and CPU seconds that follow the box's load more than the
+// code: the 65,536-rank CPU is the same within what this load lets one see.
+// Where the CPU goes now, from the profile at 16,384 ranks (7.6 s of samples): the first
+// stores to each rank's pages, 34 % (Memory.write and writePage) and most of the 18 %
+// of samples that land in the preemption handler, taken inside them: a rank of loop.elf
+// copies four data pages of libc, makes two of bss and heap and the stack's two top
+// pages, and the counting probe's variable makes a ninth, 36 KiB per rank, 2.3 GiB of the
+// full machine; the launch (createNodes: the stack's pages, the CPU of 2,184 bytes in
+// the 2,304-byte size, the root), 14 %; the allocator, 13 %, mostly the first touch of
+// new heap spans (mids and leaves first, then CPUs and their 2 KiB block caches); the
+// translated code, 11 %; the tool's App.Step (events, packets, the tree's reduction),
+// 10 %; the scheduler's step, 8 %, most of it deliver (the runnable set is 0.4 %);
+// loads missing a new rank's page cache (readFill), 5 %; the collector, 3 %. So on this
+// VM the floor is the memory the run touches, not the instructions it runs: at ~12 µs
+// per first-touched page the 3.6 GiB peak is ~940,000 pages, ~11 CPU s before the
+// program does anything, above 8 s by itself. The 8 s goal is not met. What would meet
+// it is fewer bytes touched per rank, by size: sharing the data pages every rank writes
+// alike (libc's data, the probe's variable page) where the writes are known to be the
+// same, e.g. pages only the start-up code before main writes (the KSM-like merger found
+// them after the fact and spent in hashing what it saved); a four-level table of 32
+// entries (the root 256 bytes instead of 2 KiB, the levels 288 bytes instead of 576:
+// about 3.5 KiB of the ~14 KiB of heap per rank, ~230 MiB of the full machine); victim
+// cache tags of 16 bits (the CPU in the 2,048-byte size, at one more instruction per
+// translated load and store).
 //
 // Installing probes on many ranks (dpclsh profile's ~300 probes): the daemons wrote
 // each rank's trampolines and branches one poke at a time, each looking its patched

@@ -96,6 +96,7 @@ type Job struct {
 	fe     *frontEnd
 
 	queue   msgQueue
+	runs    runSet // the nodes a window may run (sched_set.go)
 	ioSeq   []uint64
 	now     uint64 // virtual ns: no event can happen earlier any more
 	window  uint64

@@ -30,6 +30,7 @@ type node struct {
 	io     *IONode
 	state  nodeState
 	held   bool // stopped by the debugger (or not yet started)
+	listed bool // in the job's runSet: the scheduler looks at it
 	seq    uint64
 	outbox []*message
 	wait   *shipReq

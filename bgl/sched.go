@@ -136,16 +136,6 @@ func (j *Job) step(limit uint64) StopReason {
 	return 0
 }
 
-func (j *Job) runnable() []*node {
-	var out []*node
-	for _, n := range j.nodes {
-		if n != nil && n.runnable() {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // advance runs the nodes to horizon (cycles) on a pool of GOMAXPROCS workers. Each node
 // touches only its own state, so the result does not depend on the number of workers.
 func (j *Job) advance(nodes []*node, horizon uint64) {
@@ -197,6 +187,7 @@ func (j *Job) deliver(m *message) (Event, bool) {
 		if n.state == nodeBlocked {
 			n.complete(m.at, m.rep)
 			n.flushOutbox(j)
+			j.wake(n)
 		}
 	case msgPacket:
 		if d := n.io.daemon; d != nil {

@@ -13,7 +13,7 @@ const PageSize = 4096
 // 64 leaves of 256 KiB, a leaf 64 pages. Small levels keep copy-on-write cheap: a process
 // that writes a few pages copies a few hundred bytes of table per region, not 9 KiB. A
 // rank writes about eight pages in four places (data, heap, the stack's two top pages,
-// which straddle a boundary), so its private table is the root (2.3 KiB) and a few
+// which straddle a boundary), so its private table is the root (2 KiB) and a few
 // 576-byte mids and leaves: 256-page leaves (2.3 KiB each) cost 41,552 bytes per rank of
 // runtime/testdata/bin/loop.elf against 38,672 now.
 const (
@@ -83,14 +83,24 @@ type mid struct {
 // first time; after that (and always for a loaded image's frozen base Memory) it only
 // reads, so concurrent Clones of one parent are safe.
 type Memory struct {
-	root   [rootLen]*mid
-	shared [rootLen]bool // mid referenced by other Memories too: copy before changing it
+	root [rootLen]*mid
+	// shared has bit i set when mid i is referenced by other Memories too: copy before
+	// changing it. A bitmask, not 256 bools: the Memory, one per rank, takes the
+	// allocator's 2,304-byte size instead of 2,688.
+	shared midSet
 	// gen moves whenever a page mapping, a page's identity or its predecoded code changes,
 	// so CPUs flush the block and page caches they keep in front of the page table.
 	gen uint64
 	// derive is set on Clones: their Pokes share identical patched pages (mem_share.go).
 	derive bool
 }
+
+// midSet is a set of the root's mid slots, one bit each.
+type midSet [rootLen / 64]uint64
+
+func (s *midSet) has(i int) bool { return s[i>>6]&(1<<(i&63)) != 0 }
+func (s *midSet) set(i int)      { s[i>>6] |= 1 << (i & 63) }
+func (s *midSet) clear(i int)    { s[i>>6] &^= 1 << (i & 63) }
 
 // MemError describes a failed memory access: the address, the direction and why.
 type MemError struct {
@@ -117,15 +127,15 @@ const (
 func NewMemory() *Memory { return &Memory{} }
 
 // Clone returns a copy-on-write child: it shares every level and page of the table with m
-// until either side writes. Cloning costs the root table only (about 600 bytes).
+// until either side writes. Cloning costs the root table only (2,304 bytes).
 func (m *Memory) Clone() *Memory {
 	c := &Memory{root: m.root, derive: true}
 	for i, md := range m.root {
 		if md != nil {
-			if !m.shared[i] {
-				m.shared[i] = true
+			if !m.shared.has(i) {
+				m.shared.set(i)
 			}
-			c.shared[i] = true
+			c.shared.set(i)
 		}
 	}
 	return c
@@ -136,7 +146,7 @@ func (m *Memory) Clone() *Memory {
 func (m *Memory) freeze() {
 	for i, md := range m.root {
 		if md != nil {
-			m.shared[i] = true
+			m.shared.set(i)
 		}
 	}
 }
@@ -153,14 +163,14 @@ func (m *Memory) midFor(addr uint32, create bool) *mid {
 		m.root[i] = md
 		return md
 	}
-	if m.shared[i] {
+	if m.shared.has(int(i)) {
 		m.gen++
 		n := &mid{leaves: md.leaves}
 		for j, l := range n.leaves {
 			n.shared[j] = l != nil
 		}
 		m.root[i] = n
-		m.shared[i] = false
+		m.shared.clear(int(i))
 		md = n
 	}
 	return md
@@ -206,7 +216,7 @@ func (m *Memory) leafAt(addr uint32) (*leaf, bool) {
 		return nil, false
 	}
 	j := addr >> leafShift & (midLen - 1)
-	return md.leaves[j], m.shared[i] || md.shared[j]
+	return md.leaves[j], m.shared.has(int(i)) || md.shared[j]
 }
 
 // pageRange calls fn for every page overlapping [addr, addr+size).
@@ -373,12 +383,12 @@ func (m *Memory) Stats() MemStats {
 		if md == nil {
 			continue
 		}
-		if !m.shared[i] {
+		if !m.shared.has(i) {
 			s.PrivateBytes += midSize
 		}
 		for j, l := range md.leaves {
 			if l != nil {
-				s.countLeaf(l, m.shared[i] || md.shared[j])
+				s.countLeaf(l, m.shared.has(i) || md.shared[j])
 			}
 		}
 	}

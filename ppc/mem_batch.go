@@ -92,7 +92,7 @@ func (m *Memory) batchRoots(b *PokeBatch) ([]*mid, bool) {
 	ok := m.derive
 	for k, i := range b.roots {
 		mids[k] = m.root[i]
-		ok = ok && mids[k] != nil && m.shared[i]
+		ok = ok && mids[k] != nil && m.shared.has(int(i))
 	}
 	return mids, ok
 }
@@ -119,7 +119,7 @@ func (m *Memory) takeBatch(b *PokeBatch) bool {
 // holds reports whether m's root slots hold exactly mids, each shared.
 func (m *Memory) holds(slots []uint32, mids []*mid) bool {
 	for k, i := range slots {
-		if m.root[i] != mids[k] || !m.shared[i] {
+		if m.root[i] != mids[k] || !m.shared.has(int(i)) {
 			return false
 		}
 	}

@@ -65,9 +65,9 @@ func (m *Memory) installShared(addr uint32, p *page) {
 	l := md.leaves[j]
 	flags := l.flags[k] | flagShared
 	switch {
-	case !m.shared[i] && !md.shared[j]:
+	case !m.shared.has(int(i)) && !md.shared[j]:
 		l.pages[k], l.flags[k] = p, flags
-	case !m.shared[i]:
+	case !m.shared.has(int(i)):
 		md.leaves[j] = derivedLeaf(leafKey{l, k, p, flags})
 	default:
 		m.root[i] = derivedMid(midKey{md, j, derivedLeaf(leafKey{l, k, p, flags})})

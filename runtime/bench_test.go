@@ -29,6 +29,14 @@ func BenchmarkFlow4096(b *testing.B) {
 	benchFlow(b, 4096, 64, "b:16", "2")
 }
 
+// BenchmarkFlowScale is the full machine's flow (b:32, 64 ranks per I/O node) on fewer
+// ranks, so its profile can be taken in seconds: -bench 'FlowScale/ranks=16384'.
+func BenchmarkFlowScale(b *testing.B) {
+	for _, n := range []int{4096, 16384} {
+		b.Run(fmt.Sprintf("ranks=%d", n), func(b *testing.B) { benchFlow(b, n, 64, "b:32", "2") })
+	}
+}
+
 func benchFlow(b *testing.B, nodes, perIO int, topo, iters string) {
 	for range b.N {
 		t0 := time.Now()

@@ -6,7 +6,9 @@
 # load average before and after: on a shared machine wall time says little, CPU seconds
 # and RSS say what the run cost.
 #
-#   examples/bench/full_machine.sh [BENCH]     (BENCH: FullMachine, default, or Flow4096)
+#   examples/bench/full_machine.sh [BENCH]     (BENCH: FullMachine, default, Flow4096,
+#                                               or FlowScale/ranks=4096 or =16384: the
+#                                               full machine's flow on fewer ranks)
 #
 # The full machine takes /tmp/dpcl-big.lock, as exec_scaling.sh does above 8,192 ranks.
 set -eu
