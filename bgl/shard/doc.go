@@ -38,7 +38,7 @@
 // it is and what it holds (Hold); when a signal kills the worker (kill -9, the OOM killer)
 // the supervisor prints "dpclsh: shard 2 of 4 (holding ...) died: killed by signal 9
 // (killed); ending the run" and exits 128+9, and the launcher ends the other processes
-// (hydra and Slurm signal each one's process group, its worker with it), so no process
+// (mpiexec's hydra signals each one's process group, its worker with it), so no process
 // is left waiting in an exchange. When the supervisor is the one killed (ps shows both
 // with the same command line), its worker sees its lifeline (a pipe only the supervisor
 // holds open) close, prints "dpclsh: shard 2 of 4 (holding ...) died: its supervisor

@@ -20,8 +20,8 @@ import (
 // that runs the same program again as the worker, which does the simulation and tells
 // the supervisor over a pipe which shard it is and what it holds. When the worker dies
 // by a signal the supervisor prints that on standard error and exits 128+signal; the
-// launcher then ends the other shards (mpiexec's hydra and Slurm signal each process's
-// whole group, workers included), so nothing is left waiting in an exchange.
+// launcher then ends the other shards (mpiexec's hydra signals each process's whole
+// group, workers included), so nothing is left waiting in an exchange.
 //
 // Either of the two may be the one killed: ps shows both with the same command line. So
 // the worker also holds the read end of a second pipe, its lifeline, whose write end only
