@@ -200,7 +200,51 @@
 //     Slingshot) is reached through MPI, the launcher they already use starts and wires
 //     the processes through PMI (no hosts or ports to configure), and its fault model is
 //     theirs: one process dying ends the job; bgl/shard's supervisor names the shard and
-//     what it held when that happens. The default build has no cgo and one shard.
+//     what it held when that happens (kill -9 of either of a shard's two processes:
+//     "dpclsh: shard 1 of 2 (holding psets 4-7, ranks 32-63) died: killed by signal 9
+//     (killed); ending the run", or "...: its supervisor (pid N) was killed; ..."; mpiexec
+//     then ends the others and no process is left). The default build has no cgo and one
+//     shard.
+//     What a sharded run costs (examples/bench/shards.sh; its run, shards.txt, was on 2
+//     cores shared with other work, load averages 12-30). hello on 65,536 ranks: 136
+//     windows and, per process, 268 allreduces and 131 exchanges of records (an alltoall of
+//     lengths and an alltoallv); peak RSS per process 3,361 MiB at 1 process, 1,769 at 2,
+//     ~940 at 4. CoMD on 2,048 ranks, one step (16.3 G instructions; 4,096 ranks is 33 G,
+//     beyond ten minutes a run here): 16,748 windows, 18,974 allreduces, 6,673 exchanges,
+//     34 MB of records at 2 processes and 74 MB at 4; RSS 1,300, 700 and 397 MiB; the
+//     shards' instructions agree to 0.02 %. Output is byte-identical throughout. Here
+//     sharding is slower, not faster (CoMD: 524 s wall and 175 s CPU at 1 process, 801
+//     and 420 at 2, 1,241 and 1,126 at 4): MPICH (ch4:ucx) polls while a process waits
+//     in a collective, so with more processes than free cores the waiting one takes the
+//     core the computing one needs; each process waited 428 s at 2 and ~1,050 s at 4,
+//     25.6 and 62.6 ms a window, 11.5 and 30 ms a collective: the scheduler's time
+//     slices, not the exchange (exchangecheck alone, 2 processes under the same load:
+//     ~1 ms a collective). Even one process pays a hand-off of each call to the locked
+//     MPI thread: 34 s of CoMD's 175 (1.06 ms a call under that load; exchangecheck at 1
+//     process: 50 µs a call, MPI's own part 0.4 µs).
+//     A model for a cluster, one core per process: T(P) = C/P + A·t_ar(P) +
+//     X·(t_a2a(P) + t_a2av(P)) + (A+2X)·h, with C the compute (CPU of the 1-process run
+//     less its waiting: CoMD 140.5 s, hello 23.5 s), A and X the allreduces and exchanges
+//     above, h the hand-off (50 µs as measured here, a bound). The latency: an 8-byte
+//     MPI_Allreduce over 128 InfiniBand hosts takes 6.01 µs host-based (Graham et al.,
+//     "Scalable Hierarchical Aggregation Protocol (SHArP): A Hardware Architecture for
+//     Efficient Data Reduction", COMHPC@SC 2016; 2.83 µs offloaded), 7 recursive-doubling
+//     steps, so α = 0.86 µs a step and t_ar = log2(P)·α: 3.4 µs at 16, 5.2 µs at 64
+//     processes; the alltoall of 4-byte lengths (Bruck's algorithm in MPICH) the same;
+//     the alltoallv at most (P-1)·α, 12.9 and 54 µs; the records' bytes (2.8 KB a
+//     process an exchange at 4 processes, fewer as shards shrink) add 0.2 µs an exchange
+//     at 12.5 GB/s. CoMD at 4,096 ranks (64 psets, so 64 processes own one each; 2,048
+//     ranks have 32, and past 32 processes some would own none), weakly scaled from the
+//     run above: C = 281 s, the same windows; at 16 processes 17.6 s of compute + 0.17 s
+//     of collectives + 1.6 s of hand-offs = 19.4 s, a speed-up of 14.6 over one process
+//     (282.6 s); at 64 processes 4.4 + 0.49 + 1.6 = 6.5 s, 43. hello on 65,536 ranks: 530
+//     collectives cost 9 ms at 64 processes and 27 ms of hand-offs, the console's lines to
+//     process 0 (15 MB at 4 processes, ~20 MB at 64) 2 ms, so 23.5 s becomes ~1.5 s at 16
+//     and ~0.4 s at 64 (speed-ups 16 and 58) if nothing else stays serial; what does
+//     (process 0 writing the output, each process's start) is not measured here. So the
+//     exchange is not what limits a cluster run: the hand-off is (calling MPI from the
+//     simulating goroutine, MPI_THREAD_SERIALIZED, would remove it, CoMD's 64-process time
+//     becoming ~4.9 s, 58), then load balance and the serial part.
 //
 // MPI (mpi*.go, target/libmpi*.c, target/mpi.h): the engine's model is in mpi.go, the
 // collective costs in mpi_cost.go. What a program can call: point to point (Send, Recv,

@@ -37,11 +37,14 @@
 // a supervisor that runs the program again as the worker. The worker tells it which shard
 // it is and what it holds (Hold); when a signal kills the worker (kill -9, the OOM killer)
 // the supervisor prints "dpclsh: shard 2 of 4 (holding ...) died: killed by signal 9
-// (killed); ending the run" and exits 128+9, and the launcher ends the other processes;
-// their workers die with their supervisors (Pdeathsig), so no process is left waiting in
-// an exchange. A worker that finds an error itself calls Abort, which prints the same
-// kind of line and calls MPI_Abort. The launcher's PMI descriptor (PMI_FD, PMI2_FD) is
-// passed on to the worker.
+// (killed); ending the run" and exits 128+9, and the launcher ends the other processes
+// (mpiexec's hydra signals each one's process group, its worker with it), so no process
+// is left waiting in an exchange. When the supervisor is the one killed (ps shows both
+// with the same command line), its worker sees its lifeline (a pipe only the supervisor
+// holds open) close, prints "dpclsh: shard 2 of 4 (holding ...) died: its supervisor
+// (pid N) was killed; ending the run" and exits. A worker that finds an error itself
+// calls Abort, which prints the same kind of line and calls MPI_Abort. The launcher's
+// PMI descriptor (PMI_FD, PMI2_FD) is passed on to the worker.
 //
 // Stats.Wait is host time spent in the exchanges: it is for --stats and nothing else,
 // since it differs on every run.

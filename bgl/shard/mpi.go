@@ -45,6 +45,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -59,7 +60,8 @@ type mpiProc struct {
 	rank, size int
 	calls      chan func()
 	report     *os.File // the supervisor's pipe
-	held       string
+	heldMu     sync.Mutex
+	held       string // also read by the supervisor's watch (watchSupervisor)
 	stats      Stats
 	rbuf       []byte
 	closed     bool
@@ -70,7 +72,7 @@ type mpiProc struct {
 // as the worker and supervises it, and never returns (it exits with the worker's status);
 // in the worker it initialises MPI and returns this process's Exchanger.
 func OpenMPI() (Exchanger, error) {
-	report, worker := workerReport()
+	report, lifeline, worker := workerPipes()
 	if !worker {
 		exit(supervise(os.Args, os.Environ(), os.Stderr))
 	}
@@ -82,6 +84,9 @@ func OpenMPI() (Exchanger, error) {
 		return nil, fmt.Errorf("shard: MPI_Init_thread: %s", errorString(rc))
 	}
 	m.say(reportLine("shard", fmt.Sprintf("%d %d", m.rank, m.size)))
+	if lifeline != nil {
+		watchSupervisor(lifeline, os.Getppid(), m.describe, os.Stderr)
+	}
 	return m, nil
 }
 
@@ -116,12 +121,21 @@ func (m *mpiProc) Rank() int { return m.rank }
 func (m *mpiProc) Size() int { return m.size }
 
 func (m *mpiProc) Hold(what string) {
+	m.heldMu.Lock()
 	m.held = what
+	m.heldMu.Unlock()
 	m.say(reportLine("hold", what))
 }
 
+// describe names this shard and what it holds.
+func (m *mpiProc) describe() string {
+	m.heldMu.Lock()
+	defer m.heldMu.Unlock()
+	return describe(m.rank, m.size, m.held)
+}
+
 func (m *mpiProc) fail(call string, rc C.int) error {
-	return fmt.Errorf("shard: %s on %s: %s", call, describe(m.rank, m.size, m.held), errorString(rc))
+	return fmt.Errorf("shard: %s on %s: %s", call, m.describe(), errorString(rc))
 }
 
 func (m *mpiProc) Exchange(out [][]byte) ([][]byte, error) {
@@ -135,7 +149,7 @@ func (m *mpiProc) Exchange(out [][]byte) ([][]byte, error) {
 			continue
 		}
 		if len(b) > math.MaxInt32-total {
-			return nil, fmt.Errorf("shard: exchange on %s: %d bytes for process %d after %d others exceed MPI's int counts", describe(m.rank, m.size, m.held), len(b), p, total)
+			return nil, fmt.Errorf("shard: exchange on %s: %d bytes for process %d after %d others exceed MPI's int counts", m.describe(), len(b), p, total)
 		}
 		sdispls[p], scounts[p] = C.int(total), C.int(len(b))
 		total += len(b)
@@ -156,7 +170,7 @@ func (m *mpiProc) Exchange(out [][]byte) ([][]byte, error) {
 	rtotal := 0
 	for p, n := range rcounts {
 		if int(n) > math.MaxInt32-rtotal {
-			return nil, fmt.Errorf("shard: exchange on %s: %d bytes from process %d after %d others exceed MPI's int counts", describe(m.rank, m.size, m.held), n, p, rtotal)
+			return nil, fmt.Errorf("shard: exchange on %s: %d bytes from process %d after %d others exceed MPI's int counts", m.describe(), n, p, rtotal)
 		}
 		rdispls[p] = C.int(rtotal)
 		rtotal += int(n)
@@ -217,7 +231,10 @@ func (m *mpiProc) Barrier() error {
 }
 
 func (m *mpiProc) Abort(code int, msg string) {
-	abortMessage(m.rank, m.size, m.held, msg)
+	m.heldMu.Lock()
+	held := m.held
+	m.heldMu.Unlock()
+	abortMessage(m.rank, m.size, held, msg)
 	m.do(func() { C.shard_abort(C.int(code)) })
 	exit(code)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -103,5 +104,26 @@ func TestMPIKilledShardEndsTheRunNamingIt(t *testing.T) {
 	want := "dpclsh: shard 2 of 4 (holding round 5's records) died: killed by signal 9 (killed); ending the run\n"
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+	}
+}
+
+func TestMPIKilledSupervisorEndsTheRunNamingItsShard(t *testing.T) {
+	mpiexec, bin := buildExchangeCheck(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, mpiexec, "-n", "2", bin, "-rounds", "1000000",
+		"-die-shard", "1", "-die-round", "5", "-die-process", "supervisor")
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("the run hung after shard 1's supervisor was killed:\n%s", stderr.String())
+	}
+	if err == nil {
+		t.Fatal("the run succeeded with shard 1's supervisor killed")
+	}
+	said := regexp.MustCompile(`(?m)^dpclsh: shard 1 of 2 \(holding round 5's records\) died: its supervisor \(pid [0-9]+\) was killed; ending the run$`)
+	if !said.MatchString(stderr.String()) {
+		t.Errorf("stderr does not match %q:\n%s", said, stderr.String())
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,52 +20,97 @@ import (
 // that runs the same program again as the worker, which does the simulation and tells
 // the supervisor over a pipe which shard it is and what it holds. When the worker dies
 // by a signal the supervisor prints that on standard error and exits 128+signal; the
-// launcher then ends the other shards (their workers die with their supervisors, by
-// Pdeathsig), so nothing is left waiting in an exchange.
+// launcher then ends the other shards (mpiexec's hydra signals each process's whole
+// group, workers included), so nothing is left waiting in an exchange.
+//
+// Either of the two may be the one killed: ps shows both with the same command line. So
+// the worker also holds the read end of a second pipe, its lifeline, whose write end only
+// the supervisor has and never writes: the supervisor's death, however it comes, closes
+// it, and the worker then prints the same kind of line from what it knows itself and
+// exits, rather than dying without a word (the kernel's parent-death signal, which this
+// replaces, gave it no chance to speak) or running on alone.
 
-// workerEnv is set in the worker's environment to the descriptor of its report pipe.
+// workerEnv is set in the worker's environment to the descriptors of its report pipe and
+// its lifeline: "5,6".
 const workerEnv = "DPCLSH_SHARD_WORKER"
 
 // pmiFDEnvs name the descriptors a launcher passes to its processes for PMI (MPICH's
 // hydra and Slurm's PMI-1 use PMI_FD, PMI-2 PMI2_FD); the worker inherits them.
 var pmiFDEnvs = []string{"PMI_FD", "PMI2_FD"}
 
-// workerReport returns the worker's report pipe when this process is the worker.
-func workerReport() (*os.File, bool) {
+// workerPipes returns the worker's report pipe and lifeline when this process is the
+// worker (either is nil when the supervisor's variable does not name it).
+func workerPipes() (report, lifeline *os.File, worker bool) {
 	v, ok := os.LookupEnv(workerEnv)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
+	r, l, _ := strings.Cut(v, ",")
+	return fdFile(r, "shard report"), fdFile(l, "shard lifeline"), true
+}
+
+// fdFile is the inherited descriptor v names, nil when it names none.
+func fdFile(v, name string) *os.File {
 	fd, err := strconv.Atoi(v)
 	if err != nil || fd < 3 {
-		return nil, true
+		return nil
 	}
-	return os.NewFile(uintptr(fd), "shard report"), true
+	// not passed on to what the worker runs in turn
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), name)
+}
+
+// watchSupervisor ends the worker when the lifeline closes, which happens only when the
+// supervisor (pid supervisor) dies before it: it prints "dpclsh: shard R of P (holding
+// ...) died: its supervisor (pid N) was killed; ending the run", who giving the part
+// before "died", and exits 128+SIGKILL, as the supervisor would have.
+func watchSupervisor(lifeline *os.File, supervisor int, who func() string, stderr io.Writer) {
+	go func() {
+		var b [1]byte
+		for {
+			if _, err := lifeline.Read(b[:]); err != nil {
+				break
+			}
+		}
+		fmt.Fprintf(stderr, "dpclsh: %s died: its supervisor (pid %d) was killed; ending the run\n", who(), supervisor)
+		exit(128 + int(syscall.SIGKILL))
+	}()
 }
 
 // supervise runs argv (this program again) as the worker with env and the launcher's PMI
 // descriptors, forwards signals to it, and returns the status to exit with: the worker's
 // own, or 128+signal after a line naming the shard when a signal killed it.
 func supervise(argv, env []string, stderr io.Writer) int {
-	// Pdeathsig fires when the thread that started the worker ends; keep it.
-	runtime.LockOSThread()
 	r, w, err := os.Pipe()
 	if err != nil {
 		fmt.Fprintf(stderr, "dpclsh: shard supervisor: %v\n", err)
 		return 1
 	}
+	lr, lw, err := os.Pipe()
+	if err != nil {
+		r.Close()
+		w.Close()
+		fmt.Fprintf(stderr, "dpclsh: shard supervisor: %v\n", err)
+		return 1
+	}
+	// The lifeline's write end stays open until the worker is gone: closing it earlier
+	// would tell the worker its supervisor died.
+	defer lw.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	cmd.Env, cmd.ExtraFiles = passPMI(env)
-	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", workerEnv, 3+len(cmd.ExtraFiles)))
-	cmd.ExtraFiles = append(cmd.ExtraFiles, w)
+	n := 3 + len(cmd.ExtraFiles)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d,%d", workerEnv, n, n+1))
+	cmd.ExtraFiles = append(cmd.ExtraFiles, w, lr)
 	who := newShardReport(env)
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	w.Close()
+	lr.Close()
+	if err != nil {
+		r.Close()
 		fmt.Fprintf(stderr, "dpclsh: %s: cannot start its worker: %v\n", who.describe(), err)
 		return 1
 	}
-	w.Close()
 	read := make(chan struct{})
 	go func() { who.read(r); close(read) }()
 	sigs := make(chan os.Signal, 4)

@@ -1,7 +1,8 @@
 // Command exchangecheck runs rounds of shard exchanges and reductions under mpiexec and
 // checks every process received exactly what the others sent: the oracle of package
-// shard's MPI build. Process 0 prints one summary line; -die S@R makes shard S kill
-// itself with SIGKILL at round R, to see the run end with the shard named.
+// shard's MPI build. Process 0 prints one summary line; -die-shard S -die-round R makes
+// shard S's worker kill itself with SIGKILL at round R (with -die-process supervisor, its
+// supervisor, the process the launcher started), to see the run end with the shard named.
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/dpclsh/dpclsh/bgl/shard"
 )
@@ -33,13 +35,19 @@ func main() {
 	rounds := flag.Int("rounds", 20, "rounds of exchange")
 	dieShard := flag.Int("die-shard", -1, "the shard that kills itself")
 	dieRound := flag.Int("die-round", 0, "the round it does so in")
+	dieProcess := flag.String("die-process", "worker", "the process killed: worker or supervisor")
 	flag.Parse()
 	me, size := ex.Rank(), ex.Size()
 	var received, sum, lo, hi int64
 	for k := 0; k < *rounds; k++ {
 		ex.Hold(fmt.Sprintf("round %d's records", k))
 		if me == *dieShard && k == *dieRound {
-			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			if *dieProcess != "supervisor" {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+			syscall.Kill(os.Getppid(), syscall.SIGKILL)
+			// still holding round k when the lifeline's end comes
+			time.Sleep(time.Hour)
 		}
 		out := make([][]byte, size)
 		for p := range out {
