@@ -59,19 +59,23 @@ type Daemon struct {
 	node   *netreduce.Node // nil when the daemon stands alone (tests)
 
 	handles  map[uint32]*handleRanks
-	placed   map[int]map[uint32]span     // rank -> point -> its trampoline
-	unlinked map[int][]span              // rank -> trampolines unlinked, not yet freed
-	pending  map[int]*pendingExec        // blocked ranks waiting to run a one-shot snippet
-	streams  map[uint32]uint32           // handle -> stream
-	images   map[string]*blob            // trampoline bytes per (plan, toggles) of the command
-	words    map[uint32]*blob            // the bytes of each patch word of the command
-	batches  map[string]*writeBatch      // the command's distinct batches of writes to a rank
-	blobs    uint32                      // blobs numbered in the command
-	scratch  rankWrites                  // the writes of the rank being patched
-	imageKey []byte                      // the key of the image being looked up
-	owners   map[int][]uint32            // the handles of each point plan of the command
-	code     map[int]map[uint32]codeSpan // rank -> trampoline base -> the handles with code there
-	ran      map[uint32]bool             // points whose trampoline began to run on one of the ranks (ran.go)
+	layouts  map[int]*layout        // rank -> its placed trampolines (layout.go)
+	unlinked map[int][]span         // rank -> trampolines unlinked, not yet freed
+	pending  map[int]*pendingExec   // blocked ranks waiting to run a one-shot snippet
+	streams  map[uint32]uint32      // handle -> stream
+	images   map[string]*blob       // trampoline bytes per (plan, toggles) of the command
+	words    map[uint32]*blob       // the bytes of each patch word of the command
+	batches  map[string]*writeBatch // the command's distinct batches of writes to a rank
+	blobs    uint32                 // blobs numbered in the command
+	scratch  rankWrites             // the writes of the rank being patched
+	imageKey []byte                 // the key of the image being looked up
+	owners   map[int][]uint32       // the handles of each point plan of the command
+	// nextLayout: the layouts the command made, by the layout they were made from and
+	// the changes (layoutSteps.key); layoutSteps is the changes of the rank being patched.
+	nextLayout  map[*layout]map[string]*layout
+	layoutSteps layoutSteps
+	repeats     bool            // the command names a point twice
+	ran         map[uint32]bool // points whose trampoline began to run on one of the ranks (ran.go)
 	// resumes: rank -> one-shot trampoline base -> the address inside another trampoline
 	// it goes back to (the rank was redirected while inside that one): that one is busy
 	// as long as this one is.
@@ -98,8 +102,8 @@ type handleRanks struct {
 // frames live there); node is its place in the tool's tree (nil: none, for tests).
 func NewDaemon(io, size int, m Machine, inRegion func(uint32) bool, node *netreduce.Node) *Daemon {
 	return &Daemon{IONode: io, size: size, m: m, inReg: inRegion, node: node, handles: map[uint32]*handleRanks{},
-		placed: map[int]map[uint32]span{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
-		streams: map[uint32]uint32{}, code: map[int]map[uint32]codeSpan{}, ran: map[uint32]bool{},
+		layouts: map[int]*layout{}, unlinked: map[int][]span{}, pending: map[int]*pendingExec{},
+		streams: map[uint32]uint32{}, ran: map[uint32]bool{},
 		resumes: map[int]map[uint32]uint32{}}
 }
 
@@ -122,8 +126,21 @@ func (d *Daemon) prepare(c *Command) error {
 		d.streams[c.Exec.Handle] = c.Exec.Stream
 	}
 	d.images, d.words, d.batches, d.blobs = map[string]*blob{}, map[uint32]*blob{}, map[string]*writeBatch{}, 0
-	d.owners = map[int][]uint32{}
+	d.owners, d.nextLayout = map[int][]uint32{}, map[*layout]map[string]*layout{}
+	seen := map[uint32]bool{}
+	d.repeats = false
+	for _, p := range c.Points {
+		d.repeats = d.repeats || seen[p.Addr]
+		seen[p.Addr] = true
+	}
 	return nil
+}
+
+// finish drops what the command cached for its ranks (trampoline images, batches, the
+// layouts it started from): a daemon per I/O node holding one command's images until
+// the next was 20 KiB a rank.
+func (d *Daemon) finish() {
+	d.images, d.words, d.batches, d.owners, d.nextLayout = nil, nil, nil, nil, nil
 }
 
 // Step implements netreduce.Process: a command is carried out on the daemon's compute
@@ -187,6 +204,7 @@ func (d *Daemon) Handle(c *Command, ranks []int) *Answer {
 	for _, r := range ranks {
 		sum.Merge(d.handle1(m, c, r))
 	}
+	d.finish()
 	return sum
 }
 
@@ -265,19 +283,19 @@ func (d *Daemon) covers(h uint32, rank int) (in, active bool) {
 // bookkeeping (the rank is held, and entry marks do not depend on memory): ranks given the
 // same writes share one batch, whose pokes are then paid about once (patchbatch.go).
 func (d *Daemon) patch(m Machine, c *Command, rank int) error {
-	pl := d.placed[rank]
-	if pl == nil {
-		pl = map[uint32]span{}
-		d.placed[rank] = pl
-	}
-	w := &d.scratch
+	old := d.layouts[rank]
+	w, steps := &d.scratch, &d.layoutSteps
 	w.reset()
+	steps.reset()
 	for i := range c.Points {
 		p := &c.Points[i]
 		image, any := d.image(i, p, rank)
-		old, had := pl[p.Addr]
+		prev, had := old.at(p.Addr)
+		if d.repeats {
+			prev, had = steps.latest(p.Addr, prev, had)
+		}
 		if had {
-			if err := d.harvest(m, rank, p.Addr, old.base); err != nil {
+			if err := d.harvest(m, rank, p.Addr, prev.base); err != nil {
 				return err
 			}
 		}
@@ -289,16 +307,16 @@ func (d *Daemon) patch(m Machine, c *Command, rank int) error {
 					return err
 				}
 			}
-			pl[p.Addr] = span{p.Base, uint32(len(image.b))}
-			d.own(rank, span{p.Base, uint32(len(image.b))}, d.pointHandles(i, p)...)
+			steps.place(p.Addr, span{p.Base, uint32(len(image.b))}, image.id, d.pointHandles(i, p))
 		} else if had {
 			w.add(p.Addr, d.word(p.Orig))
-			delete(pl, p.Addr)
+			steps.remove(p.Addr)
 		}
-		if had && (old.base != p.Base || !any) {
-			d.unlinked[rank] = append(d.unlinked[rank], old)
+		if had && (prev.base != p.Base || !any) {
+			d.unlinked[rank] = append(d.unlinked[rank], prev)
 		}
 	}
+	d.advance(rank, steps)
 	return d.write(m, rank, w)
 }
 
@@ -450,17 +468,19 @@ func wordBytes(ws ...uint32) []byte {
 
 // own records that the trampoline s on rank holds the snippets of handles.
 func (d *Daemon) own(rank int, s span, handles ...uint32) {
-	m := d.code[rank]
-	if m == nil {
-		m = map[uint32]codeSpan{}
-		d.code[rank] = m
-	}
-	m[s.base] = codeSpan{s, handles}
+	steps := &d.layoutSteps
+	steps.reset()
+	steps.own(s, handles...)
+	d.advance(rank, steps)
 }
 
 // owns reports whether pc on rank lies in a trampoline holding handle's code.
 func (d *Daemon) owns(rank int, pc, handle uint32) bool {
-	for _, c := range d.code[rank] {
+	l := d.layouts[rank]
+	if l == nil {
+		return false
+	}
+	for _, c := range l.code {
 		if c.contains(pc) {
 			for _, h := range c.handles {
 				if h == handle {

@@ -34,8 +34,8 @@ func (d *Daemon) Ran(ran map[uint32]bool) error {
 	for p, reached := range d.ran {
 		ran[p] = ran[p] || reached
 	}
-	for _, rank := range slices.Sorted(maps.Keys(d.placed)) {
-		for p, s := range d.placed[rank] {
+	for _, rank := range slices.Sorted(maps.Keys(d.layouts)) {
+		for p, s := range d.layouts[rank].placed {
 			if ran[p] {
 				continue
 			}

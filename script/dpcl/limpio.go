@@ -89,7 +89,11 @@ import _ "embed"
 //     rather than per byte: the daemon's bookkeeping of placed code); hello_mpi at
 //     4,096 ranks 33.9 s and 1.13 GB before, 19.0 s and 0.99 GB after, and at 65,536
 //     ranks 366 s and 14.3 GB (37 min of wall time at 16% of a core; a 58-line
-//     report), 64% of it the installs.
+//     report), 64% of it the installs. With libmpi's 390 MPI functions (780 points a
+//     rank) it took 20.0 GiB at 65,536 ranks: the daemons kept two maps of every point
+//     per rank, now one layout per set of ranks patched alike (runtime/layout.go, the
+//     numbers in runtime's doc.go): 386 KiB a rank before, 201 KiB after at 8,192 ranks
+//     (3.13 GiB and 1.68 GiB peak; the report is the same byte for byte).
 //   - MPITime is the time in outermost MPI calls (a call the library makes of itself is
 //     inside its caller's); AppTime runs from the first MPI entry to the last MPI exit.
 //   - A call's time is its function's own instructions, measured alike by the profile and
