@@ -2,15 +2,16 @@
 # comd.sh — an unmodified proxy app on the simulated machine: CoMD (Lennard-Jones) built
 # with `dpclsh cc` and run with `dpclsh exec --stats` on 64 and 512 ranks at the same
 # atoms per rank (13 and 26 unit cells per side, 4x4x4 and 8x8x8 ranks, 10 steps), as CSV
-# on stdout: wall time, peak RSS (/usr/bin/time -v), simulated instructions and millions
-# of simulated instructions per wall second, medians of RUNS runs (default 3).
+# on stdout: wall time, CPU time (user+sys), peak RSS (/usr/bin/time -v), simulated
+# instructions, and millions of simulated instructions per wall second and per CPU second
+# (the figure to trust on a shared box), medians of RUNS runs (default 3).
 #
 #   examples/bench/comd.sh [RUNS [SIZES...]] > comd.csv      (SIZES among 1 8 64 512 4096)
 #
 # CoMD's sources stay outside the repository: $DPCL_REALAPPS/CoMD, else
 # ../shared/realapps/CoMD beside the checkout. They are copied to a temporary directory,
 # where CoMD_info.h is generated as CoMD's Makefile does. comd.csv next to this script holds
-# a run of it (3 runs, medians; the machine's 2 cores were shared with other test runs).
+# `comd.sh 1 64 512` (one run each, load 11-15: the machine's 2 cores were shared with other work).
 set -eu
 RUNS=${1:-3}
 [ $# -gt 0 ] && shift
@@ -29,7 +30,7 @@ cp -r "$APPS/CoMD/pots" "$WORK/pots"
 # median prints the median of the numbers on stdin.
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "ranks,cells,steps,instructions,wall_s,peak_rss_mib,sim_mips"
+echo "ranks,cells,steps,instructions,wall_s,cpu_s,peak_rss_mib,sim_mips,sim_mips_per_cpu_s"
 for n in $SIZES; do
 	case $n in
 	1) d=1 cells=4 ;;
@@ -54,11 +55,13 @@ for n in $SIZES; do
 		ins=$(sed -n 's/.*status 0, \([0-9]*\) instructions.*/\1/p' "$WORK/err")
 		wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$WORK/time")
 		rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$WORK/time")
-		echo "$ins $wall $rss" >>"$WORK/samples"
+		cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$WORK/time")
+		echo "$ins $wall $rss $cpu" >>"$WORK/samples"
 	done
 	ins=$(awk '{ print $1 }' "$WORK/samples" | median)
 	wall=$(awk '{ print $2 }' "$WORK/samples" | median)
 	rss=$(awk '{ print $3 }' "$WORK/samples" | median)
-	awk -v n="$n" -v c="$cells" -v ins="$ins" -v w="$wall" -v r="$rss" \
-		'BEGIN { printf "%d,%d,10,%.0f,%.2f,%.1f,%.1f\n", n, c, ins, w, r / 1024, ins / w / 1e6 }'
+	cpu=$(awk '{ print $4 }' "$WORK/samples" | median)
+	awk -v n="$n" -v c="$cells" -v ins="$ins" -v w="$wall" -v r="$rss" -v cpu="$cpu" \
+		'BEGIN { printf "%d,%d,10,%.0f,%.2f,%.2f,%.1f,%.1f,%.1f\n", n, c, ins, w, cpu, r / 1024, ins / w / 1e6, ins / cpu / 1e6 }'
 done
