@@ -43,7 +43,7 @@ var comdFlags = []string{"-std=c99", "-DDO_MPI", "-DDOUBLE", "-O2", "-ffp-contra
 
 // comdSources copies CoMD's src-mpi into a fresh directory with a CoMD_info.h (the file
 // its Makefile generates; any content with these macros builds).
-func comdSources(t *testing.T, dir string) (string, []string) {
+func comdSources(t testing.TB, dir string) (string, []string) {
 	src := t.TempDir()
 	oracletest.CopyTree(t, filepath.Join(dir, "src-mpi"), src)
 	info := "#define CoMD_VARIANT \"CoMD-mpi\"\n#define CoMD_HOSTNAME \"bgl\"\n" +
@@ -61,23 +61,35 @@ func comdSources(t *testing.T, dir string) (string, []string) {
 }
 
 // buildCoMD builds CoMD for the simulated machine with `dpclsh cc` and natively with
-// MPICH's mpicc.
+// MPICH's mpicc, once per run (the sharded test runs the same build): the two compilers
+// run side by side, each a single process.
 func buildCoMD(t *testing.T, dir string) (elf, native string) {
 	oracletest.Require(t, oracletest.GCC)
 	mpicc := oracletest.Require(t, oracletest.MPICC)
-	_, files := comdSources(t, dir)
-	out := t.TempDir()
-	elf, native = filepath.Join(out, "comd.elf"), filepath.Join(out, "comd")
-	var stdout, stderr bytes.Buffer
-	args := append(append(append([]string{"cc"}, comdFlags...), "-o", elf), files...)
-	if st := run(args, strings.NewReader(""), &stdout, &stderr); st != 0 {
-		t.Fatalf("dpclsh cc CoMD: status %d\n%s%s", st, stdout.String(), stderr.String())
-	}
-	nat := exec.Command(mpicc, append(append(append([]string{}, comdFlags...), "-o", native), append(files, "-lm")...)...)
-	if msg, err := nat.CombinedOutput(); err != nil {
-		t.Fatalf("mpicc CoMD: %v\n%s", err, msg)
-	}
-	return elf, native
+	both := shared(t, "comd build "+dir, func(tb testing.TB) [2]string {
+		_, files := comdSources(tb, dir)
+		out := tb.TempDir()
+		elf, native := filepath.Join(out, "comd.elf"), filepath.Join(out, "comd")
+		nat := exec.Command(mpicc, append(append(append([]string{}, comdFlags...), "-o", native), append(files, "-lm")...)...)
+		var natOut []byte
+		natErr := make(chan error, 1)
+		go func() {
+			var err error
+			natOut, err = nat.CombinedOutput()
+			natErr <- err
+		}()
+		var stdout, stderr bytes.Buffer
+		args := append(append(append([]string{"cc"}, comdFlags...), "-o", elf), files...)
+		st := run(args, strings.NewReader(""), &stdout, &stderr)
+		if err := <-natErr; err != nil {
+			tb.Fatalf("mpicc CoMD: %v\n%s", err, natOut)
+		}
+		if st != 0 {
+			tb.Fatalf("dpclsh cc CoMD: status %d\n%s%s", st, stdout.String(), stderr.String())
+		}
+		return [2]string{elf, native}
+	})
+	return both[0], both[1]
 }
 
 // comdPhysics keeps the columns of CoMD's thermodynamic table that are physics: step,

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dpclsh/dpclsh/internal/mpioracle"
+)
+
+// scratch is the directory TestMain makes for the test binary and removes at its end: what
+// several tests of one run share (builds, native runs) lives under it, since a test's own
+// t.TempDir is gone when that test ends.
+var scratch string
+
+// A fixture is one value built at most once per test binary, by whichever test asks first;
+// later tests wait for it and share it. Builds and native MPICH runs are the slow part of
+// the oracle tests, and several tests need the same ones.
+type fixture struct {
+	once sync.Once
+	done bool // the build returned; false after it failed (t.Fatal ends it early)
+	val  any
+}
+
+var fixtures sync.Map // key string -> *fixture
+
+// shared returns the value build makes for key, calling build only the first time in the
+// run. build gets a testing.TB whose TempDir lives until the run ends; its failures fail
+// the test that ran it, and every later test that asks for the same key fails too, naming
+// the key.
+func shared[T any](t testing.TB, key string, build func(tb testing.TB) T) T {
+	t.Helper()
+	f, _ := fixtures.LoadOrStore(key, &fixture{})
+	fx := f.(*fixture)
+	fx.once.Do(func() {
+		fx.val = build(runLived{t})
+		fx.done = true
+	})
+	if !fx.done {
+		t.Fatalf("shared fixture %q failed in an earlier test", key)
+	}
+	return fx.val.(T)
+}
+
+// runLived is a testing.TB whose TempDir outlives the test: a fresh directory under
+// scratch, removed with it when the run ends.
+type runLived struct{ testing.TB }
+
+func (r runLived) TempDir() string {
+	dir, err := os.MkdirTemp(scratch, "fixture-")
+	if err != nil {
+		r.Fatal(err)
+	}
+	return dir
+}
+
+// countingBinary is the example program name of the apps directory built natively with
+// MPICH and the PMPI counting wrapper, once per run.
+func countingBinary(t *testing.T, apps, wrapper, name string) string {
+	t.Helper()
+	return shared(t, "pmpi build "+name, func(tb testing.TB) string {
+		src, err := mpioracle.SourceOf(apps, name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return buildCounting(tb, src, wrapper, apps)
+	})
+}
+
+// nativeCountingRun is the counting build of name run under mpiexec on n ranks with args,
+// once per run: the limpio and trace tests compare with the same PMPI counts.
+func nativeCountingRun(t *testing.T, apps, wrapper, name string, n int, args []string) *mpioracle.Result {
+	t.Helper()
+	bin := countingBinary(t, apps, wrapper, name)
+	key := "pmpi run " + name + " " + strconv.Itoa(n) + " " + strings.Join(args, " ")
+	res := shared(t, key, func(tb testing.TB) *mpioracle.Result {
+		return mpioracle.Run(tb, bin, n, args, 5*time.Minute)
+	})
+	if res.TimedOut || res.Status != 0 {
+		t.Fatalf("native run of %s on %d ranks: status %d timed out %v\n%s", name, n, res.Status, res.TimedOut, res.Stderr)
+	}
+	return res
+}
