@@ -80,6 +80,7 @@ func TestTraceCountsMatchPMPI(t *testing.T) {
 			}
 			ran = true
 			t.Run(e.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				t.Parallel()
 				res := nativeCountingRun(t, apps, wrapper, e.Name, n, e.Args)
 				want, _ := pmpiCounts(t, res.Lines)
 				perRank, totals := traceCounts(t, filepath.Join(apps, "bin", e.Name+".elf"), n, e.Args)

@@ -121,12 +121,11 @@ func comdPhysics(t *testing.T, out []string) []string {
 // TestCoMDMatchesMPICH builds the unmodified CoMD proxy app both ways and runs the
 // Lennard-Jones and EAM potentials on 1, 8 and 64 ranks, at the smallest lattice CoMD
 // accepts for the decomposition (two cutoffs per rank and dimension): the energy and
-// temperature columns of every printed step must equal MPICH's. -short leaves out 64.
+// temperature columns of every printed step must equal MPICH's. -short leaves out 64. The
+// cases run in parallel, one native job at a time (nativeSlot).
 func TestCoMDMatchesMPICH(t *testing.T) {
 	dir := comdDir(t)
 	elf, native := buildCoMD(t, dir)
-	work := t.TempDir()
-	oracletest.CopyTree(t, filepath.Join(dir, "pots"), filepath.Join(work, "pots"))
 	cases := []struct {
 		ranks      int
 		decomp     string
@@ -143,6 +142,10 @@ func TestCoMDMatchesMPICH(t *testing.T) {
 				if c.ranks > 8 && testing.Short() {
 					t.Skip("64 ranks: not in -short")
 				}
+				t.Parallel()
+				// CoMD writes its YAML report into the working directory: each run its own.
+				work := t.TempDir()
+				oracletest.CopyTree(t, filepath.Join(dir, "pots"), filepath.Join(work, "pots"))
 				cells := strconv.Itoa(c.lj)
 				var args []string
 				if pot == "eam" {
@@ -164,7 +167,9 @@ func TestCoMDMatchesMPICH(t *testing.T) {
 
 func comdNative(t *testing.T, bin, work string, ranks int, args []string) []string {
 	t.Helper()
+	release := takeNativeSlot(ranks)
 	res := mpioracle.RunIn(t, work, bin, ranks, args, 5*time.Minute)
+	release()
 	if res.TimedOut || res.Status != 0 {
 		t.Fatalf("mpiexec CoMD %v: status %d (timed out %v)\n%s%s", args, res.Status, res.TimedOut, res.Stdout, res.Stderr)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,10 +78,26 @@ func nativeCountingRun(t *testing.T, apps, wrapper, name string, n int, args []s
 	bin := countingBinary(t, apps, wrapper, name)
 	key := "pmpi run " + name + " " + strconv.Itoa(n) + " " + strings.Join(args, " ")
 	res := shared(t, key, func(tb testing.TB) *mpioracle.Result {
+		defer takeNativeSlot(n)()
 		return mpioracle.Run(tb, bin, n, args, 5*time.Minute)
 	})
 	if res.TimedOut || res.Status != 0 {
 		t.Fatalf("native run of %s on %d ranks: status %d timed out %v\n%s", name, n, res.Status, res.TimedOut, res.Stderr)
 	}
 	return res
+}
+
+// nativeSlot lets one native MPICH job with more ranks than the host has cores run at a
+// time while the oracle tests' subtests run in parallel: MPICH's ranks poll for messages
+// on every core they get, so a second such job beside the first only slows both, whereas
+// a simulated run, a build or a one-rank job beside one uses what the polling leaves.
+var nativeSlot = make(chan struct{}, 1)
+
+// takeNativeSlot waits for the slot if a job of ranks needs it and returns its release.
+func takeNativeSlot(ranks int) (release func()) {
+	if ranks <= runtime.NumCPU() {
+		return func() {}
+	}
+	nativeSlot <- struct{}{}
+	return func() { <-nativeSlot }
 }

@@ -48,7 +48,8 @@ var oracleSizes = []int{1, 7, 64}
 // calls per callsite per rank, each callsite named by its function and the file:line that
 // addr2line gives for it (the native wrapper's return address in the native build, limpio's
 // in the PowerPC ELF, through powerpc-linux-gnu-addr2line, which must also be the
-// file:line limpio resolved itself).
+// file:line limpio resolved itself). The subtests run in parallel; the counting builds and
+// native runs are made once per run and shared with TestTraceCountsMatchPMPI (fixtures_test.go).
 func TestLimpioCountsMatchPMPI(t *testing.T) {
 	wrapper, apps, entries := pmpiOracleSetup(t)
 	for _, e := range entries {
@@ -57,6 +58,7 @@ func TestLimpioCountsMatchPMPI(t *testing.T) {
 				continue
 			}
 			t.Run(e.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				t.Parallel()
 				res := nativeCountingRun(t, apps, wrapper, e.Name, n, e.Args)
 				want, wantBytes := pmpiCounts(t, res.Lines)
 				elf := filepath.Join(apps, "bin", e.Name+".elf")
