@@ -121,8 +121,9 @@ func comdPhysics(t *testing.T, out []string) []string {
 // TestCoMDMatchesMPICH builds the unmodified CoMD proxy app both ways and runs the
 // Lennard-Jones and EAM potentials on 1, 8 and 64 ranks, at the smallest lattice CoMD
 // accepts for the decomposition (two cutoffs per rank and dimension): the energy and
-// temperature columns of every printed step must equal MPICH's. -short leaves out 64. The
-// cases run in parallel, one native job at a time (nativeSlot).
+// temperature columns of every printed step must equal MPICH's. 64 ranks only with
+// DPCL_TEST_LONG=1 or DPCL_TEST_INTERP=1 (skipUnlessLong). The cases run in parallel, one
+// native job at a time (nativeSlot).
 func TestCoMDMatchesMPICH(t *testing.T) {
 	dir := comdDir(t)
 	elf, native := buildCoMD(t, dir)
@@ -139,8 +140,8 @@ func TestCoMDMatchesMPICH(t *testing.T) {
 	for _, c := range cases {
 		for _, pot := range []string{"lj", "eam"} {
 			t.Run(pot+"/"+strconv.Itoa(c.ranks), func(t *testing.T) {
-				if c.ranks > 8 && testing.Short() {
-					t.Skip("64 ranks: not in -short")
+				if c.ranks > longSize {
+					skipUnlessLong(t, c.ranks)
 				}
 				t.Parallel()
 				// CoMD writes its YAML report into the working directory: each run its own.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dpclsh/dpclsh/internal/mpioracle"
+	"github.com/dpclsh/dpclsh/internal/oracletest"
 )
 
 // scratch is the directory TestMain makes for the test binary and removes at its end: what
@@ -100,4 +101,20 @@ func takeNativeSlot(ranks int) (release func()) {
 	}
 	nativeSlot <- struct{}{}
 	return func() { <-nativeSlot }
+}
+
+// LongEnv names the test-only switch that adds the oracle comparisons at 64 ranks to a
+// run: limpio's counts and CoMD's energies against MPICH's. Their native jobs, 64 MPICH
+// processes polling on two cores, are most of the package's time, so the default run
+// checks the same things at 1, 7 and 8 ranks, and .ci/run's interpreted pass
+// (DPCL_TEST_INTERP=1) runs the 64-rank cases too.
+const LongEnv = "DPCL_TEST_LONG"
+
+// skipUnlessLong skips a 64-rank oracle case unless LongEnv=1 or the interpreted pass asks
+// for it.
+func skipUnlessLong(t *testing.T, ranks int) {
+	t.Helper()
+	if os.Getenv(LongEnv) != "1" && !oracletest.Interp() {
+		t.Skipf("%d ranks: run with %s=1 (and in .ci/run's %s=1 pass)", ranks, LongEnv, oracletest.InterpEnv)
+	}
 }

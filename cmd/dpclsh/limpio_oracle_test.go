@@ -36,8 +36,12 @@ func pmpiOracleSetup(t *testing.T) (wrapper, apps string, entries []mpioracle.En
 	return wrapper, apps, entries
 }
 
-// oracleSizes are the rank counts at which limpio's counts are checked against MPICH.
+// oracleSizes are the rank counts at which limpio's counts are checked against MPICH;
+// those above longSize only with DPCL_TEST_LONG=1 or DPCL_TEST_INTERP=1 (skipUnlessLong).
 var oracleSizes = []int{1, 7, 64}
+
+// longSize is the largest oracle size of the default run.
+const longSize = 8
 
 // TestLimpioCountsMatchPMPI checks limpio.profile's call counts, per MPI function per rank,
 // on every example program against the same program built natively with MPICH and a PMPI
@@ -58,6 +62,9 @@ func TestLimpioCountsMatchPMPI(t *testing.T) {
 				continue
 			}
 			t.Run(e.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				if n > longSize {
+					skipUnlessLong(t, n)
+				}
 				t.Parallel()
 				res := nativeCountingRun(t, apps, wrapper, e.Name, n, e.Args)
 				want, wantBytes := pmpiCounts(t, res.Lines)
