@@ -30,6 +30,7 @@ func TestCCBuildsTheApps(t *testing.T) {
 			continue
 		}
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel() // each build is one compiler process: two keep both cores busy
 			src, err := mpioracle.SourceOf(dir, e.Name)
 			if err != nil {
 				t.Fatal(err)

@@ -9,9 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/dpclsh/dpclsh/internal/mpioracle"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -71,27 +69,19 @@ app:close()
 // natively, at 1, 7 and 64 ranks.
 func TestTraceCountsMatchPMPI(t *testing.T) {
 	wrapper, apps, entries := pmpiOracleSetup(t)
-	var bin string
+	ran := false
 	for _, e := range entries {
 		if e.Name != "ring" {
 			continue
-		}
-		if bin == "" {
-			src, err := mpioracle.SourceOf(apps, e.Name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bin = buildCounting(t, src, wrapper, apps)
 		}
 		for _, n := range e.Ranks {
 			if !slices.Contains(oracleSizes, n) {
 				continue
 			}
+			ran = true
 			t.Run(e.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
-				res := mpioracle.Run(t, bin, n, e.Args, 5*time.Minute)
-				if res.TimedOut || res.Status != 0 {
-					t.Fatalf("native run: status %d timed out %v\n%s", res.Status, res.TimedOut, res.Stderr)
-				}
+				t.Parallel()
+				res := nativeCountingRun(t, apps, wrapper, e.Name, n, e.Args)
 				want, _ := pmpiCounts(t, res.Lines)
 				perRank, totals := traceCounts(t, filepath.Join(apps, "bin", e.Name+".elf"), n, e.Args)
 				compareCounts(t, n, "counted by the trace program", perRank, want)
@@ -112,7 +102,7 @@ func TestTraceCountsMatchPMPI(t *testing.T) {
 			})
 		}
 	}
-	if bin == "" {
+	if !ran {
 		t.Fatal("the MANIFEST has no ring runs")
 	}
 }

@@ -43,7 +43,7 @@ var comdFlags = []string{"-std=c99", "-DDO_MPI", "-DDOUBLE", "-O2", "-ffp-contra
 
 // comdSources copies CoMD's src-mpi into a fresh directory with a CoMD_info.h (the file
 // its Makefile generates; any content with these macros builds).
-func comdSources(t *testing.T, dir string) (string, []string) {
+func comdSources(t testing.TB, dir string) (string, []string) {
 	src := t.TempDir()
 	oracletest.CopyTree(t, filepath.Join(dir, "src-mpi"), src)
 	info := "#define CoMD_VARIANT \"CoMD-mpi\"\n#define CoMD_HOSTNAME \"bgl\"\n" +
@@ -61,23 +61,35 @@ func comdSources(t *testing.T, dir string) (string, []string) {
 }
 
 // buildCoMD builds CoMD for the simulated machine with `dpclsh cc` and natively with
-// MPICH's mpicc.
+// MPICH's mpicc, once per run (the sharded test runs the same build): the two compilers
+// run side by side, each a single process.
 func buildCoMD(t *testing.T, dir string) (elf, native string) {
 	oracletest.Require(t, oracletest.GCC)
 	mpicc := oracletest.Require(t, oracletest.MPICC)
-	_, files := comdSources(t, dir)
-	out := t.TempDir()
-	elf, native = filepath.Join(out, "comd.elf"), filepath.Join(out, "comd")
-	var stdout, stderr bytes.Buffer
-	args := append(append(append([]string{"cc"}, comdFlags...), "-o", elf), files...)
-	if st := run(args, strings.NewReader(""), &stdout, &stderr); st != 0 {
-		t.Fatalf("dpclsh cc CoMD: status %d\n%s%s", st, stdout.String(), stderr.String())
-	}
-	nat := exec.Command(mpicc, append(append(append([]string{}, comdFlags...), "-o", native), append(files, "-lm")...)...)
-	if msg, err := nat.CombinedOutput(); err != nil {
-		t.Fatalf("mpicc CoMD: %v\n%s", err, msg)
-	}
-	return elf, native
+	both := shared(t, "comd build "+dir, func(tb testing.TB) [2]string {
+		_, files := comdSources(tb, dir)
+		out := tb.TempDir()
+		elf, native := filepath.Join(out, "comd.elf"), filepath.Join(out, "comd")
+		nat := exec.Command(mpicc, append(append(append([]string{}, comdFlags...), "-o", native), append(files, "-lm")...)...)
+		var natOut []byte
+		natErr := make(chan error, 1)
+		go func() {
+			var err error
+			natOut, err = nat.CombinedOutput()
+			natErr <- err
+		}()
+		var stdout, stderr bytes.Buffer
+		args := append(append(append([]string{"cc"}, comdFlags...), "-o", elf), files...)
+		st := run(args, strings.NewReader(""), &stdout, &stderr)
+		if err := <-natErr; err != nil {
+			tb.Fatalf("mpicc CoMD: %v\n%s", err, natOut)
+		}
+		if st != 0 {
+			tb.Fatalf("dpclsh cc CoMD: status %d\n%s%s", st, stdout.String(), stderr.String())
+		}
+		return [2]string{elf, native}
+	})
+	return both[0], both[1]
 }
 
 // comdPhysics keeps the columns of CoMD's thermodynamic table that are physics: step,
@@ -109,12 +121,12 @@ func comdPhysics(t *testing.T, out []string) []string {
 // TestCoMDMatchesMPICH builds the unmodified CoMD proxy app both ways and runs the
 // Lennard-Jones and EAM potentials on 1, 8 and 64 ranks, at the smallest lattice CoMD
 // accepts for the decomposition (two cutoffs per rank and dimension): the energy and
-// temperature columns of every printed step must equal MPICH's. -short leaves out 64.
+// temperature columns of every printed step must equal MPICH's. 64 ranks only with
+// DPCL_TEST_LONG=1 or DPCL_TEST_INTERP=1 (skipUnlessLong). The cases run in parallel, one
+// native job at a time (nativeSlot).
 func TestCoMDMatchesMPICH(t *testing.T) {
 	dir := comdDir(t)
 	elf, native := buildCoMD(t, dir)
-	work := t.TempDir()
-	oracletest.CopyTree(t, filepath.Join(dir, "pots"), filepath.Join(work, "pots"))
 	cases := []struct {
 		ranks      int
 		decomp     string
@@ -128,9 +140,13 @@ func TestCoMDMatchesMPICH(t *testing.T) {
 	for _, c := range cases {
 		for _, pot := range []string{"lj", "eam"} {
 			t.Run(pot+"/"+strconv.Itoa(c.ranks), func(t *testing.T) {
-				if c.ranks > 8 && testing.Short() {
-					t.Skip("64 ranks: not in -short")
+				if c.ranks > longSize {
+					skipUnlessLong(t, c.ranks)
 				}
+				t.Parallel()
+				// CoMD writes its YAML report into the working directory: each run its own.
+				work := t.TempDir()
+				oracletest.CopyTree(t, filepath.Join(dir, "pots"), filepath.Join(work, "pots"))
 				cells := strconv.Itoa(c.lj)
 				var args []string
 				if pot == "eam" {
@@ -152,7 +168,9 @@ func TestCoMDMatchesMPICH(t *testing.T) {
 
 func comdNative(t *testing.T, bin, work string, ranks int, args []string) []string {
 	t.Helper()
+	release := takeNativeSlot(ranks)
 	res := mpioracle.RunIn(t, work, bin, ranks, args, 5*time.Minute)
+	release()
 	if res.TimedOut || res.Status != 0 {
 		t.Fatalf("mpiexec CoMD %v: status %d (timed out %v)\n%s%s", args, res.Status, res.TimedOut, res.Stdout, res.Stderr)
 	}

@@ -9,7 +9,9 @@ import (
 
 // TestLuaExamples runs every examples/**/*_test.lua through the code `dpclsh test` uses,
 // from the repository root (where example scripts expect to be run): each file is a
-// subtest, each of its Test functions a subtest of that.
+// subtest, each of its Test functions a subtest of that. Files run in parallel, each in
+// its own session, as two `dpclsh test` commands would: a session is mostly one goroutine
+// (the Lua state) and small jobs, which leave the other core idle.
 func TestLuaExamples(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -25,6 +27,7 @@ func TestLuaExamples(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.ToSlash(file), ".lua"), func(t *testing.T) {
+			t.Parallel()
 			var out bytes.Buffer
 			res := runTestFile(file, &out, false)
 			if res.err != nil {

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dpclsh/dpclsh/internal/mpioracle"
 	"github.com/dpclsh/dpclsh/internal/oracletest"
@@ -37,8 +36,12 @@ func pmpiOracleSetup(t *testing.T) (wrapper, apps string, entries []mpioracle.En
 	return wrapper, apps, entries
 }
 
-// oracleSizes are the rank counts at which limpio's counts are checked against MPICH.
+// oracleSizes are the rank counts at which limpio's counts are checked against MPICH;
+// those above longSize only with DPCL_TEST_LONG=1 or DPCL_TEST_INTERP=1 (skipUnlessLong).
 var oracleSizes = []int{1, 7, 64}
+
+// longSize is the largest oracle size of the default run.
+const longSize = 8
 
 // TestLimpioCountsMatchPMPI checks limpio.profile's call counts, per MPI function per rank,
 // on every example program against the same program built natively with MPICH and a PMPI
@@ -49,32 +52,27 @@ var oracleSizes = []int{1, 7, 64}
 // calls per callsite per rank, each callsite named by its function and the file:line that
 // addr2line gives for it (the native wrapper's return address in the native build, limpio's
 // in the PowerPC ELF, through powerpc-linux-gnu-addr2line, which must also be the
-// file:line limpio resolved itself).
+// file:line limpio resolved itself). The subtests run in parallel; the counting builds and
+// native runs are made once per run and shared with TestTraceCountsMatchPMPI (fixtures_test.go).
 func TestLimpioCountsMatchPMPI(t *testing.T) {
 	wrapper, apps, entries := pmpiOracleSetup(t)
-	bins := map[string]string{}
 	for _, e := range entries {
-		if bins[e.Name] == "" {
-			src, err := mpioracle.SourceOf(apps, e.Name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bins[e.Name] = buildCounting(t, src, wrapper, apps)
-		}
 		for _, n := range e.Ranks {
 			if !slices.Contains(oracleSizes, n) {
 				continue
 			}
 			t.Run(e.Name+"/"+strconv.Itoa(n), func(t *testing.T) {
-				res := mpioracle.Run(t, bins[e.Name], n, e.Args, 5*time.Minute)
-				if res.TimedOut || res.Status != 0 {
-					t.Fatalf("native run: status %d timed out %v\n%s", res.Status, res.TimedOut, res.Stderr)
+				if n > longSize {
+					skipUnlessLong(t, n)
 				}
+				t.Parallel()
+				res := nativeCountingRun(t, apps, wrapper, e.Name, n, e.Args)
 				want, wantBytes := pmpiCounts(t, res.Lines)
 				elf := filepath.Join(apps, "bin", e.Name+".elf")
 				got, sites, bytes, at := limpioCounts(t, elf, n, e.Args)
 				if !isFortran(e.Name, apps) {
-					compareCallsites(t, n, e.Name, pmpiCallsites(t, bins[e.Name], res.Lines), limpioCallsites(t, elf, at))
+					bin := countingBinary(t, apps, wrapper, e.Name)
+					compareCallsites(t, n, e.Name, pmpiCallsites(t, bin, res.Lines), limpioCallsites(t, elf, at))
 				}
 				if free := timingDependent[e.Name]; free != nil {
 					compareFree(t, got, want, free)
@@ -169,7 +167,7 @@ func without(counts []map[string]int, names []string) []map[string]int {
 // wrapper's definitions take the C linkage of mpi.h's extern "C" declarations); a Fortran
 // program is linked with the wrapper compiled alone, since MPICH's Fortran bindings call
 // the C entries the wrapper defines.
-func buildCounting(t *testing.T, src, wrapper string, include string) string {
+func buildCounting(t testing.TB, src, wrapper string, include string) string {
 	t.Helper()
 	ext := filepath.Ext(src)
 	if lang, _ := mpioracle.LangOf(src); lang.Name == "Fortran" {
