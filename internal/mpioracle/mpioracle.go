@@ -117,6 +117,9 @@ func RunIn(t testing.TB, dir, bin string, ranks int, args []string, timeout time
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
+	// A rank may outlive its launcher in a session of its own (seen after MPI_Abort on a
+	// loaded box: Hydra's proxy gone, the ranks spinning under init); none may stay.
+	killStrays(bin)
 	res := &Result{Ranks: ranks, Stdout: stdout.String(), Stderr: stderr.String(),
 		Elapsed: time.Since(start), TimedOut: ctx.Err() != nil}
 	var exit *exec.ExitError
