@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -109,6 +110,8 @@ func RunIn(t testing.TB, dir, bin string, ranks int, args []string, timeout time
 	argv := append([]string{"-l", "-n", strconv.Itoa(ranks), bin}, args...)
 	cmd := exec.CommandContext(ctx, mpiexec, argv...)
 	cmd.Dir = dir
+	tag := newRunTag()
+	cmd.Env = append(os.Environ(), runTagName+"="+tag)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// mpiexec's proxies and the ranks share its process group: end them all.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -119,7 +122,7 @@ func RunIn(t testing.TB, dir, bin string, ranks int, args []string, timeout time
 	err := cmd.Run()
 	// A rank may outlive its launcher in a session of its own (seen after MPI_Abort on a
 	// loaded box: Hydra's proxy gone, the ranks spinning under init); none may stay.
-	killStrays(bin)
+	killStrays(tag)
 	res := &Result{Ranks: ranks, Stdout: stdout.String(), Stderr: stderr.String(),
 		Elapsed: time.Since(start), TimedOut: ctx.Err() != nil}
 	var exit *exec.ExitError

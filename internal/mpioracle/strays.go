@@ -1,21 +1,31 @@
 package mpioracle
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 )
 
-// killStrays kills every process whose executable is bin, a program the test built in
-// its own temporary directory, so that none of a native job's ranks outlives the run —
-// whichever process group or session it ended up in. It reads /proc: elsewhere it does
-// nothing.
-func killStrays(bin string) []int {
-	abs, err := filepath.Abs(bin)
-	if err != nil {
-		return nil
-	}
+// runTagName is the environment variable by which a native run's processes are known:
+// mpiexec passes its environment on to the ranks, whatever process group or session
+// they end up in, and other runs of the same binary (parallel subtests) carry another.
+const runTagName = "DPCL_ORACLE_RUN"
+
+var runCount atomic.Int64
+
+// newRunTag is a tag no other run of this or another test process carries.
+func newRunTag() string {
+	return fmt.Sprintf("%d.%d", os.Getpid(), runCount.Add(1))
+}
+
+// killStrays kills every process whose environment carries tag, so that none of a native
+// job's ranks outlives its run. It reads /proc: elsewhere it does nothing.
+func killStrays(tag string) []int {
+	want := []byte(runTagName + "=" + tag + "\x00")
 	var killed []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -23,10 +33,12 @@ func killStrays(bin string) []int {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && exe == abs {
-			if syscall.Kill(pid, syscall.SIGKILL) == nil {
-				killed = append(killed, pid)
-			}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), append([]byte{0}, want...)) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed = append(killed, pid)
 		}
 	}
 	return killed
