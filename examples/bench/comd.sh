@@ -11,7 +11,7 @@
 # CoMD's sources stay outside the repository: $DPCL_REALAPPS/CoMD, else
 # ../shared/realapps/CoMD beside the checkout. They are copied to a temporary directory,
 # where CoMD_info.h is generated as CoMD's Makefile does. comd.csv next to this script holds
-# `comd.sh 1 64 512` (one run each, load 11-15: the machine's 2 cores were shared with other work).
+# `comd.sh 3 64` and `comd.sh 1 512` on the 2-core box with nothing else running (load 1.6-1.9).
 set -eu
 RUNS=${1:-3}
 [ $# -gt 0 ] && shift
