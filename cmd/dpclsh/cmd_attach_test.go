@@ -83,6 +83,20 @@ func startListening(t *testing.T, ctx context.Context, root, secretFile string, 
 	return nil, nil, nil, ""
 }
 
+// attachFiles gives the repository's root, a temporary directory holding a job's secret
+// and the attaching tool's script, and their paths.
+func attachFiles(t *testing.T) (root, dir, secret, tool string) {
+	t.Helper()
+	root, _ = filepath.Abs(filepath.Join("..", ".."))
+	dir = t.TempDir()
+	secret, tool = filepath.Join(dir, "job.secret"), filepath.Join(dir, "tool.lua")
+	writeSecret(t, secret)
+	if err := os.WriteFile(tool, []byte(attachTool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, dir, secret, tool
+}
+
 func writeSecret(t *testing.T, path string) {
 	t.Helper()
 	b := make([]byte, 32)
@@ -97,12 +111,9 @@ func writeSecret(t *testing.T, path string) {
 // data and detaches; the job runs to its end with the output of a run without any tool.
 // A tool with a wrong secret is refused first and does not release the job.
 func TestAttachToWaitingJob(t *testing.T) {
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	dir := t.TempDir()
-	secret, wrong, tool := filepath.Join(dir, "job.secret"), filepath.Join(dir, "wrong.secret"), filepath.Join(dir, "tool.lua")
-	writeSecret(t, secret)
+	root, dir, secret, tool := attachFiles(t)
+	wrong := filepath.Join(dir, "wrong.secret")
 	writeSecret(t, wrong)
-	os.WriteFile(tool, []byte(attachTool), 0o644)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
@@ -143,11 +154,7 @@ func TestAttachToWaitingJob(t *testing.T) {
 // job takes the tool at the end of one of its 10 us quanta of virtual time, past the
 // start, and runs on by itself after the tool detached, until interrupted.
 func TestAttachToRunningJob(t *testing.T) {
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	dir := t.TempDir()
-	secret, tool := filepath.Join(dir, "job.secret"), filepath.Join(dir, "tool.lua")
-	writeSecret(t, secret)
-	os.WriteFile(tool, []byte(attachTool), 0o644)
+	root, _, secret, tool := attachFiles(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
@@ -178,11 +185,7 @@ func TestAttachToRunningJob(t *testing.T) {
 // TestAttachedToolKilled kills a tool that attached and installed a probe: the job runs
 // on to its end, with its usual output.
 func TestAttachedToolKilled(t *testing.T) {
-	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	dir := t.TempDir()
-	secret, tool := filepath.Join(dir, "job.secret"), filepath.Join(dir, "tool.lua")
-	writeSecret(t, secret)
-	os.WriteFile(tool, []byte(attachTool), 0o644)
+	root, _, secret, tool := attachFiles(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
